@@ -1,0 +1,308 @@
+"""Signed records and the genesis: the only things that cross the network during a game.
+
+Theory of operation:
+
+* A **record** is the canonical CBOR map ``{table, seq, prev, seat, kind, body}`` carried as the
+  payload of a COSE_Sign1 message (RFC 9052 §4.2, tag 18) signed with the seat's Ed25519 key
+  (alg EdDSA, -8, in the protected header; unprotected header empty). ``prev`` is the link hash
+  of the previous item, so the transcript is a hash chain and the order of records is signed.
+* The **genesis** fixes the table: game, options, seat order and each seat's public keys. Every
+  seat signs it: it is a COSE_Sign message (RFC 9052 §4.1, tag 98) with one signature per seat,
+  in seat order, each naming its signer by ``kid`` = the seat's identity key. Genesis is item 0
+  of the transcript; the first record has seq 1 and ``prev`` = link hash of the genesis.
+* Any COSE library can check these signatures: the Sig_structures are the RFC's own.
+
+Parsing is strict (canonical CBOR, exact shapes, exact field types) and every failure is a
+``MalformedRecord`` naming the seat and seq when they can be read at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import cbor2
+
+from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.errors import BadSignature, EncodingError, MalformedRecord
+from spycraft.crypto.hashing import tagged_hash
+from spycraft.crypto.identity import Identity, fingerprint, verify_signature
+
+COSE_SIGN1_TAG = 18
+COSE_SIGN_TAG = 98
+ALG_EDDSA = -8
+HEADER_ALG = 1
+HEADER_KID = 4
+PROTECTED_SIGN1 = encode({HEADER_ALG: ALG_EDDSA})
+TABLE_ID_BYTES = 16
+MAX_RECORD_BYTES = 1 << 20
+
+
+def link_hash(raw: bytes) -> bytes:
+    """The hash a following record names as its ``prev``."""
+    return tagged_hash("link", raw)
+
+
+@dataclass(frozen=True)
+class Record:
+    """The signed content of one record."""
+
+    table: bytes
+    seq: int
+    prev: bytes
+    seat: int
+    kind: str
+    body: Any
+
+    def to_cbor(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "seq": self.seq,
+            "prev": self.prev,
+            "seat": self.seat,
+            "kind": self.kind,
+            "body": self.body,
+        }
+
+
+@dataclass(frozen=True)
+class SignedRecord:
+    record: Record
+    raw: bytes  # the exact COSE_Sign1 bytes as signed and sent
+
+    @property
+    def link(self) -> bytes:
+        return link_hash(self.raw)
+
+    @property
+    def seat(self) -> int:
+        return self.record.seat
+
+    @property
+    def seq(self) -> int:
+        return self.record.seq
+
+
+def _sig1_structure(payload: bytes) -> bytes:
+    return encode(["Signature1", PROTECTED_SIGN1, b"", payload])
+
+
+def sign_record(record: Record, identity: Identity) -> SignedRecord:
+    payload = encode(record.to_cbor())
+    signature = identity.sign(_sig1_structure(payload))
+    raw = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature]))
+    return SignedRecord(_thaw_record(record), raw)
+
+
+def _thaw_record(record: Record) -> Record:
+    """Bodies are compared after a decode, which turns lists into tuples: normalise early."""
+    return parse_payload(encode(record.to_cbor()))
+
+
+def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
+    try:
+        m = decode(payload, max_size=MAX_RECORD_BYTES)
+    except EncodingError as exc:
+        raise MalformedRecord(seat, seq, f"payload: {exc}") from None
+    if not isinstance(m, dict) or set(m) != {"table", "seq", "prev", "seat", "kind", "body"}:
+        raise MalformedRecord(seat, seq, "payload must be a map of table, seq, prev, seat, kind, body")
+    seat_v, seq_v = m["seat"], m["seq"]
+    if not _is_uint(seat_v) or not _is_uint(seq_v):
+        raise MalformedRecord(seat, seq, "seat and seq must be non-negative integers")
+    if not isinstance(m["table"], bytes) or len(m["table"]) != TABLE_ID_BYTES:
+        raise MalformedRecord(seat_v, seq_v, "table must be a 16-byte id")
+    if not isinstance(m["prev"], bytes) or len(m["prev"]) != 32:
+        raise MalformedRecord(seat_v, seq_v, "prev must be a 32-byte hash")
+    if not isinstance(m["kind"], str) or not 0 < len(m["kind"]) <= 32:
+        raise MalformedRecord(seat_v, seq_v, "kind must be a short text")
+    return Record(m["table"], seq_v, m["prev"], seat_v, m["kind"], m["body"])
+
+
+def _is_uint(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def parse_record(raw: bytes) -> SignedRecord:
+    """Structure only: a COSE_Sign1 whose payload is a record. Signatures are checked separately."""
+    try:
+        item = decode(raw, max_size=MAX_RECORD_BYTES)
+    except EncodingError as exc:
+        raise MalformedRecord(None, None, f"not a record: {exc}") from None
+    if not isinstance(item, cbor2.CBORTag) or item.tag != COSE_SIGN1_TAG:
+        raise MalformedRecord(None, None, "not a COSE_Sign1 message (tag 18)")
+    parts = item.value
+    if not isinstance(parts, tuple) or len(parts) != 4:
+        raise MalformedRecord(None, None, "COSE_Sign1 must have 4 parts")
+    protected, unprotected, payload, signature = parts
+    if not isinstance(payload, bytes):
+        raise MalformedRecord(None, None, "COSE payload must be a byte string")
+    record = parse_payload(payload)
+    if protected != PROTECTED_SIGN1 or unprotected != {}:
+        raise MalformedRecord(record.seat, record.seq, "COSE headers must be {alg: EdDSA} and {}")
+    if not isinstance(signature, bytes) or len(signature) != 64:
+        raise MalformedRecord(record.seat, record.seq, "signature must be 64 bytes")
+    return SignedRecord(record, bytes(raw))
+
+
+def verify_record_signature(signed: SignedRecord, public_key: bytes) -> None:
+    item = cbor2.loads(signed.raw)
+    _, _, payload, signature = item.value
+    if not verify_signature(public_key, signature, _sig1_structure(payload)):
+        raise BadSignature(signed.seat, signed.seq, "the signature does not verify under the seat's key")
+
+
+# --- genesis -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatKeys:
+    """One seat's public keys, fixed by the genesis."""
+
+    name: str
+    identity: bytes  # Ed25519, signs records
+    table_key: bytes  # X25519, receives seals
+    beacon: bytes  # tip of this seat's randomness hash chain
+
+    def to_cbor(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "identity": self.identity,
+            "table_key": self.table_key,
+            "beacon": self.beacon,
+        }
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.identity)
+
+
+@dataclass(frozen=True)
+class Genesis:
+    protocol: int
+    table: bytes
+    game: str
+    options: Mapping[str, Any]
+    seats: tuple[SeatKeys, ...]
+    beacon_length: int
+
+    def to_cbor(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "table": self.table,
+            "game": self.game,
+            "options": dict(self.options),
+            "seats": [s.to_cbor() for s in self.seats],
+            "beacon_length": self.beacon_length,
+        }
+
+    @property
+    def payload(self) -> bytes:
+        return encode(self.to_cbor())
+
+
+def _sign_protected(identity_key: bytes) -> bytes:
+    return encode({HEADER_ALG: ALG_EDDSA, HEADER_KID: identity_key})
+
+
+def _sig_structure(sign_protected: bytes, payload: bytes) -> bytes:
+    return encode(["Signature", b"", sign_protected, b"", payload])
+
+
+def genesis_signature(genesis: Genesis, identity: Identity) -> bytes:
+    """One seat's signature over the genesis (what each peer contributes at the table)."""
+    return identity.sign(_sig_structure(_sign_protected(identity.public), genesis.payload))
+
+
+@dataclass(frozen=True)
+class SignedGenesis:
+    genesis: Genesis
+    signatures: tuple[bytes, ...]
+    raw: bytes
+
+    @property
+    def link(self) -> bytes:
+        return link_hash(self.raw)
+
+
+def assemble_genesis(genesis: Genesis, signatures: tuple[bytes, ...]) -> SignedGenesis:
+    if len(signatures) != len(genesis.seats):
+        raise ValueError("one signature per seat")
+    sigs = [
+        [_sign_protected(seat.identity), {}, sig] for seat, sig in zip(genesis.seats, signatures)
+    ]
+    raw = encode(cbor2.CBORTag(COSE_SIGN_TAG, [b"", {}, genesis.payload, sigs]))
+    signed = parse_genesis(raw)
+    verify_genesis(signed)
+    return signed
+
+
+def _genesis_error(what: str) -> MalformedRecord:
+    return MalformedRecord(None, 0, f"genesis: {what}")
+
+
+def parse_genesis(raw: bytes) -> SignedGenesis:
+    try:
+        item = decode(raw, max_size=MAX_RECORD_BYTES)
+    except EncodingError as exc:
+        raise _genesis_error(str(exc)) from None
+    if not isinstance(item, cbor2.CBORTag) or item.tag != COSE_SIGN_TAG:
+        raise _genesis_error("not a COSE_Sign message (tag 98)")
+    parts = item.value
+    if not isinstance(parts, tuple) or len(parts) != 4:
+        raise _genesis_error("COSE_Sign must have 4 parts")
+    body_protected, unprotected, payload, signatures = parts
+    if body_protected != b"" or unprotected != {} or not isinstance(payload, bytes):
+        raise _genesis_error("unexpected COSE headers")
+    try:
+        m = decode(payload, max_size=MAX_RECORD_BYTES)
+    except EncodingError as exc:
+        raise _genesis_error(f"payload: {exc}") from None
+    keys = {"protocol", "table", "game", "options", "seats", "beacon_length"}
+    if not isinstance(m, dict) or set(m) != keys:
+        raise _genesis_error("payload must be a map of " + ", ".join(sorted(keys)))
+    if not _is_uint(m["protocol"]) or not isinstance(m["game"], str):
+        raise _genesis_error("bad protocol or game")
+    if not isinstance(m["table"], bytes) or len(m["table"]) != TABLE_ID_BYTES:
+        raise _genesis_error("table must be a 16-byte id")
+    if not isinstance(m["options"], dict) or not all(isinstance(k, str) for k in m["options"]):
+        raise _genesis_error("options must be a map with text keys")
+    if not _is_uint(m["beacon_length"]) or not 1 <= m["beacon_length"] <= 4096:
+        raise _genesis_error("beacon_length must be 1..4096")
+    if not isinstance(m["seats"], tuple) or not 1 <= len(m["seats"]) <= 16:
+        raise _genesis_error("seats must be a list of 1..16 seats")
+    seats = []
+    for i, s in enumerate(m["seats"]):
+        if not isinstance(s, dict) or set(s) != {"name", "identity", "table_key", "beacon"}:
+            raise _genesis_error(f"seat {i} must be a map of name, identity, table_key, beacon")
+        if not isinstance(s["name"], str) or not 0 < len(s["name"]) <= 64:
+            raise _genesis_error(f"seat {i}: name must be 1..64 characters")
+        for k in ("identity", "table_key", "beacon"):
+            if not isinstance(s[k], bytes) or len(s[k]) != 32:
+                raise _genesis_error(f"seat {i}: {k} must be 32 bytes")
+        seats.append(SeatKeys(s["name"], s["identity"], s["table_key"], s["beacon"]))
+    if len({s.identity for s in seats}) != len(seats):
+        raise _genesis_error("two seats share an identity key")
+    genesis = Genesis(
+        m["protocol"], m["table"], m["game"], m["options"], tuple(seats), m["beacon_length"]
+    )
+    if not isinstance(signatures, tuple) or len(signatures) != len(seats):
+        raise _genesis_error("there must be one signature per seat")
+    sigs = []
+    for i, (seat, sig) in enumerate(zip(seats, signatures)):
+        if (
+            not isinstance(sig, tuple)
+            or len(sig) != 3
+            or sig[0] != _sign_protected(seat.identity)
+            or sig[1] != {}
+            or not isinstance(sig[2], bytes)
+        ):
+            raise MalformedRecord(i, 0, "genesis signature entry must name this seat's key")
+        sigs.append(sig[2])
+    return SignedGenesis(genesis, tuple(sigs), bytes(raw))
+
+
+def verify_genesis(signed: SignedGenesis) -> None:
+    for i, (seat, sig) in enumerate(zip(signed.genesis.seats, signed.signatures)):
+        message = _sig_structure(_sign_protected(seat.identity), signed.genesis.payload)
+        if not verify_signature(seat.identity, sig, message):
+            raise BadSignature(i, 0, "this seat's genesis signature does not verify")

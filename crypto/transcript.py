@@ -1,0 +1,46 @@
+"""A transcript file: the genesis and every record, as a CBOR sequence (RFC 8742).
+
+Theory of operation: the file is the exact bytes that were signed, item after item, so anyone
+can re-check it offline (``spycraft audit``). Reading here is structural only (each item must
+be a canonical COSE message of the right shape); signatures, the chain and the rules are
+checked by replaying it through the table engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spycraft.crypto.encoding import split_sequence
+from spycraft.crypto.errors import EncodingError, MalformedRecord
+from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_genesis, parse_record
+
+MAX_TRANSCRIPT_BYTES = 1 << 28
+
+
+@dataclass(frozen=True)
+class Transcript:
+    genesis: SignedGenesis
+    records: tuple[SignedRecord, ...]
+
+    def to_bytes(self) -> bytes:
+        return self.genesis.raw + b"".join(r.raw for r in self.records)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Transcript":
+        """Parse a transcript; the first malformed item raises ``MalformedRecord`` with its seq."""
+        if len(data) > MAX_TRANSCRIPT_BYTES:
+            raise MalformedRecord(None, None, "transcript too large")
+        try:
+            items = split_sequence(data)
+        except EncodingError as exc:
+            raise MalformedRecord(None, None, f"not a CBOR sequence: {exc}") from None
+        if not items:
+            raise MalformedRecord(None, 0, "empty transcript: no genesis")
+        genesis = parse_genesis(items[0])
+        records = []
+        for position, raw in enumerate(items[1:], start=1):
+            try:
+                records.append(parse_record(raw))
+            except MalformedRecord as exc:
+                raise MalformedRecord(exc.seat, position, exc.what) from None
+        return cls(genesis, tuple(records))

@@ -1,0 +1,40 @@
+"""Agents make a seat's game decisions; everything else a seat does is automatic.
+
+A seat (the private side of one player) asks its agent only for choices the rulebook gives a
+player, as a ``Decision`` listing every legal option in the rules' canonical order. The agent
+answers with the index of one option: a bot computes it, a human picks it at the prompt. The
+same interface serves bots in selfplay, bot peers on the LAN and the terminal UI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from spycraft.crypto.entropy import Entropy, below
+
+
+@dataclass(frozen=True)
+class Decision:
+    seat: int
+    kind: str  # the rulebook's name for the choice, e.g. "deploy", "guess"
+    prompt: str  # the question, in the rulebook's words
+    options: tuple[Any, ...]  # legal options, in canonical order
+    labels: tuple[str, ...]  # how each option is shown and typed
+    view: Any  # what this seat knows right now (game-specific, read by bots and the UI)
+
+
+class Agent(Protocol):
+    def decide(self, decision: Decision) -> int:
+        """The index of the chosen option."""
+        ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal options."""
+
+    def __init__(self, entropy: Entropy) -> None:
+        self.entropy = entropy
+
+    def decide(self, decision: Decision) -> int:
+        return below(self.entropy, len(decision.options))

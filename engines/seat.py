@@ -1,0 +1,119 @@
+"""The private side of one seat at one table: its secrets, and how it builds its records.
+
+Theory of operation: a seat holds one 32-byte master secret per table (drawn from the OS's
+CSPRNG in real play, from the seed in selfplay) and derives every secret from it: its X25519
+table key, its beacon hash chain, and each commitment nonce. Choices that are private and not
+derivable (a deployment, a vote before it is opened) are written to ``memo`` before the record
+that commits to them is sent; the p2p layer persists master and memo (mode 0600) so a crashed
+peer resumes with exactly the secrets it had.
+
+``TableSeat.build`` answers ``Table.expect``: beacon pre-images and the result record are
+automatic; every other kind goes to the game's seat, which asks its agent when the rulebook
+gives the player a choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from spycraft.crypto import beacon
+from spycraft.crypto.entropy import derive_secret
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import Genesis, Record, SeatKeys, SignedRecord, sign_record
+from spycraft.engines.agent import Agent
+from spycraft.engines.table import Result, Table, TableState, Turn
+
+BEACON_LENGTH = 256
+
+
+def table_key_secret(master: bytes) -> bytes:
+    return derive_secret(master, "table-key")
+
+
+def table_key_public(master: bytes) -> bytes:
+    key = X25519PrivateKey.from_private_bytes(table_key_secret(master))
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def beacon_chain(master: bytes, length: int) -> tuple[bytes, ...]:
+    return beacon.build_chain(derive_secret(master, "beacon"), length)
+
+
+def seat_keys(name: str, identity: Identity, master: bytes, beacon_length: int) -> SeatKeys:
+    """The public keys a seat brings to the genesis."""
+    return SeatKeys(
+        name=name,
+        identity=identity.public,
+        table_key=table_key_public(master),
+        beacon=beacon_chain(master, beacon_length)[0],
+    )
+
+
+@dataclass
+class SeatContext:
+    """What a game's seat gets: who it is, its secrets, and its memo of private choices."""
+
+    genesis: Genesis
+    index: int
+    master: bytes
+    memo: dict[str, Any]
+
+    def secret(self, *label: str | int) -> bytes:
+        return derive_secret(self.master, "game", *label)
+
+
+class GameSeat(Protocol):
+    def build(self, state: Any, turn: Turn, agent: Agent) -> tuple[str, Any]:
+        """(kind, body) of this seat's next record; ``turn.seat`` is this seat."""
+        ...
+
+
+SeatFactory = Callable[[SeatContext], GameSeat]
+
+
+class TableSeat:
+    def __init__(
+        self,
+        table: Table[Any],
+        genesis: Genesis,
+        index: int,
+        identity: Identity,
+        master: bytes,
+        game_seat: SeatFactory,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        self.table = table
+        self.index = index
+        self.identity = identity
+        self.context = SeatContext(genesis, index, master, memo if memo is not None else {})
+        self.game = game_seat(self.context)
+        self._chain = beacon_chain(master, genesis.beacon_length)
+
+    @property
+    def memo(self) -> dict[str, Any]:
+        return self.context.memo
+
+    def my_turn(self, state: TableState[Any]) -> Turn | None:
+        turn = self.table.expect(state)
+        return turn if turn is not None and turn.seat == self.index else None
+
+    def build(self, state: TableState[Any], agent: Agent) -> SignedRecord:
+        turn = self.my_turn(state)
+        if turn is None:
+            raise RuntimeError(f"seat {self.index} was asked to write out of turn")
+        need = self.table.need(state)
+        if turn.kinds == ("beacon",):
+            kind, body = "beacon", {"preimage": self._chain[state.beacon_rounds + 1]}
+        elif isinstance(need, Result):
+            kind, body = "result", need.to_cbor()
+        else:
+            kind, body = self.game.build(state.game, turn, agent)
+        return self.sign(state, kind, body)
+
+    def sign(self, state: TableState[Any], kind: str, body: Any) -> SignedRecord:
+        record = Record(state.genesis.table, state.seq + 1, state.link, self.index, kind, body)
+        return sign_record(record, self.identity)

@@ -1,0 +1,405 @@
+"""Frames: how two peers exchange messages over one TCP connection.
+
+Theory of operation:
+
+* A **frame** on the wire is a 4-byte big-endian length followed by that many bytes of canonical
+  CBOR (RFC 8949 §4.2.1, through ``spycraft.crypto.encoding``). The payload is a map with text
+  keys: ``v`` (the protocol version), ``t`` (the frame type) and the type's fields.
+* Every received frame goes through three gates, each of which raises ``FrameError`` and nothing
+  else: the **size gate** (the declared length is checked against the limit before a single
+  payload byte is read, so a peer cannot make us allocate more than the limit), the **CBOR gate**
+  (a linear scan that admits only the plain CBOR profile frames use: integers, byte and text
+  strings, arrays, maps, false/true/null, definite lengths that fit in what remains, bounded
+  nesting, no tags, no floats; then the canonical decoder) and the **schema gate** (version,
+  known type, exactly the declared fields with the declared types). The CBOR gate rejects tags
+  because cbor2 resolves value-sharing and string-reference tags (28/29, 256/25) while decoding,
+  so a small input can expand into a huge value before any canonical check sees it. Records and
+  other tagged structures travel as opaque byte strings inside frames.
+* **Schemas** are a table: frame type -> {field: ``Field``}. The table below holds the frames this
+  module knows; the session layer adds its own with ``register_frame_type``.
+* A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
+  (X25519), the table id, a display name and an optional seat request, signed with the identity
+  key over ``HELLO_DOMAIN`` + the canonical CBOR of every other field. It proves that the holder
+  of the identity key asked to sit at this table with this table key. It is not bound to the
+  connection, so a copied hello can be replayed; that gains nothing, since every record is signed
+  by the identity key and every seal is opened with the table key's private half.
+* ``FramedStream`` wraps a trio stream: ``send`` validates and writes one frame under a lock (so
+  concurrent senders never interleave bytes); ``receive`` reads exactly one frame, never asking
+  the stream for more than the rest of the current frame.
+
+Frame types and fields (all integers are unsigned, below 2**63):
+
+========== ===================================================================================
+hello      table (16 B), id_key (32 B), table_key (32 B), name (text <= 64), seat (int or null:
+           the seat index asked for, null for the next free one), sig (64 B)
+lobby      seats (array of id_key, 32 B each, in the order players sat down), total (int):
+           the sender's view of who sits where before genesis
+record     record (bytes): one signed record, the exact COSE_Sign1 bytes
+ack        seq (int), link (32 B): the sender holds record ``seq`` whose link hash is ``link``;
+           a different link for one seq exposes divergence at once
+sync       from_seq (int): please send every record from ``from_seq`` on
+sync_reply from_seq (int), records (array of bytes): records from ``from_seq`` on, in order
+bye        reason (text <= 200): the sender closes the connection
+========== ===================================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import trio
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.errors import EncodingError, SpycraftError
+from spycraft.crypto.identity import Identity, fingerprint, verify_signature
+
+MAX_FRAME_SIZE = 1 << 20
+"""Default limit on a frame's payload, in bytes."""
+
+HEADER_SIZE = 4
+MAX_NESTING = 16
+MAX_UINT = (1 << 63) - 1
+TABLE_ID_SIZE = 16
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+HASH_SIZE = 32
+MAX_NAME_CHARS = 64
+MAX_REASON_CHARS = 200
+HELLO_DOMAIN = b"spycraft/hello/v1\x00"
+
+_RECEIVE_CHUNK = 1 << 16
+
+
+class FrameError(SpycraftError):
+    """A frame that must be rejected: oversize, truncated, not canonical, wrong version, unknown
+    type or wrong fields. Also raised for a hello whose signature or table does not check out."""
+
+
+# --- schemas ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """What one field of a frame must be.
+
+    ``kinds`` are the accepted Python types after decoding (arrays decode to tuples; lists are
+    accepted when sending). ``size`` is an exact length for bytes, ``max_size`` an upper bound on
+    the length of bytes, text or arrays, ``items`` the Field every array element must satisfy.
+    """
+
+    kinds: tuple[type, ...]
+    size: int | None = None
+    max_size: int | None = None
+    items: Field | None = None
+
+    def check(self, frame_type: str, name: str, value: Any) -> None:
+        if not _is_instance(value, self.kinds):
+            raise FrameError(
+                f"{frame_type}.{name} must be {' or '.join(k.__name__ for k in self.kinds)}, "
+                f"not {type(value).__name__}"
+            )
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_UINT:
+            raise FrameError(f"{frame_type}.{name} must be an unsigned integer below 2**63")
+        if isinstance(value, (bytes, str, tuple, list)):
+            if self.size is not None and len(value) != self.size:
+                raise FrameError(f"{frame_type}.{name} must be {self.size} long, not {len(value)}")
+            if self.max_size is not None and len(value) > self.max_size:
+                raise FrameError(f"{frame_type}.{name} is longer than {self.max_size}")
+        if self.items is not None and isinstance(value, (tuple, list)):
+            for i, item in enumerate(value):
+                self.items.check(frame_type, f"{name}[{i}]", item)
+
+
+def _is_instance(value: Any, kinds: tuple[type, ...]) -> bool:
+    # bool is a subclass of int: an int field must not accept true/false, nor the reverse.
+    if isinstance(value, bool):
+        return bool in kinds
+    return isinstance(value, kinds)
+
+
+def raw(size: int | None = None, max_size: int | None = None) -> Field:
+    """A byte-string field."""
+    return Field((bytes,), size=size, max_size=max_size)
+
+
+def text(max_size: int) -> Field:
+    return Field((str,), max_size=max_size)
+
+
+UINT = Field((int,))
+OPTIONAL_UINT = Field((int, type(None)))
+
+
+def array(items: Field, max_size: int | None = None) -> Field:
+    return Field((tuple, list), max_size=max_size, items=items)
+
+
+FrameSchema = Mapping[str, Field]
+
+FRAME_SCHEMAS: dict[str, FrameSchema] = {
+    "hello": {
+        "table": raw(TABLE_ID_SIZE),
+        "id_key": raw(KEY_SIZE),
+        "table_key": raw(KEY_SIZE),
+        "name": text(MAX_NAME_CHARS),
+        "seat": OPTIONAL_UINT,
+        "sig": raw(SIGNATURE_SIZE),
+    },
+    "lobby": {"seats": array(raw(KEY_SIZE), max_size=64), "total": UINT},
+    "record": {"record": raw()},
+    "ack": {"seq": UINT, "link": raw(HASH_SIZE)},
+    "sync": {"from_seq": UINT},
+    "sync_reply": {"from_seq": UINT, "records": array(raw())},
+    "bye": {"reason": text(MAX_REASON_CHARS)},
+}
+"""Frame type -> its fields (besides ``v`` and ``t``). Extend with ``register_frame_type``."""
+
+_ENVELOPE = frozenset({"v", "t"})
+
+
+def register_frame_type(frame_type: str, fields: FrameSchema) -> None:
+    """Add a frame type (for the session layer). A type can be registered only once."""
+    if frame_type in FRAME_SCHEMAS:
+        raise ValueError(f"frame type {frame_type!r} is already registered")
+    if _ENVELOPE & set(fields):
+        raise ValueError("fields 'v' and 't' belong to the envelope")
+    FRAME_SCHEMAS[frame_type] = dict(fields)
+
+
+def validate_frame(frame: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a frame against its schema; return it as a plain dict."""
+    if not isinstance(frame, Mapping):
+        raise FrameError(f"a frame must be a map, not {type(frame).__name__}")
+    version = frame.get("v")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise FrameError("frame has no integer protocol version 'v'")
+    if version != PROTOCOL_VERSION:
+        raise FrameError(f"protocol version {version}, we speak {PROTOCOL_VERSION}")
+    frame_type = frame.get("t")
+    if not isinstance(frame_type, str):
+        raise FrameError("frame has no text type 't'")
+    schema = FRAME_SCHEMAS.get(frame_type)
+    if schema is None:
+        raise FrameError(f"unknown frame type {frame_type[:40]!r}")
+    fields = set(frame) - _ENVELOPE
+    if fields != set(schema):
+        missing = sorted(set(schema) - fields)
+        extra = sorted(str(k)[:40] for k in fields - set(schema))
+        raise FrameError(f"{frame_type} frame: missing fields {missing}, unexpected {extra}")
+    for name, field in schema.items():
+        field.check(frame_type, name, frame[name])
+    return dict(frame)
+
+
+# --- bytes <-> frames ---------------------------------------------------------------------------
+
+
+def _scan_cbor(data: bytes) -> None:
+    """Admit exactly one item of the frame CBOR profile (see the module docstring), in O(len)."""
+    end = len(data)
+    pos = 0
+    # Each entry counts the items still expected by an open array or map.
+    pending: list[int] = [1]
+    while pending:
+        if pending[-1] == 0:
+            pending.pop()
+            continue
+        pending[-1] -= 1
+        if pos >= end:
+            raise FrameError("truncated CBOR")
+        initial = data[pos]
+        pos += 1
+        major, info = initial >> 5, initial & 0x1F
+        if major == 7:
+            if initial not in (0xF4, 0xF5, 0xF6):
+                raise FrameError("frames admit only false, true and null as simple values")
+            continue
+        if major == 6:
+            raise FrameError("frames admit no CBOR tags")
+        if info < 24:
+            argument = info
+        elif info <= 27:
+            width = 1 << (info - 24)
+            if pos + width > end:
+                raise FrameError("truncated CBOR")
+            argument = int.from_bytes(data[pos : pos + width], "big")
+            pos += width
+        else:
+            raise FrameError("indefinite or reserved CBOR length")
+        if major in (2, 3):
+            if argument > end - pos:
+                raise FrameError("CBOR string longer than the frame")
+            pos += argument
+        elif major in (4, 5):
+            count = argument * (2 if major == 5 else 1)
+            if count > end - pos:
+                raise FrameError("CBOR container longer than the frame")
+            if count:
+                if len(pending) > MAX_NESTING:
+                    raise FrameError(f"CBOR nested deeper than {MAX_NESTING}")
+                pending.append(count)
+    if pos != end:
+        raise FrameError("trailing bytes after the CBOR item")
+
+
+def decode_payload(payload: bytes) -> dict[str, Any]:
+    """A frame payload (without its length prefix) -> a validated frame."""
+    _scan_cbor(payload)
+    try:
+        frame = decode(payload, max_size=len(payload))
+    except EncodingError as exc:
+        raise FrameError(str(exc)) from None
+    return validate_frame(frame)
+
+
+def encode_frame(frame: Mapping[str, Any], *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
+    """A frame -> its wire bytes (length prefix included). ``v`` is filled in when absent."""
+    full = {"v": PROTOCOL_VERSION, **frame}
+    validate_frame(full)
+    try:
+        payload = encode(full)
+    except EncodingError as exc:
+        raise FrameError(str(exc)) from None
+    if len(payload) > max_frame_size:
+        raise FrameError(f"frame of {len(payload)} bytes exceeds the limit of {max_frame_size}")
+    return len(payload).to_bytes(HEADER_SIZE, "big") + payload
+
+
+def frame_length(header: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> int:
+    """The payload length a 4-byte header announces, checked against the limit."""
+    if len(header) != HEADER_SIZE:
+        raise FrameError("truncated frame header")
+    length = int.from_bytes(header, "big")
+    if length > max_frame_size:
+        raise FrameError(f"frame of {length} bytes exceeds the limit of {max_frame_size}")
+    return length
+
+
+def decode_frames(data: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> list[dict[str, Any]]:
+    """Every frame in ``data``, which must end on a frame boundary (sans-IO form of receive)."""
+    frames: list[dict[str, Any]] = []
+    pos = 0
+    while pos < len(data):
+        length = frame_length(data[pos : pos + HEADER_SIZE], max_frame_size=max_frame_size)
+        pos += HEADER_SIZE
+        if len(data) - pos < length:
+            raise FrameError(f"truncated frame: {len(data) - pos} of {length} bytes")
+        frames.append(decode_payload(data[pos : pos + length]))
+        pos += length
+    return frames
+
+
+class FramedStream:
+    """Frames over a trio stream (TCP in the product, memory streams in tests)."""
+
+    def __init__(self, stream: trio.abc.Stream, *, max_frame_size: int = MAX_FRAME_SIZE) -> None:
+        self.stream = stream
+        self.max_frame_size = max_frame_size
+        self._send_lock = trio.Lock()
+
+    async def send(self, frame: Mapping[str, Any]) -> None:
+        """Validate, encode and write one frame; concurrent callers are serialised."""
+        data = encode_frame(frame, max_frame_size=self.max_frame_size)
+        async with self._send_lock:
+            await self.stream.send_all(data)
+
+    async def receive(self) -> dict[str, Any]:
+        """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and
+        ``FrameError`` for anything a peer must not send (a close inside a frame included)."""
+        header = await self._read_exactly(HEADER_SIZE, at_boundary=True)
+        length = frame_length(header, max_frame_size=self.max_frame_size)
+        return decode_payload(await self._read_exactly(length, at_boundary=False))
+
+    async def _read_exactly(self, count: int, *, at_boundary: bool) -> bytes:
+        buffer = bytearray()
+        while len(buffer) < count:
+            chunk = await self.stream.receive_some(min(count - len(buffer), _RECEIVE_CHUNK))
+            if not chunk:
+                if at_boundary and not buffer:
+                    raise trio.EndOfChannel
+                raise FrameError(f"connection closed inside a frame ({len(buffer)} of {count})")
+            buffer += chunk
+        return bytes(buffer)
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    async def __aenter__(self) -> FramedStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+# --- hello --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """A verified hello: who wants to sit at which table, with which keys."""
+
+    table: bytes
+    identity_key: bytes
+    table_key: bytes
+    name: str
+    seat: int | None
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.identity_key)
+
+
+def _hello_message(frame: Mapping[str, Any]) -> bytes:
+    return HELLO_DOMAIN + encode({k: v for k, v in frame.items() if k != "sig"})
+
+
+def make_hello(
+    identity_private_key: Ed25519PrivateKey | Identity,
+    table_key_public: bytes,
+    table_id: bytes,
+    name: str,
+    *,
+    seat: int | None = None,
+) -> dict[str, Any]:
+    """A signed hello frame, ready for ``FramedStream.send``."""
+    if isinstance(identity_private_key, Identity):
+        identity_key = identity_private_key.public
+    else:
+        identity_key = identity_private_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+    frame: dict[str, Any] = {
+        "v": PROTOCOL_VERSION,
+        "t": "hello",
+        "table": table_id,
+        "id_key": identity_key,
+        "table_key": table_key_public,
+        "name": name,
+        "seat": seat,
+        "sig": bytes(SIGNATURE_SIZE),
+    }
+    validate_frame(frame)
+    frame["sig"] = identity_private_key.sign(_hello_message(frame))
+    return frame
+
+
+def verify_hello(frame: Mapping[str, Any], *, table_id: bytes | None = None) -> Hello:
+    """Check a hello's shape, signature and (when given) table; raise ``FrameError`` if wrong."""
+    checked = validate_frame(frame)
+    if checked["t"] != "hello":
+        raise FrameError(f"expected a hello, got a {checked['t']} frame")
+    if table_id is not None and checked["table"] != table_id:
+        raise FrameError("hello for another table")
+    if not verify_signature(checked["id_key"], checked["sig"], _hello_message(checked)):
+        raise FrameError("hello signature does not verify under its identity key")
+    return Hello(
+        table=checked["table"],
+        identity_key=checked["id_key"],
+        table_key=checked["table_key"],
+        name=checked["name"],
+        seat=checked["seat"],
+    )
