@@ -14,6 +14,7 @@ No floats (their encodings invite surprises), no tags other than the ones the ca
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import cbor2
@@ -56,9 +57,9 @@ def encode(value: Any) -> bytes:
 
 def _freeze(value: Any) -> Any:
     """Lists become tuples so decoded values are immutable and hashable."""
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):  # cbor2 gives frozendicts inside tags
         return {k: _freeze(v) for k, v in value.items()}
     if isinstance(value, cbor2.CBORTag):
         return cbor2.CBORTag(value.tag, _freeze(value.value))
@@ -75,13 +76,14 @@ def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
         value = cbor2.loads(bytes(data))
     except Exception as exc:  # cbor2 raises several types on garbage; all mean the same here
         raise EncodingError(f"not CBOR: {exc}") from None
+    value = _freeze(value)
     try:
         again = encode(value)
     except EncodingError as exc:
         raise EncodingError(f"not a spycraft value: {exc}") from None
     if again != bytes(data):
         raise EncodingError("not canonical CBOR (RFC 8949 §4.2.1)")
-    return _freeze(value)
+    return value
 
 
 def split_sequence(data: bytes) -> list[bytes]:

@@ -75,3 +75,43 @@ class Equivocation(RecordError):
     """Two different records signed by one seat for one seq."""
 
     kind = "equivocation"
+
+
+class Unattributed(SpycraftError):
+    """A toolkit check that failed on a value whose author the toolkit does not know.
+
+    The hidden-information toolkit (group, proofs, decks, seals, mixes) checks values, not records,
+    so it cannot name a seat or a seq. The engine that took the value from a record does:
+    ``except Unattributed as exc: raise exc.attribute(seat, seq) from exc``.
+    """
+
+    record_error: type[RecordError] = RecordError
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(what)
+
+    def attribute(self, seat: int | None, seq: int | None) -> RecordError:
+        return self.record_error(seat, seq, self.what)
+
+
+class MalformedValue(Unattributed):
+    """Not an encoding of a value of the expected shape: a bad point, scalar or proof layout."""
+
+    record_error = MalformedRecord
+
+
+class ProofError(Unattributed):
+    """A zero-knowledge proof (Schnorr, Chaum-Pedersen, OR-proof, shuffle) that does not verify."""
+
+    record_error = InvalidProof
+
+
+class OpeningError(Unattributed):
+    """An opened secret (key share, seal opening) that does not match what was published."""
+
+    record_error = BadOpening
+
+
+class SealError(OpeningError):
+    """A sealed value that does not decrypt, or does not match its public commitment/opening."""

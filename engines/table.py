@@ -58,6 +58,9 @@ from spycraft.crypto.records import (
 )
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
+# The reasons a game's forfeit result gives, so the audit can tell a cheat from a desertion.
+FRAUD = "fraud"
+ABANDONED = "abandoned"
 INTERRUPTS = ("fraud", "abandon")
 
 
@@ -143,6 +146,21 @@ class TableState(Generic[S]):
     pending: tuple[bytes, ...] = ()  # pre-images of the round in progress, in seat order
     result: Result | None = None  # set by the result record: the table is closed
     history: tuple[tuple[int, int, str], ...] = field(default=())  # (seq, seat, kind)
+    incidents: tuple["Incident", ...] = ()  # frauds proven and abandons declared
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A fraud proven or an abandon declared by ``reporter`` against ``seat`` at ``seq``."""
+
+    seq: int
+    reporter: int
+    seat: int
+    kind: str  # "fraud" or "abandon"
+    what: str
+
+    def describe(self) -> str:
+        return f"record {self.seq}: seat {self.reporter} reports {self.kind} by seat {self.seat}: {self.what}"
 
 
 class Table(Generic[S]):
@@ -209,10 +227,9 @@ class Table(Generic[S]):
         if turn is None:
             raise OutOfTurn(record.seat, record.seq, "the table is closed: the result is recorded")
         if record.kind in INTERRUPTS:
-            if record.seat == turn.seat:
-                raise OutOfTurn(record.seat, record.seq, f"a seat cannot write {record.kind} against itself")
-            game = self._interrupt(state, turn, record)
-        elif record.seat != turn.seat or record.kind not in turn.kinds:
+            game, incident = self._interrupt(state, turn, record)
+            return self._advance(state, signed, game, incidents=state.incidents + (incident,))
+        if record.seat != turn.seat or record.kind not in turn.kinds:
             raise OutOfTurn(
                 record.seat,
                 record.seq,
@@ -285,19 +302,32 @@ class Table(Generic[S]):
             )
         return self._advance(state, signed, state.game, result=need)
 
-    def _interrupt(self, state: TableState[S], turn: Turn, record: Record) -> S:
+    def _interrupt(self, state: TableState[S], turn: Turn, record: Record) -> tuple[S, Incident]:
         body = record.body
         if record.kind == "abandon":
+            if record.seat == turn.seat:
+                raise OutOfTurn(record.seat, record.seq, "a seat cannot declare itself absent")
             if not isinstance(body, dict) or set(body) != {"seat", "reason"} or body["seat"] != turn.seat:
-                raise MalformedRecord(record.seat, record.seq, f"abandon must name the seat expected next ({turn.seat})")
+                raise MalformedRecord(
+                    record.seat, record.seq, f"abandon must name the seat expected next ({turn.seat})"
+                )
             if not isinstance(body["reason"], str) or len(body["reason"]) > 200:
                 raise MalformedRecord(record.seat, record.seq, "abandon reason must be a short text")
-            return self.rules.forfeit(state.game, turn.seat, record.seq, f"abandoned: {body['reason']}")
+            incident = Incident(record.seq, record.seat, turn.seat, "abandon", body["reason"])
+            game = self.rules.forfeit(state.game, turn.seat, record.seq, ABANDONED)
+            return game, incident
         error = self.check_evidence(state, turn, record)
-        return self.rules.forfeit(state.game, turn.seat, record.seq, str(error))
+        accused = error.seat if error.seat is not None else turn.seat
+        incident = Incident(record.seq, record.seat, accused, "fraud", str(error))
+        return self.rules.forfeit(state.game, accused, record.seq, FRAUD), incident
 
     def check_evidence(self, state: TableState[S], turn: Turn, record: Record) -> RecordError:
-        """The error that the evidence in a fraud record proves against the expected seat."""
+        """The error that the evidence in a fraud record proves.
+
+        One record: the seat expected at this seq signed it for this very place in the chain, and
+        the engine rejects it. Two records: one seat signed two different records for one seq
+        (equivocation), provable against any seat at any time.
+        """
         body = record.body
         if not isinstance(body, dict) or set(body) != {"evidence"} or not isinstance(body["evidence"], tuple):
             raise MalformedRecord(record.seat, record.seq, "fraud body must be {evidence: [records]}")
@@ -308,15 +338,20 @@ class Table(Generic[S]):
         if not 1 <= len(offered) <= 2 or len(offered) != len(body["evidence"]):
             raise MalformedRecord(record.seat, record.seq, "evidence must be one or two records")
         seats = state.genesis.seats
+        accused = offered[0].seat if len(offered) == 2 else turn.seat
+        if accused == record.seat:
+            raise IllegalAction(record.seat, record.seq, "a seat cannot accuse itself")
         for e in offered:
-            if e.record.table != state.genesis.table or e.seat != turn.seat:
-                raise IllegalAction(record.seat, record.seq, f"evidence is not a record of seat {turn.seat} at this table")
+            if e.record.table != state.genesis.table or e.seat != accused or e.seat >= len(seats):
+                raise IllegalAction(
+                    record.seat, record.seq, f"evidence is not a record of seat {accused} at this table"
+                )
             verify_record_signature(e, seats[e.seat].identity)
         if len(offered) == 2:
             a, b = offered
             if a.seq != b.seq or a.raw == b.raw:
                 raise IllegalAction(record.seat, record.seq, "equivocation evidence needs two different records for one seq")
-            return Equivocation(turn.seat, a.seq, "signed two different records for one seq")
+            return Equivocation(accused, a.seq, "signed two different records for one seq")
         (e,) = offered
         if e.seq != record.seq or e.record.prev != state.link:
             raise IllegalAction(record.seat, record.seq, "evidence was not offered for this place in the chain")

@@ -18,8 +18,9 @@ Theory of operation:
 * **Schemas** are a table: frame type -> {field: ``Field``}. The table below holds the frames this
   module knows; the session layer adds its own with ``register_frame_type``.
 * A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
-  (X25519), the table id, a display name and an optional seat request, signed with the identity
-  key over ``HELLO_DOMAIN`` + the canonical CBOR of every other field. It proves that the holder
+  (X25519), the table id, a display name (1-64 printable characters, safe to print on a
+  terminal) and an optional seat request, signed with the identity key over ``HELLO_DOMAIN`` +
+  the canonical CBOR of every other field. It proves that the holder
   of the identity key asked to sit at this table with this table key. It is not bound to the
   connection, so a copied hello can be replayed; that gains nothing, since every record is signed
   by the identity key and every seal is opened with the table key's private half.
@@ -45,8 +46,9 @@ bye        reason (text <= 200): the sender closes the connection
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Self
 
 import trio
 from cryptography.hazmat.primitives import serialization
@@ -328,7 +330,7 @@ class FramedStream:
     async def aclose(self) -> None:
         await self.stream.aclose()
 
-    async def __aenter__(self) -> FramedStream:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -351,6 +353,11 @@ class Hello:
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.identity_key)
+
+
+def _is_display_name(name: str) -> bool:
+    """Names reach terminals: no control characters, so no escape sequences."""
+    return 0 < len(name) <= MAX_NAME_CHARS and name.isprintable()
 
 
 def _hello_message(frame: Mapping[str, Any]) -> bytes:
@@ -383,6 +390,8 @@ def make_hello(
         "sig": bytes(SIGNATURE_SIZE),
     }
     validate_frame(frame)
+    if not _is_display_name(name):
+        raise FrameError("hello name must be 1-64 printable characters")
     frame["sig"] = identity_private_key.sign(_hello_message(frame))
     return frame
 
@@ -394,6 +403,8 @@ def verify_hello(frame: Mapping[str, Any], *, table_id: bytes | None = None) -> 
         raise FrameError(f"expected a hello, got a {checked['t']} frame")
     if table_id is not None and checked["table"] != table_id:
         raise FrameError("hello for another table")
+    if not _is_display_name(checked["name"]):
+        raise FrameError("hello name must be 1-64 printable characters")
     if not verify_signature(checked["id_key"], checked["sig"], _hello_message(checked)):
         raise FrameError("hello signature does not verify under its identity key")
     return Hello(

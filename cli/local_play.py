@@ -1,0 +1,41 @@
+"""``spycraft play`` on one machine: a human seat and bot seats in one process."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from spycraft.cli.offline import game_options, players_of
+from spycraft.cli.tui import TerminalAgent
+from spycraft.engines import registry
+from spycraft.engines.agent import Agent
+from spycraft.engines.local import new_local_table
+from spycraft.p2p.entropy import SystemEntropy
+
+
+def play(args: argparse.Namespace) -> int:
+    definition = registry.load(args.game)
+    options = game_options(definition, args)
+    players = players_of(options, definition)
+    if not 0 <= args.seat < players:
+        raise SystemExit(f"--seat must be 0..{players - 1}")
+    entropy = SystemEntropy()
+    names = [f"bot{i}" for i in range(players)]
+    names[args.seat] = "you"
+    local = new_local_table(definition, options, players, entropy, names)
+    human = TerminalAgent(lambda: definition.render(local.state.game, args.seat))
+    agents: list[Agent] = [
+        human if i == args.seat else definition.bots[args.bot](entropy, i) for i in range(players)
+    ]
+    print(f"{definition.title}: you are seat {args.seat}.")
+
+    def narrate(signed: Any, state: Any) -> None:
+        line = definition.narrate(None, signed.record, state.game)
+        if line:
+            print(f"  {line}")
+
+    state = local.run(agents, on_record=narrate)
+    print(definition.render(state.game, args.seat))
+    assert state.result is not None
+    print(f"result: {state.result.describe()}")
+    return 0

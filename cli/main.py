@@ -1,0 +1,70 @@
+"""The ``spycraft`` command: argparse entry points.
+
+Offline commands (selfplay, audit, replay) live in ``cli.offline``; the LAN commands (play, host,
+join, bots, tables, resume) in ``cli.lan``. Exit codes: 0 success, 1 a failed audit or game
+error, 2 bad usage or an unreadable file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from spycraft.engines.registry import game_names
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=None, help="number of seats (game default)")
+    p.add_argument("--plot", action="store_true", help="Resistance: The Plot Thickens expansion")
+    p.add_argument("--variant", action="append", default=[], choices=["targeting", "blind-spies"],
+                   help="Resistance variants (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spycraft", description="Spy board games on the LAN, "
+                                     "with no server and nobody trusted.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("selfplay", help="all seats bots, in one process; writes the transcript")
+    p.add_argument("game", choices=game_names())
+    p.add_argument("--seed", type=int, default=0, help="every secret derives from this seed")
+    p.add_argument("--out", help="write the transcript here")
+    p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    add_game_options(p)
+
+    p = sub.add_parser("audit", help="re-check a transcript offline")
+    p.add_argument("file")
+
+    p = sub.add_parser("replay", help="show a game turn by turn")
+    p.add_argument("file")
+    p.add_argument("--as", dest="seat", type=int, default=None, help="as this seat saw it")
+    p.add_argument("--brief", action="store_true", help="one line per record, no boards")
+
+    from spycraft.cli import lan
+
+    lan.add_commands(sub, add_game_options)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from spycraft.cli import lan, offline
+
+    handlers = {
+        "selfplay": offline.selfplay,
+        "audit": offline.audit,
+        "replay": offline.replay,
+    }
+    handlers.update(lan.handlers())
+    try:
+        return handlers[args.command](args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,519 @@
+"""Discovery: open tables announced and found on the LAN with mDNS/DNS-SD (zeroconf).
+
+Theory of operation:
+
+* A table is one service of type ``_spycraft._tcp.local.`` named ``spycraft-<table id hex>``.
+  Its SRV/A records give the opener's address and TCP port; its TXT record says what the table
+  is: ``v`` protocol version, ``game``, ``opt`` options digest (hex), ``seats`` taken/total
+  ("1/2"), ``table`` table id (hex) and ``fp`` the opener's identity fingerprint. The opener is
+  trusted with nothing: an ad only says where to connect; hellos and genesis settle the rest.
+* Everything runs on one chosen interface, given as an IPv4 address or an interface name
+  (resolved to its IPv4 address). Never all interfaces: tests pass 127.0.0.1 and mDNS stays on
+  loopback; the product takes ``--interface``.
+* zeroconf runs its own asyncio loop in its own thread. ``ZeroconfBridge`` is the one place
+  where that thread meets trio: Zeroconf is created and closed in ``trio.to_thread.run_sync``;
+  zeroconf coroutines run on ``zc.loop`` through ``asyncio.run_coroutine_threadsafe`` and trio
+  awaits their future; browser callbacks reach trio through the ``TrioToken`` (never blocking
+  zeroconf's thread) and are coalesced per service name, so a burst loses nothing and costs
+  memory only per name. On exit the browser is cancelled first, then zeroconf is closed, in a
+  shielded cancel scope so a cancelled caller still withdraws cleanly.
+* ``Announcer`` registers the table (with zeroconf's name-conflict probing, about 1.2 s; tests
+  may pass ``cooperating_responders=True`` to skip it), ``update(seats_taken)`` republishes the
+  TXT record, and leaving the context unregisters (goodbye packets) and closes zeroconf.
+* ``browse_tables`` yields ``TableAd`` values (added, updated, removed). Ads come from strangers:
+  a TXT record that is not exactly what ``Announcer`` would send is ignored with a logged reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import ipaddress
+import logging
+import re
+import socket
+import struct
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Self, TypeVar
+
+import trio
+from zeroconf import Error as ZeroconfError
+from zeroconf import (
+    IPVersion,
+    NonUniqueNameException,
+    ServiceBrowser,
+    ServiceStateChange,
+    Zeroconf,
+)
+from zeroconf.asyncio import AsyncServiceInfo
+
+from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.errors import SpycraftError
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_spycraft._tcp.local."
+NAME_PREFIX = "spycraft-"
+TABLE_ID_SIZE = 16
+OPTIONS_DIGEST_SIZE = 32
+MAX_SEATS = 64
+TXT_KEYS = ("v", "game", "opt", "seats", "table", "fp")
+UNREGISTER_TIMEOUT = 5.0
+
+_GAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_SEATS = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
+_VERSION = re.compile(r"[1-9][0-9]{0,5}")
+_SIOCGIFADDR = 0x8915
+
+T = TypeVar("T")
+AdChange = Literal["added", "updated", "removed"]
+
+
+class DiscoveryError(SpycraftError):
+    """A bad interface, a table ad we refuse to send or accept, or a name conflict."""
+
+
+# --- interfaces ---------------------------------------------------------------------------------
+
+
+def interface_address(interface: str) -> str:
+    """The IPv4 address to use for ``interface``: an IPv4 address, or an interface name."""
+    try:
+        address = ipaddress.IPv4Address(interface)
+    except ValueError:
+        return _address_of_interface_name(interface)
+    if address.is_unspecified or address.is_multicast:
+        raise DiscoveryError(f"{interface} names no single interface")
+    return str(address)
+
+
+def _address_of_interface_name(name: str) -> str:
+    if name not in {n for _, n in socket.if_nameindex()}:
+        raise DiscoveryError(f"no IPv4 address or network interface called {name!r}")
+    request = struct.pack("256s", name.encode()[:15])
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            reply = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, request)
+    except OSError as exc:
+        raise DiscoveryError(f"interface {name!r} has no IPv4 address: {exc}") from None
+    return socket.inet_ntoa(reply[20:24])
+
+
+# --- TXT records --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableAd:
+    """One table as announced. ``change`` says what happened to it."""
+
+    change: AdChange
+    name: str
+    table_id: bytes
+    game: str
+    options_digest: bytes
+    seats_taken: int
+    seats_total: int
+    fingerprint: str
+    version: int
+    address: str
+    port: int
+
+
+@dataclass(frozen=True)
+class _TableTxt:
+    table_id: bytes
+    game: str
+    options_digest: bytes
+    seats_taken: int
+    seats_total: int
+    fingerprint: str
+    version: int
+
+
+def service_name(table_id: bytes) -> str:
+    return f"{NAME_PREFIX}{table_id.hex()}.{SERVICE_TYPE}"
+
+
+def _txt_properties(txt: _TableTxt) -> dict[str, str]:
+    return {
+        "v": str(txt.version),
+        "game": txt.game,
+        "opt": txt.options_digest.hex(),
+        "seats": f"{txt.seats_taken}/{txt.seats_total}",
+        "table": txt.table_id.hex(),
+        "fp": txt.fingerprint,
+    }
+
+
+def _txt_bytes(properties: dict[str, str]) -> bytes:
+    entries = [f"{k}={v}".encode() for k, v in properties.items()]
+    return b"".join(bytes((len(e),)) + e for e in entries)
+
+
+def _hex(value: str, size: int, what: str) -> bytes:
+    if not re.fullmatch(r"[0-9a-f]*", value) or len(value) != 2 * size:
+        raise DiscoveryError(f"{what} must be {2 * size} lowercase hex digits")
+    return bytes.fromhex(value)
+
+
+def parse_table_txt(text: bytes) -> _TableTxt:
+    """The fields of a TXT record (RFC 6763 §6 wire form), strictly: every key exactly once,
+    every value well formed. Unknown keys are ignored (RFC 6763 §6.4); a newer protocol
+    version is rejected, since we could not join its table anyway."""
+    properties: dict[str, str] = {}
+    pos = 0
+    while pos < len(text):
+        length = text[pos]
+        entry = text[pos + 1 : pos + 1 + length]
+        if len(entry) != length:
+            raise DiscoveryError("truncated TXT record")
+        pos += 1 + length
+        key_bytes, sep, value_bytes = entry.partition(b"=")
+        try:
+            key, value = key_bytes.decode("ascii"), value_bytes.decode("ascii")
+        except UnicodeDecodeError:
+            raise DiscoveryError("TXT entry is not ASCII") from None
+        if key not in TXT_KEYS:
+            continue
+        if not sep:
+            raise DiscoveryError(f"TXT key {key!r} has no value")
+        if key in properties:
+            raise DiscoveryError(f"TXT key {key!r} appears twice")
+        properties[key] = value
+    missing = [k for k in TXT_KEYS if k not in properties]
+    if missing:
+        raise DiscoveryError(f"TXT record lacks {missing}")
+    if not _VERSION.fullmatch(properties["v"]):
+        raise DiscoveryError("v must be a positive decimal integer")
+    version = int(properties["v"])
+    if version != PROTOCOL_VERSION:
+        raise DiscoveryError(f"protocol version {version}, we speak {PROTOCOL_VERSION}")
+    if not _GAME.fullmatch(properties["game"]):
+        raise DiscoveryError("game must be a short lowercase name")
+    if not _FINGERPRINT.fullmatch(properties["fp"]):
+        raise DiscoveryError("fp must be 1-64 letters, digits, '-' or '_'")
+    seats = _SEATS.fullmatch(properties["seats"])
+    if not seats:
+        raise DiscoveryError("seats must read taken/total")
+    taken, total = int(seats[1]), int(seats[2])
+    if not (0 <= taken <= total and 1 <= total <= MAX_SEATS):
+        raise DiscoveryError(f"impossible seats {taken}/{total}")
+    return _TableTxt(
+        table_id=_hex(properties["table"], TABLE_ID_SIZE, "table"),
+        game=properties["game"],
+        options_digest=_hex(properties["opt"], OPTIONS_DIGEST_SIZE, "opt"),
+        seats_taken=taken,
+        seats_total=total,
+        fingerprint=properties["fp"],
+        version=version,
+    )
+
+
+def parse_service_info(info: AsyncServiceInfo, change: AdChange) -> TableAd:
+    """A resolved service -> a TableAd, or ``DiscoveryError`` with the reason."""
+    txt = parse_table_txt(info.text or b"")
+    if info.name.lower() != service_name(txt.table_id):
+        raise DiscoveryError(f"service name does not match table {txt.table_id.hex()}")
+    addresses = info.parsed_addresses(IPVersion.V4Only)
+    if not addresses:
+        raise DiscoveryError("no IPv4 address")
+    if info.port is None or not 0 < info.port < 65536:
+        raise DiscoveryError("no valid port")
+    return TableAd(
+        change=change,
+        name=info.name,
+        table_id=txt.table_id,
+        game=txt.game,
+        options_digest=txt.options_digest,
+        seats_taken=txt.seats_taken,
+        seats_total=txt.seats_total,
+        fingerprint=txt.fingerprint,
+        version=txt.version,
+        address=addresses[0],
+        port=info.port,
+    )
+
+
+# --- the bridge between zeroconf's thread and trio ----------------------------------------------
+
+
+class ZeroconfBridge:
+    """One Zeroconf instance on one interface, used from trio. Open with ``open_zeroconf``."""
+
+    def __init__(self, zc: Zeroconf, address: str, token: trio.lowlevel.TrioToken) -> None:
+        self.zc = zc
+        self.address = address
+        self._token = token
+
+    async def call(self, make_coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """Run a zeroconf coroutine on zeroconf's loop and await its result from trio."""
+        loop = self.zc.loop
+        assert loop is not None, "zeroconf has no running loop"
+        future = asyncio.run_coroutine_threadsafe(make_coroutine(), loop)
+        done = trio.Event()
+
+        def wake(_: object) -> None:
+            try:
+                self._token.run_sync_soon(done.set)
+            except trio.RunFinishedError:
+                pass
+
+        future.add_done_callback(wake)
+        try:
+            await done.wait()
+        finally:
+            if not future.done():
+                future.cancel()
+        return future.result()
+
+    @asynccontextmanager
+    async def browse(self, service_type: str) -> AsyncIterator[_BrowseEvents]:
+        """Watch ``service_type``; the events arrive coalesced per service name."""
+        events = _BrowseEvents()
+
+        def on_change(
+            zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+        ) -> None:  # zeroconf's thread; it passes these by keyword
+            try:
+                self._token.run_sync_soon(events.note, name, state_change)
+            except trio.RunFinishedError:
+                pass
+
+        browser = await trio.to_thread.run_sync(
+            lambda: ServiceBrowser(self.zc, service_type, handlers=[on_change])
+        )
+        try:
+            yield events
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(browser.cancel)
+
+
+class _BrowseEvents:
+    """Browser events waiting for trio: the latest state change of each service name."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, ServiceStateChange] = {}
+        self._arrived = trio.Event()
+
+    def note(self, name: str, state_change: ServiceStateChange) -> None:
+        self._pending[name] = state_change
+        self._arrived.set()
+
+    async def next_batch(self) -> dict[str, ServiceStateChange]:
+        await self._arrived.wait()
+        batch, self._pending = self._pending, {}
+        self._arrived = trio.Event()
+        return batch
+
+
+@asynccontextmanager
+async def open_zeroconf(interface: str) -> AsyncIterator[ZeroconfBridge]:
+    """Zeroconf on one interface (IPv4 address or name), closed on exit even when cancelled."""
+    address = interface_address(interface)
+    zc = await trio.to_thread.run_sync(
+        lambda: Zeroconf(interfaces=[address], ip_version=IPVersion.V4Only)
+    )
+    try:
+        yield ZeroconfBridge(zc, address, trio.lowlevel.current_trio_token())
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(zc.close)
+
+
+@asynccontextmanager
+async def _bridge_for(where: str | ZeroconfBridge) -> AsyncIterator[ZeroconfBridge]:
+    if isinstance(where, ZeroconfBridge):
+        yield where
+        return
+    async with open_zeroconf(where) as bridge:
+        yield bridge
+
+
+# --- announcing ---------------------------------------------------------------------------------
+
+
+class Announcer:
+    """Announces one open table while the context is open.
+
+    ``where`` is an interface (IPv4 address or name) or an open ``ZeroconfBridge`` to share.
+    ``port`` is the TCP port peers connect to, on the interface's address.
+    """
+
+    def __init__(
+        self,
+        where: str | ZeroconfBridge,
+        *,
+        port: int,
+        game: str,
+        options_digest: bytes,
+        table_id: bytes,
+        fingerprint: str,
+        seats_total: int,
+        seats_taken: int = 1,
+        cooperating_responders: bool = False,
+    ) -> None:
+        self._where = where
+        self._port = port
+        self._txt = _TableTxt(
+            table_id=table_id,
+            game=game,
+            options_digest=options_digest,
+            seats_taken=seats_taken,
+            seats_total=seats_total,
+            fingerprint=fingerprint,
+            version=PROTOCOL_VERSION,
+        )
+        self._check(self._txt)
+        if not 0 < port < 65536:
+            raise DiscoveryError(f"port {port} out of range")
+        self._cooperating = cooperating_responders
+        self._bridge: ZeroconfBridge | None = None
+        self._info: AsyncServiceInfo | None = None
+        self._stack = AsyncExitStack()
+
+    @staticmethod
+    def _check(txt: _TableTxt) -> None:
+        """We only announce what our own browser would accept."""
+        if parse_table_txt(_txt_bytes(_txt_properties(txt))) != txt:
+            raise DiscoveryError("table ad does not survive a round trip")
+
+    @property
+    def name(self) -> str:
+        return service_name(self._txt.table_id)
+
+    def _service_info(self, bridge: ZeroconfBridge) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            self.name,
+            port=self._port,
+            properties=_txt_properties(self._txt),
+            server=f"{NAME_PREFIX}{self._txt.table_id.hex()}.local.",
+            addresses=[socket.inet_aton(bridge.address)],
+        )
+
+    async def __aenter__(self) -> Self:
+        async with AsyncExitStack() as stack:
+            bridge = await stack.enter_async_context(_bridge_for(self._where))
+            info = self._service_info(bridge)
+            zc = bridge.zc
+
+            async def register() -> None:
+                announced = await zc.async_register_service(
+                    info, cooperating_responders=self._cooperating
+                )
+                await announced
+
+            try:
+                await bridge.call(register)
+            except NonUniqueNameException:
+                raise DiscoveryError(f"another responder already announces {self.name}") from None
+            self._bridge, self._info = bridge, info
+            stack.push_async_callback(self._withdraw)
+            self._stack = stack.pop_all()
+        return self
+
+    async def update(self, seats_taken: int) -> None:
+        """Republish the ad with a new count of taken seats."""
+        if self._bridge is None:
+            raise DiscoveryError("update() outside the Announcer context")
+        txt = replace(self._txt, seats_taken=seats_taken)
+        self._check(txt)
+        self._txt = txt
+        info = self._service_info(self._bridge)
+        zc = self._bridge.zc
+
+        async def republish() -> None:
+            await (await zc.async_update_service(info))
+
+        await self._bridge.call(republish)
+        self._info = info
+
+    async def _withdraw(self) -> None:
+        """Unregister (goodbye packets), even when the caller is being cancelled."""
+        bridge, info = self._bridge, self._info
+        self._bridge = self._info = None
+        if bridge is None or info is None:
+            return
+        zc = bridge.zc
+
+        async def unregister() -> None:
+            await (await zc.async_unregister_service(info))
+
+        with trio.CancelScope(shield=True) as scope:
+            scope.deadline = trio.current_time() + UNREGISTER_TIMEOUT
+            await bridge.call(unregister)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        stack, self._stack = self._stack, AsyncExitStack()
+        await stack.aclose()
+
+
+# --- browsing -----------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def browse_tables(
+    where: str | ZeroconfBridge,
+    *,
+    resolve_timeout: float = 3.0,
+    buffer: int = 64,
+) -> AsyncIterator[trio.MemoryReceiveChannel[TableAd]]:
+    """Watch for tables on one interface (IPv4 address or name) or an open bridge.
+
+    ``async with browse_tables("127.0.0.1") as ads: async for ad in ads: ...``
+    """
+    async with _bridge_for(where) as bridge, bridge.browse(SERVICE_TYPE) as events:
+        send, receive = trio.open_memory_channel[TableAd](buffer)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_follow, bridge, events, send, resolve_timeout)
+            try:
+                yield receive
+            finally:
+                nursery.cancel_scope.cancel()
+
+
+async def _follow(
+    bridge: ZeroconfBridge,
+    events: _BrowseEvents,
+    send: trio.MemorySendChannel[TableAd],
+    resolve_timeout: float,
+) -> None:
+    known: dict[str, TableAd] = {}
+    async with send:
+        while True:
+            for name, state_change in (await events.next_batch()).items():
+                ad = None
+                if state_change is not ServiceStateChange.Removed:
+                    ad = await _resolve(bridge, name, resolve_timeout)
+                previous = known.pop(name, None)
+                if ad is not None:
+                    known[name] = ad
+                    if previous is None:
+                        await send.send(ad)
+                    elif replace(ad, change="added") != replace(previous, change="added"):
+                        await send.send(replace(ad, change="updated"))
+                elif previous is not None:
+                    await send.send(replace(previous, change="removed"))
+
+
+async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float) -> TableAd | None:
+    """The ad behind ``name``, or None (logged) if it cannot be resolved or is malformed."""
+    try:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+    except ZeroconfError as exc:  # a name from the wire that zeroconf will not query
+        log.info("ignoring service %r: %s", name, exc)
+        return None
+    zc = bridge.zc
+    found = await bridge.call(lambda: info.async_request(zc, int(timeout * 1000)))
+    if not found:
+        log.info("ignoring service %r: not resolved within %.1f s", name, timeout)
+        return None
+    try:
+        return parse_service_info(info, "added")
+    except DiscoveryError as exc:
+        log.info("ignoring service %r: %s", name, exc)
+        return None

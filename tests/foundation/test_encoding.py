@@ -1,0 +1,105 @@
+"""Canonical CBOR: RFC 8949 Appendix A examples and the §4.2.1 rules we rely on."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spycraft.crypto.encoding import decode, encode, split_sequence
+from spycraft.crypto.errors import EncodingError
+from spycraft.engines.table import frozen
+
+RFC_8949_EXAMPLES = [
+    (0, "00"),
+    (23, "17"),
+    (24, "1818"),
+    (100, "1864"),
+    (1000, "1903e8"),
+    (1000000, "1a000f4240"),
+    (1000000000000, "1b000000e8d4a51000"),
+    (-1, "20"),
+    (-1000, "3903e7"),
+    (b"", "40"),
+    ("", "60"),
+    ("a", "6161"),
+    ("IETF", "6449455446"),
+    ([], "80"),
+    ([1, 2, 3], "83010203"),
+    ({}, "a0"),
+    ({1: 2, 3: 4}, "a201020304"),
+    ({"a": 1, "b": [2, 3]}, "a26161016162820203"),
+    (False, "f4"),
+    (True, "f5"),
+    (None, "f6"),
+]
+
+
+@pytest.mark.parametrize("value,hex_", RFC_8949_EXAMPLES)
+def test_rfc_8949_examples_encode_exactly(value, hex_):
+    assert encode(value).hex() == hex_
+    assert decode(bytes.fromhex(hex_)) == frozen(value)
+
+
+def test_text_keys_sort_bytewise_which_is_shortest_first():
+    # §4.2.1: "b" (0x6162) sorts before "aa" (0x626161)
+    assert encode({"aa": 1, "b": 2}).hex() == "a2616202626161" + "01"
+
+
+def test_integer_keys_sort_by_their_encoding():
+    assert list(decode(encode({100: 1, 10: 2, 24: 3}))) == [10, 24, 100]
+
+
+def test_mixed_key_types_are_refused_because_the_two_orders_would_differ():
+    with pytest.raises(EncodingError):
+        encode({1: 2, "a": 3})
+    with pytest.raises(EncodingError):
+        encode({-1: 2, 1: 3})
+
+
+def test_floats_are_refused():
+    with pytest.raises(EncodingError):
+        encode({"x": 1.5})
+
+
+@pytest.mark.parametrize(
+    "hex_",
+    [
+        "1817",  # 23 in a two-byte form
+        "190064",  # 100 in a three-byte form
+        "a2616201616102",  # keys out of order
+        "9f0102ff",  # indefinite-length array
+        "5f4101ff",  # indefinite-length bytes
+        "fb3ff8000000000000",  # a float
+        "",  # nothing
+        "ff",  # a lone break
+    ],
+)
+def test_non_canonical_or_unsupported_encodings_are_rejected(hex_):
+    with pytest.raises(EncodingError):
+        decode(bytes.fromhex(hex_))
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**64), 2**64 - 1) | st.binary(max_size=40) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=20,
+)
+
+
+@given(values)
+def test_every_value_round_trips_through_one_encoding(value):
+    data = encode(value)
+    assert encode(decode(data)) == data
+
+
+@given(st.binary(max_size=200))
+def test_garbage_never_raises_anything_but_encoding_error(data):
+    try:
+        decode(data)
+    except EncodingError:
+        pass
+
+
+def test_a_sequence_splits_into_the_exact_items():
+    items = [encode([1, 2]), encode({"a": b"x"}), encode("z")]
+    assert split_sequence(b"".join(items)) == items

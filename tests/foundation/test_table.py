@@ -1,0 +1,161 @@
+"""The table lifecycle, chain, signatures, beacon, interrupts and audit, on a toy game."""
+
+from dataclasses import replace
+
+import pytest
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.errors import BadSignature, ChainBroken, IllegalAction, MalformedRecord, OutOfTurn
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import Record, parse_record, sign_record
+from spycraft.engines.agent import RandomAgent
+from spycraft.engines.local import new_local_table
+from spycraft.engines.table import FRAUD
+
+from tests.foundation.toy import GAME
+
+
+def new_table(seed=1):
+    return new_local_table(GAME, {}, 2, SeededEntropy(seed))
+
+
+def agents(seed=1):
+    return [RandomAgent(SeededEntropy(seed).child(f"a{i}")) for i in range(2)]
+
+
+def test_a_whole_game_ends_with_a_result_record():
+    local = new_table()
+    state = local.run(agents())
+    assert state.result is not None
+    assert local.records[-1].record.kind == "result"
+    assert local.table.expect(state) is None
+
+
+def test_the_same_seed_gives_byte_identical_transcripts():
+    a, b = new_table(5), new_table(5)
+    a.run(agents(5))
+    b.run(agents(5))
+    assert a.transcript.to_bytes() == b.transcript.to_bytes()
+    c = new_table(6)
+    c.run(agents(6))
+    assert c.transcript.to_bytes() != a.transcript.to_bytes()
+
+
+def test_beacon_rounds_take_one_preimage_per_seat_in_seat_order():
+    local = new_table()
+    local.run(agents())
+    beacons = [(r.seq, r.seat) for r in local.records if r.record.kind == "beacon"]
+    assert [seat for _, seat in beacons] == [0, 1, 0, 1]
+
+
+def test_a_record_for_another_seat_is_out_of_turn():
+    local = new_table()
+    record = local.seats[1].sign(local.state, "coin", {"commit": b"x" * 32})
+    with pytest.raises(OutOfTurn) as err:
+        local.table.apply(local.state, record)
+    assert (err.value.seat, err.value.seq) == (1, 1)
+
+
+def test_a_record_signed_with_another_key_is_a_bad_signature():
+    local = new_table()
+    forged = sign_record(
+        Record(local.state.genesis.table, 1, local.state.link, 0, "coin", {"commit": b"x" * 32}),
+        Identity(b"\x07" * 32),
+    )
+    with pytest.raises(BadSignature) as err:
+        local.table.apply(local.state, forged)
+    assert (err.value.seat, err.value.seq) == (0, 1)
+
+
+def test_replayed_skipped_and_foreign_records_break_the_chain():
+    local = new_table()
+    first = local.step(agents())
+    assert first is not None
+    with pytest.raises(ChainBroken):  # replay of seq 1
+        local.table.apply(local.state, first)
+    skip = local.seats[1].sign(replace(local.state, seq=local.state.seq + 1), "coin", {"commit": b"y" * 32})
+    with pytest.raises(ChainBroken):
+        local.table.apply(local.state, skip)
+    other = new_table(9)
+    foreign = other.seats[1].sign(replace(local.state, genesis=other.state.genesis), "coin", {"commit": b"y" * 32})
+    with pytest.raises(ChainBroken) as err:
+        local.table.apply(local.state, foreign)
+    assert "another table" in err.value.what
+
+
+def test_a_false_beacon_preimage_is_rejected():
+    local = new_table()
+    a = agents()
+    local.step(a), local.step(a)
+    record = local.seats[0].sign(local.state, "beacon", {"preimage": b"\x00" * 32})
+    with pytest.raises(IllegalAction) as err:
+        local.table.apply(local.state, record)
+    assert (err.value.seat, err.value.seq) == (0, 3)
+
+
+def test_a_false_result_is_rejected():
+    local = new_table()
+    a = agents()
+    while local.table.expect(local.state).kinds != ("result",):
+        local.step(a)
+    writer = local.table.expect(local.state).seat
+    record = local.seats[writer].sign(local.state, "result", {"winner": "me", "reason": "x",
+                                                               "forfeits": [], "evidence": [], "detail": ""})
+    with pytest.raises(IllegalAction):
+        local.table.apply(local.state, record)
+
+
+def test_fraud_evidence_makes_the_cheater_forfeit():
+    local = new_table()
+    a = agents()
+    local.step(a), local.step(a), local.step(a), local.step(a)  # commits and beacon
+    cheat = local.seats[0].sign(local.state, "open", {"coin": 0, "nonce": b"\x01" * 32})
+    with pytest.raises(Exception):
+        local.table.apply(local.state, cheat)
+    accusation = local.seats[1].sign(local.state, "fraud", {"evidence": [cheat.raw]})
+    state = local.table.apply(local.state, accusation)
+    assert state.incidents[0].seat == 0 and state.incidents[0].kind == "fraud"
+    assert "false opening" in state.incidents[0].what
+    assert local.table.need(state).forfeits == (0,)
+    assert local.table.need(state).reason == FRAUD
+
+
+def test_fraud_evidence_that_is_valid_is_itself_rejected():
+    local = new_table()
+    honest = local.seats[0].build(local.state, agents()[0])
+    accusation = local.seats[1].sign(local.state, "fraud", {"evidence": [honest.raw]})
+    with pytest.raises(IllegalAction) as err:
+        local.table.apply(local.state, accusation)
+    assert err.value.seat == 1
+
+
+def test_equivocation_is_proven_by_two_signed_records_for_one_seq():
+    local = new_table()
+    one = local.seats[0].sign(local.state, "coin", {"commit": b"a" * 32})
+    two = local.seats[0].sign(local.state, "coin", {"commit": b"b" * 32})
+    local.state = local.table.apply(local.state, one)
+    accusation = local.seats[1].sign(local.state, "fraud", {"evidence": [one.raw, two.raw]})
+    state = local.table.apply(local.state, accusation)
+    assert (state.incidents[0].seat, state.incidents[0].reporter) == (0, 1)
+    assert "equivocation" in state.incidents[0].what
+    assert local.table.need(state).forfeits == (0,)
+    self_accusation = local.seats[0].sign(local.state, "fraud", {"evidence": [one.raw, two.raw]})
+    with pytest.raises(IllegalAction):
+        local.table.apply(local.state, self_accusation)
+
+
+def test_an_abandon_names_the_stalled_seat():
+    local = new_table()
+    record = local.seats[1].sign(local.state, "abandon", {"seat": 0, "reason": "no answer in 60 s"})
+    state = local.table.apply(local.state, record)
+    assert local.table.need(state).forfeits == (0,)
+    wrong = local.seats[0].sign(local.state, "abandon", {"seat": 1, "reason": "x"})
+    with pytest.raises((OutOfTurn, MalformedRecord)):
+        local.table.apply(local.state, wrong)
+
+
+def test_malformed_cose_is_rejected_with_a_clear_error():
+    with pytest.raises(MalformedRecord):
+        parse_record(b"\xd2\x84")
+    with pytest.raises(MalformedRecord):
+        parse_record(b"\x00")
