@@ -66,12 +66,75 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+COSE_TAGS = frozenset({18, 98})  # COSE_Sign1 and COSE_Sign: the only tags records use
+MAX_NESTING = 32
+
+
+def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: int = MAX_NESTING) -> None:
+    """Admit exactly one item of the plain CBOR profile spycraft uses, in O(len(data)).
+
+    Integers, byte and text strings, arrays, maps, false/true/null, definite lengths that fit in
+    what remains, bounded nesting, and only the ``allowed_tags``. This runs before cbor2 sees a
+    byte: cbor2 expands value-sharing and string-reference tags (28/29, 256/25) while decoding,
+    so a small hostile input could otherwise grow into a huge value before any check.
+    """
+    end = len(data)
+    pos = 0
+    pending: list[int] = [1]  # items still expected by each open array or map (or tag)
+    while pending:
+        if pending[-1] == 0:
+            pending.pop()
+            continue
+        pending[-1] -= 1
+        if pos >= end:
+            raise EncodingError("truncated CBOR")
+        initial = data[pos]
+        pos += 1
+        major, info = initial >> 5, initial & 0x1F
+        if major == 7:
+            if initial not in (0xF4, 0xF5, 0xF6):
+                raise EncodingError("only false, true and null are admitted as simple values")
+            continue
+        if info < 24:
+            argument = info
+        elif info <= 27:
+            width = 1 << (info - 24)
+            if pos + width > end:
+                raise EncodingError("truncated CBOR")
+            argument = int.from_bytes(data[pos : pos + width], "big")
+            pos += width
+        else:
+            raise EncodingError("indefinite or reserved CBOR length")
+        if major == 6:
+            if argument not in allowed_tags:
+                raise EncodingError(f"CBOR tag {argument} is not admitted")
+            count = 1
+        elif major in (2, 3):
+            if argument > end - pos:
+                raise EncodingError("CBOR string longer than the data")
+            pos += argument
+            continue
+        elif major in (4, 5):
+            count = argument * (2 if major == 5 else 1)
+            if count > end - pos:
+                raise EncodingError("CBOR container longer than the data")
+        else:
+            continue
+        if count:
+            if len(pending) > max_nesting:
+                raise EncodingError(f"CBOR nested deeper than {max_nesting}")
+            pending.append(count)
+    if pos != end:
+        raise EncodingError("trailing bytes after the CBOR item")
+
+
 def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
     """Decode one canonical CBOR item; anything else raises ``EncodingError``."""
     if not isinstance(data, (bytes, bytearray)):
         raise EncodingError("not bytes")
     if len(data) > max_size:
         raise EncodingError(f"item of {len(data)} bytes exceeds the limit of {max_size}")
+    scan(bytes(data))
     try:
         value = cbor2.loads(bytes(data))
     except Exception as exc:  # cbor2 raises several types on garbage; all mean the same here
@@ -86,17 +149,57 @@ def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
     return value
 
 
-def split_sequence(data: bytes) -> list[bytes]:
-    """Split a CBOR sequence (RFC 8742) into the exact bytes of each item."""
-    import io
+def item_length(data: bytes, start: int = 0) -> int:
+    """The length in bytes of the CBOR item that begins at ``start`` (structure only)."""
+    end = len(data)
+    pos = start
+    pending = [1]
+    while pending:
+        if pending[-1] == 0:
+            pending.pop()
+            continue
+        pending[-1] -= 1
+        if pos >= end:
+            raise EncodingError("truncated CBOR")
+        initial = data[pos]
+        pos += 1
+        major, info = initial >> 5, initial & 0x1F
+        if info < 24:
+            argument = info
+        elif info <= 27:
+            width = 1 << (info - 24)
+            if pos + width > end:
+                raise EncodingError("truncated CBOR")
+            argument = int.from_bytes(data[pos : pos + width], "big")
+            pos += width
+        else:
+            raise EncodingError("indefinite or reserved CBOR length")
+        if major in (2, 3):
+            if argument > end - pos:
+                raise EncodingError("CBOR string longer than the data")
+            pos += argument
+        elif major in (4, 5):
+            count = argument * (2 if major == 5 else 1)
+            if count > end - pos:
+                raise EncodingError("CBOR container longer than the data")
+            if count:
+                if len(pending) > MAX_NESTING:
+                    raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
+                pending.append(count)
+        elif major == 6:
+            pending.append(1)
+    return pos - start
 
-    stream = io.BytesIO(data)
+
+def split_sequence(data: bytes) -> list[bytes]:
+    """Split a CBOR sequence (RFC 8742) into the exact bytes of each item (not decoded)."""
     items: list[bytes] = []
-    while stream.tell() < len(data):
-        start = stream.tell()
+    pos = 0
+    while pos < len(data):
         try:
-            cbor2.CBORDecoder(stream).decode()
-        except Exception as exc:
-            raise EncodingError(f"item {len(items)} at byte {start} is not CBOR: {exc}") from None
-        items.append(data[start : stream.tell()])
+            length = item_length(data, pos)
+        except EncodingError as exc:
+            raise EncodingError(f"item {len(items)} at byte {pos}: {exc}") from None
+        items.append(data[pos : pos + length])
+        pos += length
     return items

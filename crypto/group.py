@@ -27,7 +27,6 @@ from typing import Any
 
 import rbcl
 from cryptography.hazmat.primitives import hashes
-
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue

@@ -20,6 +20,11 @@ prime-order group ristretto255 and written additively:
    with one Fiat-Shamir challenge over everything above. Challenges are full 252-bit scalars,
    so the soundness error is about N/2**252, far below the 2**-64 we need.
 
+Rows: the same proof shuffles rows of w ciphertexts (one permutation for all columns, fresh
+randomness for every ciphertext) at the cost of w copies of the last relation, so two decks can
+be shuffled in lockstep (a role card and its recognition key, in ``recognition``). ``shuffle``,
+``prove_shuffle`` and ``verify_shuffle`` are the one-column case.
+
 The proof travels in challenge form (no t-values): the verifier recomputes them and re-hashes.
 Cost for N ciphertexts: prover about 5N scalar multiplications + 4N base multiplications
 (including the shuffle itself), verifier about 8N scalar multiplications + N base
@@ -30,9 +35,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from spycraft.crypto.elgamal import Ciphertext, encode_ciphertexts, reencrypt
+from spycraft.crypto.elgamal import Ciphertext, reencrypt
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue, ProofError
 from spycraft.crypto.group import (
@@ -48,9 +53,12 @@ from spycraft.crypto.group import (
 from spycraft.crypto.hashing import tagged_hash, uniform_from
 
 MAX_CIPHERTEXTS = 1024
+MAX_WIDTH = 8
+
+Row = tuple[Ciphertext, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _generator(index: int) -> Point:
     return Point.hash_to("shuffle/generator", index)
 
@@ -67,10 +75,11 @@ def _generator_sum(n: int) -> Point:
 
 @dataclass(frozen=True, slots=True)
 class ShuffleWitness:
-    """The shuffler's secret: output i is input permutation[i], re-encrypted with randomness[i]."""
+    """The shuffler's secret: output row i is input row permutation[i], re-encrypted column by
+    column with randomness[i]."""
 
     permutation: tuple[int, ...]
-    randomness: tuple[Scalar, ...]
+    randomness: tuple[tuple[Scalar, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +87,7 @@ class ShuffleProof:
     commitments: tuple[Point, ...]  # c_1..c_N, the permutation commitment
     chain: tuple[Point, ...]  # c^_1..c^_N, the commitment chain
     challenge: Scalar
-    responses: tuple[Scalar, Scalar, Scalar, Scalar]  # s1..s4
+    responses: tuple[Scalar, ...]  # s1, s2, s3, then s4 for each column
     chain_responses: tuple[Scalar, ...]  # s^_1..s^_N
     permutation_responses: tuple[Scalar, ...]  # s'_1..s'_N
 
@@ -92,15 +101,15 @@ class ShuffleProof:
         ]
 
     @classmethod
-    def decode(cls, value: object, n: int) -> ShuffleProof:
+    def decode(cls, value: object, n: int, width: int = 1) -> ShuffleProof:
         if not isinstance(value, (list, tuple)) or len(value) != 5:
             raise MalformedValue("a shuffle proof is [commitments, chain, scalars, s^, s']")
-        e, s1, s2, s3, s4 = decode_scalars(value[2], count=5)
+        e, *responses = decode_scalars(value[2], count=4 + width)
         return cls(
             decode_points(value[0], count=n),
             decode_points(value[1], count=n),
             e,
-            (s1, s2, s3, s4),
+            tuple(responses),
             decode_scalars(value[3], count=n),
             decode_scalars(value[4], count=n),
         )
@@ -116,21 +125,34 @@ def random_permutation(n: int, entropy: Entropy) -> tuple[int, ...]:
     return tuple(items)
 
 
-def shuffle(inputs: Sequence[Ciphertext], pk: Point, entropy: Entropy
-            ) -> tuple[tuple[Ciphertext, ...], ShuffleWitness]:
-    """Permute and re-encrypt; returns the outputs and the witness for ``prove_shuffle``."""
+def shuffle_rows(inputs: Sequence[Row], pk: Point, entropy: Entropy
+                 ) -> tuple[tuple[Row, ...], ShuffleWitness]:
+    """Permute rows and re-encrypt every ciphertext; returns outputs and the witness."""
     n = len(inputs)
     permutation = random_permutation(n, entropy.child("permutation"))
-    randomness_entropy = entropy.child("randomness")
-    randomness = tuple(Scalar.random(randomness_entropy) for _ in range(n))
-    outputs = tuple(reencrypt(inputs[permutation[i]], pk, randomness[i]) for i in range(n))
+    draw = entropy.child("randomness")
+    randomness = tuple(tuple(Scalar.random(draw) for _ in row) for row in inputs)
+    outputs = tuple(
+        tuple(reencrypt(ct, pk, r) for ct, r in zip(inputs[permutation[i]], randomness[i]))
+        for i in range(n))
     return outputs, ShuffleWitness(permutation, randomness)
 
 
-def _statement_digest(context: bytes, pk: Point, inputs: Sequence[Ciphertext],
-                      outputs: Sequence[Ciphertext], commitments: Sequence[Point]) -> bytes:
+def shuffle(inputs: Sequence[Ciphertext], pk: Point, entropy: Entropy
+            ) -> tuple[tuple[Ciphertext, ...], ShuffleWitness]:
+    """Permute and re-encrypt; returns the outputs and the witness for ``prove_shuffle``."""
+    outputs, witness = shuffle_rows([(ct,) for ct in inputs], pk, entropy)
+    return tuple(row[0] for row in outputs), witness
+
+
+def _encode_rows(rows: Sequence[Row]) -> list[list[list[bytes]]]:
+    return [[ct.encode() for ct in row] for row in rows]
+
+
+def _statement_digest(context: bytes, pk: Point, inputs: Sequence[Row], outputs: Sequence[Row],
+                      commitments: Sequence[Point]) -> bytes:
     return tagged_hash("shuffle/statement", [
-        context, pk.encode(), encode_ciphertexts(inputs), encode_ciphertexts(outputs),
+        context, pk.encode(), _encode_rows(inputs), _encode_rows(outputs),
         [c.encode() for c in commitments],
     ])
 
@@ -144,38 +166,43 @@ def _challenge(digest: bytes, chain: Sequence[Point], t: Sequence[Point]) -> Sca
         digest, [p.encode() for p in chain], [p.encode() for p in t]])
 
 
-def _check_sizes(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext]) -> int:
+def _check_shape(inputs: Sequence[Row], outputs: Sequence[Row]) -> tuple[int, int]:
+    """(N, width) of a shuffle; ``ProofError`` if the outputs cannot be a shuffle of the inputs."""
     n = len(inputs)
-    if n != len(outputs):
-        raise ProofError(f"a shuffle of {n} ciphertexts produced {len(outputs)}")
     if not 0 < n <= MAX_CIPHERTEXTS:
-        raise MalformedValue(f"a shuffle takes 1..{MAX_CIPHERTEXTS} ciphertexts, not {n}")
-    return n
+        raise MalformedValue(f"a shuffle takes 1..{MAX_CIPHERTEXTS} rows, not {n}")
+    width = len(inputs[0])
+    if not 0 < width <= MAX_WIDTH or any(len(row) != width for row in inputs):
+        raise MalformedValue(f"shuffle rows must all have one width in 1..{MAX_WIDTH}")
+    if len(outputs) != n or any(len(row) != width for row in outputs):
+        raise ProofError(f"a shuffle of {n} rows of {width} produced something else")
+    return n, width
 
 
-def prove_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], pk: Point,
-                  witness: ShuffleWitness, context: bytes, entropy: Entropy) -> ShuffleProof:
-    """Prove that ``outputs`` is a re-encryption of a permutation of ``inputs`` under pk."""
-    n = _check_sizes(inputs, outputs)
+def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
+                       witness: ShuffleWitness, context: bytes, entropy: Entropy
+                       ) -> ShuffleProof:
+    """Prove that ``outputs`` re-encrypts a permutation of the rows ``inputs`` under pk."""
+    n, width = _check_shape(inputs, outputs)
     psi, r_tilde = witness.permutation, witness.randomness
     h, hs = generators(n)
     seed = tagged_hash("shuffle/nonce-seed", [
-        entropy.take(32), list(psi), [r.encode() for r in r_tilde], context])
-    nonce_counter = iter(range(1 << 30))
+        entropy.take(32), list(psi), [[r.encode() for r in row] for row in r_tilde], context])
+    counter = iter(range(1 << 30))
 
     def nonce() -> Scalar:
-        return Scalar.from_hash("shuffle/nonce", [seed, next(nonce_counter)])
+        return Scalar.from_hash("shuffle/nonce", [seed, next(counter)])
 
     # 1. permutation commitment: c_psi(i) = r_psi(i)*G + h_i
     r = [nonce() for _ in range(n)]
-    commitments: list[Point] = [Point.base_mul(r[j]) for j in range(n)]
+    commitments = [Point.base_mul(rj) for rj in r]
     for i in range(n):
         commitments[psi[i]] = commitments[psi[i]] + hs[i]
     digest = _statement_digest(context, pk, inputs, outputs, commitments)
     u = _challenges(digest, n)
     u_prime = [u[psi[i]] for i in range(n)]
 
-    # 2. commitment chain c^_i = r^_i*G + u'_i*c^_(i-1)
+    # 2. commitment chain: c^_0 = h, c^_i = r^_i*G + u'_i*c^_(i-1)
     r_hat = [nonce() for _ in range(n)]
     chain: list[Point] = []
     previous = h
@@ -191,65 +218,80 @@ def prove_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], p
         r_hat_total = r_hat_total + r_hat[i] * v
         v = v * u_prime[i]
     r_prime = scalar_sum(r[j] * u[j] for j in range(n))
-    r_tilde_total = scalar_sum(r_tilde[i] * u_prime[i] for i in range(n))
+    r_tilde_total = [scalar_sum(r_tilde[i][k] * u_prime[i] for i in range(n))
+                     for k in range(width)]
 
-    # 4. sigma-protocol commitments
-    w1, w2, w3, w4 = nonce(), nonce(), nonce(), nonce()
+    # 4. sigma-protocol commitments t, then the challenge and responses
+    w1, w2, w3 = nonce(), nonce(), nonce()
+    w4 = [nonce() for _ in range(width)]
     w_hat = [nonce() for _ in range(n)]
     w_prime = [nonce() for _ in range(n)]
-    t1 = Point.base_mul(w1)
-    t2 = Point.base_mul(w2)
-    t3 = Point.base_mul(w3) + _lincomb(w_prime, hs)
-    t41 = _lincomb(w_prime, [o.c1 for o in outputs]) - Point.base_mul(w4)
-    t42 = _lincomb(w_prime, [o.c2 for o in outputs]) - pk * w4
+    t = [Point.base_mul(w1), Point.base_mul(w2), Point.base_mul(w3) + _lincomb(w_prime, hs)]
+    for k in range(width):
+        t.append(_lincomb(w_prime, [row[k].c1 for row in outputs]) - Point.base_mul(w4[k]))
+        t.append(_lincomb(w_prime, [row[k].c2 for row in outputs]) - pk * w4[k])
     chain_before = [h, *chain[:-1]]
-    t_hat = [Point.base_mul(w_hat[i]) + chain_before[i] * w_prime[i] for i in range(n)]
-    e = _challenge(digest, chain, [t1, t2, t3, t41, t42, *t_hat])
+    t += [Point.base_mul(w_hat[i]) + chain_before[i] * w_prime[i] for i in range(n)]
+    e = _challenge(digest, chain, t)
 
     return ShuffleProof(
         tuple(commitments),
         tuple(chain),
         e,
-        (w1 + e * r_bar, w2 + e * r_hat_total, w3 + e * r_prime, w4 + e * r_tilde_total),
+        (w1 + e * r_bar, w2 + e * r_hat_total, w3 + e * r_prime,
+         *(w4[k] + e * r_tilde_total[k] for k in range(width))),
         tuple(w_hat[i] + e * r_hat[i] for i in range(n)),
         tuple(w_prime[i] + e * u_prime[i] for i in range(n)),
     )
 
 
-def verify_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], pk: Point,
-                   proof: ShuffleProof, context: bytes) -> None:
+def verify_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
+                        proof: ShuffleProof, context: bytes) -> None:
     """Raise ``ProofError`` unless ``outputs`` provably re-encrypts a permutation of ``inputs``."""
-    n = _check_sizes(inputs, outputs)
+    n, width = _check_shape(inputs, outputs)
     if not (len(proof.commitments) == len(proof.chain) == len(proof.chain_responses)
-            == len(proof.permutation_responses) == n):
-        raise ProofError("shuffle proof sized for a different number of ciphertexts")
+            == len(proof.permutation_responses) == n) or len(proof.responses) != 3 + width:
+        raise ProofError("shuffle proof sized for a different shuffle")
     h, hs = generators(n)
     c, chain, e = proof.commitments, proof.chain, proof.challenge
-    s1, s2, s3, s4 = proof.responses
+    s1, s2, s3, *s4 = proof.responses
     s_hat, s_prime = proof.chain_responses, proof.permutation_responses
     digest = _statement_digest(context, pk, inputs, outputs, c)
     u = _challenges(digest, n)
     neg_e = -e
-
     u_product = ONE
     for uj in u:
         u_product = u_product * uj
+    # each t is rebuilt as (response terms) - e * (statement); -e*u_j is computed once
+    neg_eu = [neg_e * uj for uj in u]
     c_bar = point_sum(c) - _generator_sum(n)
     c_hat = chain[-1] - h * u_product
-    # e * sum(u_j * x_j) folded into one linear combination: scale u by -e once
-    neg_eu = [neg_e * uj for uj in u]
-    t1 = Point.base_mul(s1) + c_bar * neg_e
-    t2 = Point.base_mul(s2) + c_hat * neg_e
-    t3 = Point.base_mul(s3) + _lincomb(s_prime, hs) + _lincomb(neg_eu, c)
-    t41 = (_lincomb(s_prime, [o.c1 for o in outputs]) + _lincomb(neg_eu, [i.c1 for i in inputs])
-           - Point.base_mul(s4))
-    t42 = (_lincomb(s_prime, [o.c2 for o in outputs]) + _lincomb(neg_eu, [i.c2 for i in inputs])
-           - pk * s4)
+    t = [Point.base_mul(s1) + c_bar * neg_e,
+         Point.base_mul(s2) + c_hat * neg_e,
+         Point.base_mul(s3) + _lincomb(s_prime, hs) + _lincomb(neg_eu, c)]
+    for k in range(width):
+        t.append(_lincomb(s_prime, [row[k].c1 for row in outputs])
+                 + _lincomb(neg_eu, [row[k].c1 for row in inputs]) - Point.base_mul(s4[k]))
+        t.append(_lincomb(s_prime, [row[k].c2 for row in outputs])
+                 + _lincomb(neg_eu, [row[k].c2 for row in inputs]) - pk * s4[k])
     chain_before = [h, *chain[:-1]]
-    t_hat = [Point.base_mul(s_hat[i]) + chain_before[i] * s_prime[i] + chain[i] * neg_e
-             for i in range(n)]
-    if _challenge(digest, chain, [t1, t2, t3, t41, t42, *t_hat]) != e:
+    t += [Point.base_mul(s_hat[i]) + chain_before[i] * s_prime[i] + chain[i] * neg_e
+          for i in range(n)]
+    if _challenge(digest, chain, t) != e:
         raise ProofError("shuffle proof does not verify")
+
+
+def prove_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], pk: Point,
+                  witness: ShuffleWitness, context: bytes, entropy: Entropy) -> ShuffleProof:
+    """Prove that ``outputs`` is a re-encryption of a permutation of ``inputs`` under pk."""
+    return prove_shuffle_rows([(ct,) for ct in inputs], [(ct,) for ct in outputs], pk,
+                              witness, context, entropy)
+
+
+def verify_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], pk: Point,
+                   proof: ShuffleProof, context: bytes) -> None:
+    """Raise ``ProofError`` unless ``outputs`` provably re-encrypts a permutation of ``inputs``."""
+    verify_shuffle_rows([(ct,) for ct in inputs], [(ct,) for ct in outputs], pk, proof, context)
 
 
 def shuffle_and_prove(inputs: Sequence[Ciphertext], pk: Point, context: bytes,
@@ -257,6 +299,14 @@ def shuffle_and_prove(inputs: Sequence[Ciphertext], pk: Point, context: bytes,
     """Shuffle ``inputs`` and prove it: what a seat publishes for its turn at a shuffle."""
     outputs, witness = shuffle(inputs, pk, entropy.child("shuffle"))
     proof = prove_shuffle(inputs, outputs, pk, witness, context, entropy.child("proof"))
+    return outputs, proof
+
+
+def shuffle_rows_and_prove(inputs: Sequence[Row], pk: Point, context: bytes, entropy: Entropy
+                           ) -> tuple[tuple[Row, ...], ShuffleProof]:
+    """Shuffle rows of ciphertexts in lockstep and prove it."""
+    outputs, witness = shuffle_rows(inputs, pk, entropy.child("shuffle"))
+    proof = prove_shuffle_rows(inputs, outputs, pk, witness, context, entropy.child("proof"))
     return outputs, proof
 
 

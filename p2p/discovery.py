@@ -39,14 +39,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Self, TypeVar
 
 import trio
-from zeroconf import Error as ZeroconfError
 from zeroconf import (
+    DNSQuestionType,
     IPVersion,
     NonUniqueNameException,
     ServiceBrowser,
     ServiceStateChange,
     Zeroconf,
 )
+from zeroconf import Error as ZeroconfError
 from zeroconf.asyncio import AsyncServiceInfo
 
 from spycraft import PROTOCOL_VERSION
@@ -123,7 +124,7 @@ class TableAd:
 
 
 @dataclass(frozen=True)
-class _TableTxt:
+class TableTxt:
     table_id: bytes
     game: str
     options_digest: bytes
@@ -137,7 +138,7 @@ def service_name(table_id: bytes) -> str:
     return f"{NAME_PREFIX}{table_id.hex()}.{SERVICE_TYPE}"
 
 
-def _txt_properties(txt: _TableTxt) -> dict[str, str]:
+def _txt_properties(txt: TableTxt) -> dict[str, str]:
     return {
         "v": str(txt.version),
         "game": txt.game,
@@ -159,7 +160,7 @@ def _hex(value: str, size: int, what: str) -> bytes:
     return bytes.fromhex(value)
 
 
-def parse_table_txt(text: bytes) -> _TableTxt:
+def parse_table_txt(text: bytes) -> TableTxt:
     """The fields of a TXT record (RFC 6763 §6 wire form), strictly: every key exactly once,
     every value well formed. Unknown keys are ignored (RFC 6763 §6.4); a newer protocol
     version is rejected, since we could not join its table anyway."""
@@ -201,7 +202,7 @@ def parse_table_txt(text: bytes) -> _TableTxt:
     taken, total = int(seats[1]), int(seats[2])
     if not (0 <= taken <= total and 1 <= total <= MAX_SEATS):
         raise DiscoveryError(f"impossible seats {taken}/{total}")
-    return _TableTxt(
+    return TableTxt(
         table_id=_hex(properties["table"], TABLE_ID_SIZE, "table"),
         game=properties["game"],
         options_digest=_hex(properties["opt"], OPTIONS_DIGEST_SIZE, "opt"),
@@ -358,7 +359,7 @@ class Announcer:
     ) -> None:
         self._where = where
         self._port = port
-        self._txt = _TableTxt(
+        self._txt = TableTxt(
             table_id=table_id,
             game=game,
             options_digest=options_digest,
@@ -376,7 +377,7 @@ class Announcer:
         self._stack = AsyncExitStack()
 
     @staticmethod
-    def _check(txt: _TableTxt) -> None:
+    def _check(txt: TableTxt) -> None:
         """We only announce what our own browser would accept."""
         if parse_table_txt(_txt_bytes(_txt_properties(txt))) != txt:
             raise DiscoveryError("table ad does not survive a round trip")
@@ -508,7 +509,12 @@ async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float) -> TableAd
         log.info("ignoring service %r: %s", name, exc)
         return None
     zc = bridge.zc
-    found = await bridge.call(lambda: info.async_request(zc, int(timeout * 1000)))
+    # QM: ask for multicast answers. A QU question (zeroconf's default for a first request) gets
+    # a unicast answer to port 5353, which on one shared address (loopback, several peers per
+    # host) the kernel hands to just one of the SO_REUSEPORT sockets, often not ours.
+    found = await bridge.call(
+        lambda: info.async_request(zc, int(timeout * 1000), question_type=DNSQuestionType.QM)
+    )
     if not found:
         log.info("ignoring service %r: not resolved within %.1f s", name, timeout)
         return None

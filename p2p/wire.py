@@ -55,7 +55,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from spycraft import PROTOCOL_VERSION
-from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.encoding import decode, encode, scan
 from spycraft.crypto.errors import EncodingError, SpycraftError
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
 
@@ -202,50 +202,10 @@ def validate_frame(frame: Mapping[str, Any]) -> dict[str, Any]:
 
 def _scan_cbor(data: bytes) -> None:
     """Admit exactly one item of the frame CBOR profile (see the module docstring), in O(len)."""
-    end = len(data)
-    pos = 0
-    # Each entry counts the items still expected by an open array or map.
-    pending: list[int] = [1]
-    while pending:
-        if pending[-1] == 0:
-            pending.pop()
-            continue
-        pending[-1] -= 1
-        if pos >= end:
-            raise FrameError("truncated CBOR")
-        initial = data[pos]
-        pos += 1
-        major, info = initial >> 5, initial & 0x1F
-        if major == 7:
-            if initial not in (0xF4, 0xF5, 0xF6):
-                raise FrameError("frames admit only false, true and null as simple values")
-            continue
-        if major == 6:
-            raise FrameError("frames admit no CBOR tags")
-        if info < 24:
-            argument = info
-        elif info <= 27:
-            width = 1 << (info - 24)
-            if pos + width > end:
-                raise FrameError("truncated CBOR")
-            argument = int.from_bytes(data[pos : pos + width], "big")
-            pos += width
-        else:
-            raise FrameError("indefinite or reserved CBOR length")
-        if major in (2, 3):
-            if argument > end - pos:
-                raise FrameError("CBOR string longer than the frame")
-            pos += argument
-        elif major in (4, 5):
-            count = argument * (2 if major == 5 else 1)
-            if count > end - pos:
-                raise FrameError("CBOR container longer than the frame")
-            if count:
-                if len(pending) > MAX_NESTING:
-                    raise FrameError(f"CBOR nested deeper than {MAX_NESTING}")
-                pending.append(count)
-    if pos != end:
-        raise FrameError("trailing bytes after the CBOR item")
+    try:
+        scan(data, allowed_tags=frozenset(), max_nesting=MAX_NESTING)
+    except EncodingError as exc:
+        raise FrameError(str(exc)) from None
 
 
 def decode_payload(payload: bytes) -> dict[str, Any]:

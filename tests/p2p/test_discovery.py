@@ -211,7 +211,7 @@ def test_a_probed_table_is_found_a_malformed_one_ignored_and_a_duplicate_refused
     table_id, forged_id = os.urandom(16), os.urandom(16)
 
     async def main() -> None:
-        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(stranger) as ads:
             forged = AsyncServiceInfo(
                 SERVICE_TYPE,
                 service_name(forged_id),
@@ -239,9 +239,12 @@ def test_a_probed_table_is_found_a_malformed_one_ignored_and_a_duplicate_refused
                 with trio.fail_after(10):
                     ad = await next_ad_of(ads, table_id)
                 assert (ad.change, ad.game, ad.seats_total) == ("added", "spies_and_lies", 2)
+                # The browser's cache now holds the table, so the duplicate's probe stops at
+                # once. (A probe answer between processes on loopback is unicast to port 5353,
+                # which SO_REUSEPORT may hand to another process: not a reliable test.)
                 with pytest.raises(DiscoveryError, match="already announces"):
                     async with Announcer(
-                        LOOPBACK,
+                        stranger,
                         port=4569,
                         game="spies_and_lies",
                         options_digest=bytes(32),

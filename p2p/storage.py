@@ -1,0 +1,145 @@
+"""What a peer keeps on disk so a crash loses nothing: the transcript and the seat's secrets.
+
+Theory of operation: each game lives in its own folder, named by the table id, under the data
+directory. ``transcript.cbor`` is the CBOR sequence of genesis + records (the same bytes
+``spycraft audit`` reads), appended one item at a time and fsynced before the item is
+acknowledged or forwarded. ``seat.cbor`` (mode 0600, replaced atomically) holds what must stay
+private: the seat's master secret, its memo of private choices, a bot's identity, and the
+roster (who sits where, at which address) needed to reconnect. A peer that restarts replays the
+transcript through the engine, reloads its secrets, and is exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.records import SignedGenesis, SignedRecord
+from spycraft.crypto.transcript import Transcript
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace ``path`` atomically with a file of mode 0600 holding ``data``."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class SeatFile:
+    """The private half of a stored game (``seat.cbor``)."""
+
+    game: str
+    table: bytes
+    seat: int | None  # None for an observer (a host without a seat)
+    master: bytes
+    memo: dict[str, Any]
+    roster: list[dict[str, Any]]  # per seat: identity, host, port
+    identity: bytes | None = None  # only for bot peers; humans use their config identity
+    listen_port: int = 0
+    interface: str = "127.0.0.1"
+    finished: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_cbor(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "table": self.table,
+            "seat": self.seat,
+            "master": self.master,
+            "memo": self.memo,
+            "roster": self.roster,
+            "identity": self.identity,
+            "listen_port": self.listen_port,
+            "interface": self.interface,
+            "finished": self.finished,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_cbor(cls, m: dict[str, Any]) -> "SeatFile":
+        return cls(
+            game=m["game"],
+            table=m["table"],
+            seat=m["seat"],
+            master=m["master"],
+            memo=_thaw(m["memo"]),
+            roster=[dict(r) for r in m["roster"]],
+            identity=m["identity"],
+            listen_port=m["listen_port"],
+            interface=m["interface"],
+            finished=m["finished"],
+            extra=_thaw(m["extra"]),
+        )
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    return value
+
+
+class GameStore:
+    """One game's folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.transcript_path = folder / "transcript.cbor"
+        self.seat_path = folder / "seat.cbor"
+
+    @classmethod
+    def create(cls, root: Path, table: bytes) -> "GameStore":
+        folder = root / "games" / table.hex()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return cls(folder)
+
+    def save_seat(self, seat: SeatFile) -> None:
+        write_private(self.seat_path, encode(seat.to_cbor()))
+
+    def load_seat(self) -> SeatFile:
+        return SeatFile.from_cbor(decode(self.seat_path.read_bytes()))
+
+    def write_genesis(self, genesis: SignedGenesis) -> None:
+        write_private(self.transcript_path, genesis.raw)
+
+    def append(self, record: SignedRecord) -> None:
+        with open(self.transcript_path, "ab") as f:
+            f.write(record.raw)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def truncate_to(self, transcript: Transcript) -> None:
+        """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""
+        write_private(self.transcript_path, transcript.to_bytes())
+
+    def load_transcript(self) -> Transcript | None:
+        if not self.transcript_path.exists():
+            return None
+        return Transcript.from_bytes(self.transcript_path.read_bytes())
+
+
+def stored_games(root: Path) -> list[GameStore]:
+    games = root / "games"
+    if not games.is_dir():
+        return []
+    return [GameStore(p) for p in sorted(games.iterdir()) if (p / "seat.cbor").exists()]
