@@ -107,7 +107,7 @@ def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: 
             raise EncodingError("indefinite or reserved CBOR length")
         if major == 6:
             if argument not in allowed_tags:
-                raise EncodingError(f"CBOR tag {argument} is not admitted")
+                raise EncodingError(f"CBOR tag {argument} is not admitted (only tags {sorted(allowed_tags)})")
             count = 1
         elif major in (2, 3):
             if argument > end - pos:

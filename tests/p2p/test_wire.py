@@ -116,8 +116,8 @@ def test_a_non_canonical_frame_is_refused() -> None:
 @pytest.mark.parametrize(
     "payload, reason",
     [
-        (b"\xd9\x01\x00\x82\x43abc\xd8\x19\x00", "tags"),  # stringref: a small input, a big value
-        (b"\xd8\x1c\x81\x00", "tags"),  # value sharing
+        (b"\xd9\x01\x00\x82\x43abc\xd8\x19\x00", "tag"),  # stringref: a small input, a big value
+        (b"\xd8\x1c\x81\x00", "tag"),  # value sharing
         (b"\xbf\x61v\x01\xff", "indefinite"),
         (b"\xfb\x3f\xf0\x00\x00\x00\x00\x00\x00", "simple values"),
         (b"\x9b\xff\xff\xff\xff\xff\xff\xff\xff\x00", "container longer"),

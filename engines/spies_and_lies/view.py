@@ -1,0 +1,176 @@
+"""What one seat sees of Stratego: Spies & Lies, as data for bots and as text for people.
+
+``SeatView`` is what a seat's agent gets with each decision: the public board and the seat's own
+deployment and Sergeant token, nothing of the opponent's hidden cards. ``render`` draws the board
+as text, public or for one seat (that seat's hidden ranks come from its own deployment, which
+only the seat itself can pass in); ``narrate`` tells one record in one line for
+``spycraft replay``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
+
+
+@dataclass(frozen=True)
+class SeatView:
+    board: Board
+    seat: int
+    deployment: tuple[int, ...] | None = None  # this seat's ranks under M1..M4, once chosen
+    sergeant_token: bool | None = None  # this seat's Sergeant token, once chosen
+
+
+def _intel(card: int) -> str:
+    intel = INTEL[card]
+    return f"I{card} {intel.name} ({' '.join(map(str, sorted(intel.shows)))})"
+
+
+def _track(da: int) -> str:
+    spaces = []
+    for position in range(-4, 5):
+        if position == da:
+            spaces.append("[DA]")
+        elif abs(position) == model.ENEMY_WALL:
+            spaces.append("[##]")
+        else:
+            spaces.append("[  ]")
+    return "Red flag " + "".join(spaces) + " Blue flag"
+
+
+def _card(card: Card, own: int | None) -> str:
+    token = {None: "?", True: "●", False: "–"}[card.token]
+    if card.rank is not None:
+        what = f"{rank_label(card.rank)} {card.state}"
+    elif own is not None:
+        what = f"hidden ({rank_label(own)})"
+    else:
+        what = "hidden"
+    extra = ""
+    if card.deceived:
+        extra += " DT"
+    if card.guess is not None:
+        extra += f" guessed {card.guess}"
+    return f"[{token} {what}{extra}]"
+
+
+def _flags(flags: model.Flags) -> str:
+    names = [
+        name
+        for name, on in (
+            ("Spy active", flags.spy),
+            ("Scout active", flags.scout),
+            ("Miner active", flags.miner),
+            ("Bomb pending", flags.bomb),
+            ("double damage", flags.double),
+        )
+        if on
+    ]
+    return ", ".join(names)
+
+
+def render(state: Any, seat: int | None = None, own_deployment: Sequence[int] | None = None) -> str:
+    """A text picture of the board; ``own_deployment`` shows ``seat``'s own hidden ranks."""
+    b: Board = getattr(state, "game", state)
+    lines = [f"Stratego: Spies & Lies · day {b.day} of {model.LAST_DAY} · SP {SIDES[b.sp]}"]
+    if b.phase == "mission":
+        lines.append(
+            f"step {b.step} of {model.STEPS}: {SIDES[model.guesser(b)]} guesses "
+            f"{SIDES[model.defender(b)]}'s M{model.target_index(b) + 1} ({b.stage})"
+        )
+    else:
+        lines.append(f"phase: {b.phase}")
+    lines.append(f"{_track(b.da)}   DA {b.da:+d}")
+    lines.append(f"Infiltration  Red {b.markers[0]}/10  Blue {b.markers[1]}/10")
+    lines.append(f"Deception     Red {b.dt[0]}  Blue {b.dt[1]}  supply {b.supply}")
+    exhausted = [", ".join(rank_label(r) for r in b.exhausted[s]) or "-" for s in (0, 1)]
+    lines.append(f"Exhausted     Red {exhausted[0]}  Blue {exhausted[1]}")
+    old = ", ".join(_intel(c) for c in b.old_intel) or "-"
+    lines.append(f"Old Intel     {old}")
+    current = _intel(b.current) if b.current is not None else "-"
+    lines.append(f"Intel         {current}  (deck: {len(b.deck)} cards)")
+    for side in (0, 1):
+        mine = side == seat and own_deployment is not None
+        cards = "  ".join(
+            f"M{i + 1}{_card(c, own_deployment[i] if mine and own_deployment else None)}"
+            for i, c in enumerate(b.cards[side])
+        )
+        flags = _flags(b.flags[side])
+        you = " (you)" if side == seat else ""
+        lines.append(f"{SIDES[side]}{you}: {cards or 'not deployed'}{'  · ' + flags if flags else ''}")
+    if b.captured_by is not None:
+        lines.append(f"{SIDES[b.captured_by]} captured the enemy flag")
+    if b.forfeits:
+        lines.append("forfeit by " + ", ".join(SIDES[s] for s in b.forfeits))
+    return "\n".join(lines)
+
+
+def _changes(before: Board, after: Board) -> str:
+    parts = []
+    for s in (0, 1):
+        if before.markers[s] != after.markers[s]:
+            parts.append(f"{SIDES[s]} IP {before.markers[s]}->{after.markers[s]}")
+    if before.da != after.da:
+        parts.append(f"DA {before.da:+d}->{after.da:+d}")
+    if after.captured_by is not None and before.captured_by is None:
+        parts.append(f"{SIDES[after.captured_by]} captures the flag")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _draw(before: Board, after: Board) -> str:
+    if before.phase == "setup":
+        return (
+            f"setup: I{after.old_intel[0]} to Old Intel; Red exhausts {after.exhausted[0][0]}, "
+            f"Blue exhausts {after.exhausted[1][0]}; {SIDES[after.sp]} starts"
+        )
+    if before.phase == "intel" and after.current is not None:
+        return f"Intel card: {_intel(after.current)}"
+    if before.phase == "exhaustion":
+        ex = [" and ".join(map(str, after.exhausted[s])) for s in (0, 1)]
+        return f"end of day {before.day}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
+    return "beacon"
+
+
+def narrate(before: Any, record: Any, after: Any) -> str:
+    """One line for one record."""
+    b: Board = getattr(before, "game", before)
+    a: Board = getattr(after, "game", after)
+    rec = getattr(record, "record", record)
+    who = SIDES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
+    body = rec.body
+    kind = rec.kind
+    if kind == "beacon":
+        return f"{who} beacon" if a == b else _draw(b, a)
+    where = f"{SIDES[model.defender(b)]}'s M{model.target_index(b) + 1}" if b.phase == "mission" else ""
+    if kind == "deploy":
+        return f"{who} commits its day {b.day} deployment"
+    if kind == "layout":
+        return f"{who} commits its Intel tokens"
+    if kind == "tokens":
+        marks = " ".join("●" if t else "–" for t in body["tokens"])
+        return f"{who} shows tokens {marks}"
+    if kind == "deceive":
+        return f"{who} {'places a DT on' if body['place'] else 'places no DT on'} {where}"
+    if kind == "guess":
+        return f"step {b.step}: {who} guesses {rank_label(body['rank'])} at {where}"
+    if kind == "reveal":
+        card = model.target(b) if b.phase == "mission" else None
+        verdict = "" if card is None else (" (correct)" if card.guess == body["rank"] else " (wrong)")
+        return f"{who} reveals {where}: {rank_label(body['rank'])}{verdict}{_changes(b, a)}"
+    if kind == "captain":
+        choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
+        return f"{who}'s Captain: {choice}{_changes(b, a)}"
+    if kind == "marshal":
+        choice = "5 and -5" if body["split"] else "10 IP"
+        return f"{who}'s Marshal: {choice}{_changes(b, a)}"
+    if kind == "final":
+        ranks = ", ".join(str(entry[0]) for entry in body["cards"])
+        return f"{who} opens its hidden cards: {ranks}"
+    if kind == "result":
+        return f"result: {body.get('winner') or 'no winner'} ({body.get('reason')})"
+    if kind in ("fraud", "abandon"):
+        return f"{who} writes {kind}: {', '.join(SIDES[s] for s in a.forfeits)} forfeits"
+    return f"{who} writes {kind}"
