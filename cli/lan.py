@@ -1,22 +1,367 @@
-"""LAN commands: play, host, join, bots, tables, resume."""
+"""LAN commands: play, host, join, bots, tables, resume.
+
+Each peer is a trio program: the lobby (``p2p.lobby``), then the session (``p2p.session``).
+The human's prompt runs in a worker thread (the session calls the agent through
+``trio.to_thread``); bot peers started by ``play`` and ``host`` run as a separate
+``spycraft bots`` process that joins over the network like anyone else.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, Callable
+
+import trio
+
+from spycraft.cli.config import data_dir, load_identity
+from spycraft.cli.offline import game_options, players_of
+from spycraft.cli.tui import TerminalAgent
+from spycraft.crypto.identity import Identity
+from spycraft.engines import registry
+from spycraft.engines.agent import Agent
+from spycraft.p2p.discovery import TableAd, browse_tables
+from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
+from spycraft.p2p.session import Session, SessionConfig
+from spycraft.p2p.storage import stored_games
+
+log = logging.getLogger("spycraft")
+
+
+def default_interface() -> str:
+    """The address of the interface that holds the default route (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
+            address: str = s.getsockname()[0]
+            return address
+    except OSError:
+        return "127.0.0.1"
+
+
+def add_net_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--interface", default=None,
+                   help="IPv4 address or interface name to announce, browse and play on "
+                        "(default: the interface of the default route)")
+    p.add_argument("--turn-timeout", type=float, default=300.0,
+                   help="seconds a seat may take before it is declared absent (default 300)")
+    p.add_argument("-v", "--verbose", action="count", default=0)
 
 
 def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None]) -> None:
-    from spycraft.engines.registry import game_names
+    games = registry.game_names()
 
-    p = sub.add_parser("play", help="play against bots on this machine")
-    p.add_argument("game", choices=game_names())
-    p.add_argument("--bot", default="heuristic", help="bot kind for the other seats")
-    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p = sub.add_parser("play", help="open a table on the LAN and take a seat")
+    p.add_argument("game", choices=games)
+    p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--offline", action="store_true",
+                   help="no network: you and bots in this one process")
     add_game_options(p)
+    add_net_options(p)
+
+    p = sub.add_parser("host", help="open a table on the LAN without taking a seat")
+    p.add_argument("game", choices=games)
+    p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
+    p.add_argument("--out", help="write the finished transcript here")
+    add_game_options(p)
+    add_net_options(p)
+
+    p = sub.add_parser("join", help="take a seat at a table on the LAN")
+    p.add_argument("table", nargs="?", help="table id (a prefix is enough)")
+    p.add_argument("--name", default=None)
+    p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
+    add_net_options(p)
+
+    p = sub.add_parser("bots", help="bot peers that join open tables and play to the end")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--game", choices=games, default=None)
+    p.add_argument("--table", default=None, help="only this table (id prefix)")
+    p.add_argument("--out", default=None, help="folder for the finished transcripts")
+    p.add_argument("--bot", default="heuristic", help="bot kind")
+    p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
+    add_net_options(p)
+
+    p = sub.add_parser("tables", help="a live list of the tables on the LAN")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    add_net_options(p)
+
+    p = sub.add_parser("resume", help="continue an unfinished game stored on this machine")
+    p.add_argument("table", nargs="?", help="table id (a prefix); default: the only unfinished game")
+    add_net_options(p)
 
 
 def handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
     from spycraft.cli import local_play
 
-    return {"play": local_play.play}
+    return {
+        "play": lambda a: local_play.play(a) if a.offline else _run(play, a),
+        "host": lambda a: _run(host, a),
+        "join": lambda a: _run(join, a),
+        "bots": lambda a: _run(bots, a),
+        "tables": lambda a: _run(tables, a),
+        "resume": lambda a: _run(resume, a),
+    }
+
+
+def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
+                        stream=sys.stderr)
+    logging.getLogger("zeroconf").setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
+    if args.interface is None:
+        args.interface = default_interface()
+    try:
+        result: int = trio.run(command, args)
+        return result
+    except LobbyError as exc:
+        print(f"spycraft: {exc}", file=sys.stderr)
+        return 1
+
+
+def _config(args: argparse.Namespace) -> SessionConfig:
+    return SessionConfig(turn_timeout=args.turn_timeout)
+
+
+class Narrator:
+    """Prints each record's narration for a human at the table."""
+
+    def __init__(self, definition: registry.GameDefinition) -> None:
+        self.definition = definition
+
+    def __call__(self, kind: str, data: Any) -> None:
+        if kind == "record":
+            before, signed, after = data
+            line = self.definition.narrate(before.game, signed.record, after.game)
+            if line:
+                print(f"  {line}", flush=True)
+        elif kind == "joined":
+            print(f"  {data.name} [{data.fingerprint}] sat down", flush=True)
+        elif kind == "lobby":
+            print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
+        elif kind in ("fraud", "equivocation"):
+            print(f"  !! {kind}: {data}", flush=True)
+
+
+def _human(session_box: list[Session], definition: registry.GameDefinition) -> Callable[[int], Agent]:
+    def agent_for(seat: int) -> Agent:
+        def board() -> str:
+            return definition.render(session_box[0].state.game, seat) if session_box else ""
+
+        return TerminalAgent(board)
+
+    return agent_for
+
+
+def _spawn_bots(args: argparse.Namespace, count: int, table: bytes, game: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    home = data_dir() / "bot-peers"
+    env["SPYCRAFT_HOME"] = str(home)
+    command = [sys.executable, "-m", "spycraft", "bots", "--count", str(count), "--game", game,
+               "--table", table.hex(), "--interface", args.interface,
+               "--turn-timeout", str(args.turn_timeout)]
+    log_file = open(home.parent / "bot-peers.log", "ab") if home.parent.exists() else subprocess.DEVNULL
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+                            stderr=log_file)
+
+
+async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subprocess.Popen[bytes] | None]:
+    definition = registry.load(args.game)
+    options = game_options(definition, args)
+    players = players_of(options, definition)
+    if args.bots < 0 or args.bots > players - (1 if seated else 0):
+        raise SystemExit(f"--bots must be 0..{players - (1 if seated else 0)}")
+    identity = load_identity()
+    name = getattr(args, "name", None) or os.environ.get("USER", "player")
+    me = Me.fresh(identity, name[:64] if seated else "host")
+    box: list[Session] = []
+    spawned: list[subprocess.Popen[bytes]] = []
+
+    def on_open(table: bytes, port: int) -> None:
+        print(f"{definition.title}: table {table.hex()} open on {args.interface}:{port}, "
+              f"{players} seats; your fingerprint {identity.fingerprint}", flush=True)
+        if args.bots:
+            spawned.append(_spawn_bots(args, args.bots, table, definition.name))
+
+    session = await open_table(
+        definition=definition, options=options, players=players, me=me, seated=seated,
+        interface=args.interface, root=data_dir(),
+        agent=_human(box, definition)(0) if seated else None,
+        config=_config(args), events=Narrator(definition), on_open=on_open,
+    )
+    box.append(session)
+    return session, (spawned[0] if spawned else None)
+
+
+def _finish(session: Session, out: str | None = None) -> int:
+    state = session.state
+    print(session.definition.render(state.game, session.seat))
+    if out:
+        Path(out).write_bytes(session.transcript.to_bytes())
+        print(f"transcript: {out} ({len(session.records)} records)")
+    print(f"transcript stored in {session.store.transcript_path}")
+    if state.result is None:
+        print("the game did not finish")
+        return 1
+    print(f"result: {state.result.describe()}")
+    return 0
+
+
+async def play(args: argparse.Namespace) -> int:
+    session, bots_process = await _open(args, seated=True)
+    print("the table is full; the game starts", flush=True)
+    try:
+        await session.run()
+    finally:
+        if bots_process is not None:
+            await trio.to_thread.run_sync(_reap, bots_process)
+    return _finish(session)
+
+
+async def host(args: argparse.Namespace) -> int:
+    session, bots_process = await _open(args, seated=False)
+    try:
+        await session.run()
+    finally:
+        if bots_process is not None:
+            await trio.to_thread.run_sync(_reap, bots_process)
+    return _finish(session, args.out)
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+
+
+async def _find_table(args: argparse.Namespace, accept: Callable[[TableAd], bool],
+                      wait: float) -> TableAd | None:
+    with trio.move_on_after(wait):
+        async with browse_tables(args.interface) as ads:
+            async for ad in ads:
+                if ad.change != "removed" and ad.seats_taken < ad.seats_total and accept(ad):
+                    return ad
+    return None
+
+
+def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
+    def accept(ad: TableAd) -> bool:
+        if prefix and not ad.table_id.hex().startswith(prefix.lower()):
+            return False
+        return game is None or ad.game == game
+
+    return accept
+
+
+async def join(args: argparse.Namespace) -> int:
+    ad = await _find_table(args, _matches(args.table, None), args.wait)
+    if ad is None:
+        print("no open table found", file=sys.stderr)
+        return 1
+    definition = registry.load(ad.game)
+    identity = load_identity()
+    name = args.name or os.environ.get("USER", "player")
+    print(f"joining {definition.title} table {ad.table_id.hex()} at {ad.address}:{ad.port} "
+          f"(opened by {ad.fingerprint}), {ad.seats_taken}/{ad.seats_total} seated", flush=True)
+    box: list[Session] = []
+    session = await join_table(ad, definition=definition, me=Me.fresh(identity, name[:64]),
+                               interface=args.interface, root=data_dir(),
+                               agent_for=_human(box, definition), config=_config(args),
+                               events=Narrator(definition))
+    box.append(session)
+    print(f"you are seat {session.seat}; the game starts", flush=True)
+    await session.run()
+    return _finish(session)
+
+
+async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) -> None:
+    """One bot peer: its own identity, joins a table, plays to the end, writes its transcript."""
+    entropy = SystemEntropy()
+    identity = Identity(entropy.take(32))
+    while True:
+        ad = await _find_table(args, _matches(args.table, args.game), args.wait)
+        if ad is None:
+            log.warning("bot %d found no open table", index)
+            results.append(1)
+            return
+        definition = registry.load(ad.game)
+        if args.bot not in definition.bots:
+            raise SystemExit(f"--bot: {definition.name} has bots {', '.join(definition.bots)}")
+        try:
+            session = await join_table(
+                ad, definition=definition, me=Me.fresh(identity, f"bot-{identity.fingerprint[:4]}"),
+                interface=args.interface, root=data_dir(),
+                agent_for=lambda seat: definition.bots[args.bot](entropy, seat),
+                config=_config(args), bot=args.bot,
+            )
+        except LobbyError as exc:
+            log.info("bot %d could not join %s: %s", index, ad.table_id.hex(), exc)
+            await trio.sleep(0.2)
+            continue
+        state = await session.run()
+        if args.out:
+            folder = Path(args.out)
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor"
+            path.write_bytes(session.transcript.to_bytes())
+        print(f"bot {index} (seat {session.seat}): "
+              f"{state.result.describe() if state.result else 'unfinished'}", flush=True)
+        results.append(0 if state.result is not None else 1)
+        return
+
+
+async def bots(args: argparse.Namespace) -> int:
+    results: list[int] = []
+    async with trio.open_nursery() as nursery:
+        for i in range(args.count):
+            nursery.start_soon(_bot_peer, args, i, results)
+            await trio.sleep(0.05)
+    return max(results, default=0)
+
+
+async def tables(args: argparse.Namespace) -> int:
+    print(f"tables on {args.interface} (Ctrl-C to stop):", flush=True)
+    with trio.move_on_after(args.seconds if args.seconds is not None else float("inf")):
+        async with browse_tables(args.interface) as ads:
+            async for ad in ads:
+                mark = {"added": "+", "updated": "~", "removed": "-"}[ad.change]
+                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {ad.seats_taken}/{ad.seats_total} "
+                      f"seats  {ad.address}:{ad.port}  opened by {ad.fingerprint}", flush=True)
+    return 0
+
+
+async def resume(args: argparse.Namespace) -> int:
+    games = [g for g in stored_games(data_dir()) if not g.load_seat().finished]
+    if args.table:
+        games = [g for g in games if g.folder.name.startswith(args.table.lower())]
+    if len(games) != 1:
+        names = ", ".join(g.folder.name for g in games) or "none"
+        print(f"spycraft resume: {len(games)} unfinished games match ({names}); name one",
+              file=sys.stderr)
+        return 2
+    store = games[0]
+    seat_file = store.load_seat()
+    definition = registry.load(seat_file.game)
+    identity = Identity(seat_file.identity) if seat_file.identity else load_identity(create=False)
+    entropy = SystemEntropy()
+    box: list[Session] = []
+    bot_kind = seat_file.extra.get("bot")
+    agent_for = ((lambda seat: definition.bots[bot_kind](entropy, seat)) if bot_kind
+                 else _human(box, definition))
+    session = await resume_session(store, definition=definition, identity=identity,
+                                   agent_for=agent_for, config=_config(args),
+                                   events=None if bot_kind else Narrator(definition))
+    box.append(session)
+    print(f"resuming table {store.folder.name} as seat {session.seat} at record {session.state.seq}",
+          flush=True)
+    await session.run()
+    return _finish(session)
+
+

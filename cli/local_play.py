@@ -17,17 +17,15 @@ def play(args: argparse.Namespace) -> int:
     definition = registry.load(args.game)
     options = game_options(definition, args)
     players = players_of(options, definition)
-    if not 0 <= args.seat < players:
-        raise SystemExit(f"--seat must be 0..{players - 1}")
     entropy = SystemEntropy()
     names = [f"bot{i}" for i in range(players)]
-    names[args.seat] = "you"
+    names[0] = "you"
     local = new_local_table(definition, options, players, entropy, names)
-    human = TerminalAgent(lambda: definition.render(local.state.game, args.seat))
+    human = TerminalAgent(lambda: definition.render(local.state.game, 0))
     agents: list[Agent] = [
-        human if i == args.seat else definition.bots[args.bot](entropy, i) for i in range(players)
+        human if i == 0 else definition.bots["heuristic"](entropy, i) for i in range(players)
     ]
-    print(f"{definition.title}: you are seat {args.seat}.")
+    print(f"{definition.title}: you are seat {0}.")
 
     def narrate(signed: Any, state: Any) -> None:
         line = definition.narrate(None, signed.record, state.game)
@@ -35,7 +33,7 @@ def play(args: argparse.Namespace) -> int:
             print(f"  {line}")
 
     state = local.run(agents, on_record=narrate)
-    print(definition.render(state.game, args.seat))
+    print(definition.render(state.game, 0))
     assert state.result is not None
     print(f"result: {state.result.describe()}")
     return 0

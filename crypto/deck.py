@@ -141,8 +141,8 @@ class Deck:
                    binding: SealBinding, context: bytes, entropy: Entropy
                    ) -> tuple[Sealed, SealOpening]:
         """Holder's side of a private pass: its proven token, sealed to the receiver."""
-        token = self.reveal_token(index, secret, context, entropy.child("token"))
-        return seal(token.encode(), receiver_public, binding, entropy.child("seal"))
+        token = self.reveal_token(index, secret, context, entropy)
+        return seal(token.encode(), receiver_public, binding, entropy)
 
     def unseal_token(self, index: int, sealed: Sealed, receiver_secret: bytes,
                      binding: SealBinding, holder_public: Point, context: bytes) -> Point:

@@ -13,6 +13,8 @@ Trust boundary: values we compute ourselves are valid by construction. Bytes fro
 that is not a canonical encoding (``MalformedValue``). Ristretto has no cofactor, so a valid
 encoding is a point of the prime-order group; the only special element left is the identity,
 which ``Point.decode(..., nonidentity=True)`` rejects where a key or a token must not be it.
+Note: libsodium's ``is_valid_point`` ignores the top bit of an encoding (so ``P`` with bit 255 set
+would decode to ``P``); ``Point.decode`` rejects that bit itself.
 
 Hashing into the group names its purpose: ``hash_to_point(domain, value)`` and
 ``hash_to_scalar(domain, value)`` take 64 bytes of SHA-512 over the canonical CBOR of
@@ -27,6 +29,7 @@ from typing import Any
 
 import rbcl
 from cryptography.hazmat.primitives import hashes
+
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue
@@ -51,6 +54,7 @@ _sinv: Callable[[bytes], bytes] = rbcl.crypto_core_ristretto255_scalar_invert
 _sreduce: Callable[[bytes], bytes] = rbcl.crypto_core_ristretto255_scalar_reduce
 
 _ZERO = bytes(32)
+_GENERATOR_BYTES = _bmul((1).to_bytes(32, "little"))
 
 
 def wide_hash(domain: str, value: Any) -> bytes:
@@ -162,7 +166,9 @@ class Point:
         """A point from a peer: a canonical ristretto255 encoding (optionally not the identity)."""
         if not isinstance(data, bytes) or len(data) != ENCODING_BYTES:
             raise MalformedValue("a group element is 32 bytes")
-        if not _valid(data):
+        # libsodium (as bundled in rbcl) ignores the top bit, so it would accept a second
+        # encoding of every point: a canonical encoding is a field element below 2**255 - 19.
+        if data[31] & 0x80 or not _valid(data):
             raise MalformedValue("not a canonical ristretto255 encoding")
         if nonidentity and data == _ZERO:
             raise MalformedValue("the identity element is not allowed here")
@@ -198,6 +204,8 @@ class Point:
 
     def __mul__(self, k: Scalar) -> Point:
         try:
+            if self._b == _GENERATOR_BYTES:  # 3x faster with libsodium's fixed-base table
+                return Point(_bmul(k._b))
             return Point(_smul(k._b, self._b))
         except RuntimeError:  # the product is the identity (k zero or self the identity)
             return IDENTITY
@@ -213,7 +221,7 @@ class Point:
 
 
 IDENTITY = Point(_ZERO)
-GENERATOR = Point(_bmul(ONE.encode()))
+GENERATOR = Point(_GENERATOR_BYTES)
 
 
 def point_sum(points: Iterable[Point]) -> Point:

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
 from spycraft.crypto.deck import Faces
 from spycraft.crypto.elgamal import (
     Ciphertext,

@@ -213,6 +213,11 @@ def genesis_signature(genesis: Genesis, identity: Identity) -> bytes:
     return identity.sign(_sig_structure(_sign_protected(identity.public), genesis.payload))
 
 
+def genesis_signature_valid(genesis: Genesis, seat: int, signature: bytes) -> bool:
+    key = genesis.seats[seat].identity
+    return verify_signature(key, signature, _sig_structure(_sign_protected(key), genesis.payload))
+
+
 @dataclass(frozen=True)
 class SignedGenesis:
     genesis: Genesis
@@ -302,7 +307,6 @@ def parse_genesis(raw: bytes) -> SignedGenesis:
 
 
 def verify_genesis(signed: SignedGenesis) -> None:
-    for i, (seat, sig) in enumerate(zip(signed.genesis.seats, signed.signatures)):
-        message = _sig_structure(_sign_protected(seat.identity), signed.genesis.payload)
-        if not verify_signature(seat.identity, sig, message):
+    for i, sig in enumerate(signed.signatures):
+        if not genesis_signature_valid(signed.genesis, i, sig):
             raise BadSignature(i, 0, "this seat's genesis signature does not verify")

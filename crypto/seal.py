@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
 from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.entropy import Entropy

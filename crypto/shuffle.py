@@ -129,9 +129,8 @@ def shuffle_rows(inputs: Sequence[Row], pk: Point, entropy: Entropy
                  ) -> tuple[tuple[Row, ...], ShuffleWitness]:
     """Permute rows and re-encrypt every ciphertext; returns outputs and the witness."""
     n = len(inputs)
-    permutation = random_permutation(n, entropy.child("permutation"))
-    draw = entropy.child("randomness")
-    randomness = tuple(tuple(Scalar.random(draw) for _ in row) for row in inputs)
+    permutation = random_permutation(n, entropy)
+    randomness = tuple(tuple(Scalar.random(entropy) for _ in row) for row in inputs)
     outputs = tuple(
         tuple(reencrypt(ct, pk, r) for ct, r in zip(inputs[permutation[i]], randomness[i]))
         for i in range(n))
@@ -297,16 +296,16 @@ def verify_shuffle(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], 
 def shuffle_and_prove(inputs: Sequence[Ciphertext], pk: Point, context: bytes,
                       entropy: Entropy) -> tuple[tuple[Ciphertext, ...], ShuffleProof]:
     """Shuffle ``inputs`` and prove it: what a seat publishes for its turn at a shuffle."""
-    outputs, witness = shuffle(inputs, pk, entropy.child("shuffle"))
-    proof = prove_shuffle(inputs, outputs, pk, witness, context, entropy.child("proof"))
+    outputs, witness = shuffle(inputs, pk, entropy)
+    proof = prove_shuffle(inputs, outputs, pk, witness, context, entropy)
     return outputs, proof
 
 
 def shuffle_rows_and_prove(inputs: Sequence[Row], pk: Point, context: bytes, entropy: Entropy
                            ) -> tuple[tuple[Row, ...], ShuffleProof]:
     """Shuffle rows of ciphertexts in lockstep and prove it."""
-    outputs, witness = shuffle_rows(inputs, pk, entropy.child("shuffle"))
-    proof = prove_shuffle_rows(inputs, outputs, pk, witness, context, entropy.child("proof"))
+    outputs, witness = shuffle_rows(inputs, pk, entropy)
+    proof = prove_shuffle_rows(inputs, outputs, pk, witness, context, entropy)
     return outputs, proof
 
 

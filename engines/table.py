@@ -349,8 +349,12 @@ class Table(Generic[S]):
             verify_record_signature(e, seats[e.seat].identity)
         if len(offered) == 2:
             a, b = offered
-            if a.seq != b.seq or a.raw == b.raw:
-                raise IllegalAction(record.seat, record.seq, "equivocation evidence needs two different records for one seq")
+            if a.seq != b.seq or a.record.prev != b.record.prev or a.raw == b.raw:
+                raise IllegalAction(
+                    record.seat,
+                    record.seq,
+                    "equivocation evidence needs two different records for one seq and one prev",
+                )
             return Equivocation(accused, a.seq, "signed two different records for one seq")
         (e,) = offered
         if e.seq != record.seq or e.record.prev != state.link:

@@ -100,3 +100,11 @@ def test_points_and_scalars_are_immutable() -> None:
     with pytest.raises(AttributeError):
         s._b = bytes(32)  # type: ignore[misc]
     assert "3" not in repr(s)
+
+
+def test_a_second_encoding_with_the_top_bit_set_is_rejected() -> None:
+    # libsodium accepts P's encoding with bit 255 set as P itself; a peer must not be able to
+    # re-encode a record's point without changing its meaning.
+    p = Point.hash_to("a", 1).encode()
+    with pytest.raises(MalformedValue):
+        Point.decode(p[:31] + bytes([p[31] | 0x80]))

@@ -1,0 +1,35 @@
+"""The session's own frame types, registered with the wire's schema table.
+
+========== ===================================================================================
+join       beacon (32 B), port (int): sent after the hello by a peer that asks for a seat: its
+           beacon chain tip and the TCP port it listens on for the mesh
+roster     game (text), options (bytes: canonical CBOR map), total (int), beacon_length (int),
+           seats (array of bytes: canonical CBOR {name, identity, table_key, beacon, host,
+           port}): the lobby is full; everyone builds the same genesis from this
+gsig       seat (int), sig (64 B): one seat's signature over the genesis
+head       seq (int), link (32 B): the sender's last record, sent after every hello on a
+           play connection, so whoever is behind asks for what it misses
+evidence   records (array of bytes): signed records that prove a seat cheated (equivocation)
+========== ===================================================================================
+"""
+
+from __future__ import annotations
+
+from spycraft.p2p.wire import UINT, array, raw, register_frame_type, text
+
+_SESSION_FRAMES = {
+    "join": {"beacon": raw(32), "port": UINT},
+    "roster": {
+        "game": text(32),
+        "options": raw(max_size=4096),
+        "total": UINT,
+        "beacon_length": UINT,
+        "seats": array(raw(max_size=512), max_size=16),
+    },
+    "gsig": {"seat": UINT, "sig": raw(64)},
+    "head": {"seq": UINT, "link": raw(32)},
+    "evidence": {"records": array(raw(), max_size=2)},
+}
+
+for _name, _fields in _SESSION_FRAMES.items():
+    register_frame_type(_name, _fields)

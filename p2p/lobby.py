@@ -1,0 +1,374 @@
+"""From an announced table to a signed genesis: the lobby, then the session.
+
+Theory of operation
+-------------------
+* The **opener** listens on the chosen interface, announces the table (``discovery.Announcer``)
+  and seats peers in the order they arrive, as players sit down at a real table. It may take a
+  seat itself (``play``) or only keep the lobby and watch (``host``). It is trusted with nothing:
+  it proposes a seat order; everyone signs the genesis built from it or the table never starts.
+* A **joiner** listens for the mesh first, connects to the opener, sends a signed hello (its
+  identity and table keys) and a ``join`` frame (its beacon chain tip and mesh port).
+* When the seats are full, the opener withdraws the announcement and sends everyone the
+  **roster**; each peer builds the same genesis from it, checks that its own entry is exactly
+  what it sent, signs, and sends its signature; the opener relays every signature to everyone.
+  A peer that holds all signatures assembles and verifies the genesis, stores it, connects to
+  every seat before it in seat order (the full mesh), and the game session begins.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+import trio
+
+from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.hashing import tagged_hash
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import (
+    Genesis,
+    SignedGenesis,
+    assemble_genesis,
+    genesis_signature,
+    genesis_signature_valid,
+)
+from spycraft.engines.agent import Agent
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
+from spycraft.p2p.discovery import Announcer, TableAd, interface_address
+from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
+from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello, verify_hello
+
+log = logging.getLogger("spycraft.p2p")
+
+JOIN_TIMEOUT = 10.0
+
+
+class LobbyError(Exception):
+    """The table could not start: refused, full, closed, or a genesis that does not check."""
+
+
+def options_digest(game: str, options: dict[str, Any]) -> bytes:
+    return tagged_hash("options", [game, options])
+
+
+@dataclass
+class Me:
+    """Who this peer is at the table."""
+
+    identity: Identity
+    name: str
+    master: bytes
+
+    @classmethod
+    def fresh(cls, identity: Identity, name: str) -> "Me":
+        return cls(identity, name, SystemEntropy().take(32))
+
+    def hello(self, table: bytes, seat: int | None = None) -> dict[str, Any]:
+        return make_hello(self.identity, table_key_public(self.master), table, self.name, seat=seat)
+
+
+def build_genesis(table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat]) -> Genesis:
+    return Genesis(
+        protocol=PROTOCOL_VERSION,
+        table=table,
+        game=game,
+        options=options,
+        seats=tuple(r.keys() for r in roster),
+        beacon_length=BEACON_LENGTH,
+    )
+
+
+async def _receive(framed: FramedStream, timeout: float | None = None) -> dict[str, Any]:
+    if timeout is None:
+        frame = await framed.receive()
+    else:
+        with trio.fail_after(timeout):
+            frame = await framed.receive()
+    if frame["t"] == "bye":
+        raise LobbyError(f"the table said goodbye: {frame['reason']}")
+    return frame
+
+
+@dataclass
+class Joined:
+    framed: FramedStream
+    hello: Hello
+    beacon: bytes
+    host: str
+    port: int
+
+
+def _store(
+    root: Any, genesis: SignedGenesis, definition: GameDefinition, roster: list[RosterSeat],
+    seat: int | None, me: Me, interface: str, port: int, bot: str | None,
+) -> tuple[GameStore, SeatFile]:
+    store = GameStore.create(root, genesis.genesis.table)
+    seat_file = SeatFile(
+        game=definition.name,
+        table=genesis.genesis.table,
+        seat=seat,
+        master=me.master,
+        memo={},
+        roster=[r.to_cbor() for r in roster],
+        identity=me.identity.secret if bot else None,
+        listen_port=port,
+        interface=interface,
+        extra={"bot": bot} if bot else {},
+    )
+    store.save_seat(seat_file)
+    store.write_genesis(genesis)
+    return store, seat_file
+
+
+async def open_table(
+    *,
+    definition: GameDefinition,
+    options: dict[str, Any],
+    players: int,
+    me: Me,
+    seated: bool,
+    interface: str,
+    root: Any,
+    agent: Agent | None = None,
+    config: SessionConfig | None = None,
+    events: Events | None = None,
+    on_open: Callable[[bytes, int], Awaitable[None] | None] | None = None,
+    cooperating_responders: bool = False,
+) -> Session:
+    """Open a table, fill it from the LAN, sign the genesis; return the session, ready to run."""
+    emit = events or (lambda kind, data: None)
+    address = interface_address(interface)
+    listener = (await trio.open_tcp_listeners(0, host=address))[0]
+    port = listener.socket.getsockname()[1]
+    table = SystemEntropy().take(16)
+    mine = seat_keys(me.name, me.identity, me.master, BEACON_LENGTH)
+    joined: list[Joined] = []
+    full = trio.Event()
+    wanted = players - (1 if seated else 0)
+
+    async with Announcer(
+        interface,
+        port=port,
+        game=definition.name,
+        options_digest=options_digest(definition.name, options),
+        table_id=table,
+        fingerprint=me.identity.fingerprint,
+        seats_total=players,
+        seats_taken=players - wanted,
+        cooperating_responders=cooperating_responders,
+    ) as ad:
+        emit("open", (table, port))
+        if on_open is not None:
+            started = on_open(table, port)
+            if started is not None:
+                await started
+
+        async def admit(stream: trio.SocketStream) -> None:
+            framed = FramedStream(stream)
+            try:
+                hello = verify_hello(await _receive(framed, JOIN_TIMEOUT), table_id=table)
+                join = await _receive(framed, JOIN_TIMEOUT)
+                if join["t"] != "join":
+                    raise FrameError(f"expected a join, got {join['t']}")
+                taken = {j.hello.identity_key for j in joined} | ({me.identity.public} if seated else set())
+                if full.is_set() or hello.identity_key in taken:
+                    await framed.send({"t": "bye", "reason": "table full" if full.is_set() else "already seated"})
+                    await framed.aclose()
+                    return
+                await framed.send(me.hello(table, 0 if seated else None))
+            except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
+                    trio.BrokenResourceError, OSError) as exc:
+                log.info("lobby refused a peer: %s", exc)
+                await framed.aclose()
+                return
+            host = stream.socket.getpeername()[0]
+            joined.append(Joined(framed, hello, join["beacon"], host, join["port"]))
+            emit("joined", hello)
+            seats = ([me.identity.public] if seated else []) + [j.hello.identity_key for j in joined]
+            for j in joined:
+                try:
+                    await j.framed.send({"t": "lobby", "seats": seats, "total": players})
+                except (trio.BrokenResourceError, OSError):
+                    pass
+            if len(joined) == wanted:
+                full.set()
+            else:
+                await ad.update(players - wanted + len(joined))
+
+        async with trio.open_nursery() as nursery:
+            async def accept_loop() -> None:
+                while True:
+                    stream = await listener.accept()
+                    nursery.start_soon(admit, stream)
+
+            nursery.start_soon(accept_loop)
+            await full.wait()
+            nursery.cancel_scope.cancel()
+    # The announcement is withdrawn: the game starts.
+    roster = ([RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port)] if seated else [])
+    roster += [
+        RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port)
+        for j in joined
+    ]
+    genesis = build_genesis(table, definition.name, options, roster)
+    sigs: dict[int, bytes] = {}
+    if seated:
+        sigs[0] = genesis_signature(genesis, me.identity)
+    roster_frame = {
+        "t": "roster",
+        "game": definition.name,
+        "options": encode(options),
+        "total": players,
+        "beacon_length": BEACON_LENGTH,
+        "seats": [r.to_bytes() for r in roster],
+    }
+    offset = 1 if seated else 0
+    for j in joined:
+        await j.framed.send(roster_frame)
+        for seat, sig in sigs.items():
+            await j.framed.send({"t": "gsig", "seat": seat, "sig": sig})
+
+    async def collect(index: int, j: Joined) -> None:
+        frame = await _receive(j.framed, 60)
+        seat = index + offset
+        if frame["t"] != "gsig" or frame["seat"] != seat or not genesis_signature_valid(genesis, seat, frame["sig"]):
+            raise LobbyError(f"seat {seat} sent no valid genesis signature")
+        sigs[seat] = frame["sig"]
+        for other in joined:
+            await other.framed.send(frame)
+
+    async with trio.open_nursery() as nursery:
+        for index, j in enumerate(joined):
+            nursery.start_soon(collect, index, j)
+    signed = assemble_genesis(genesis, tuple(sigs[i] for i in range(players)))
+    store, seat_file = _store(root, signed, definition, roster, 0 if seated else None, me,
+                              interface, port, bot=None)
+    session = Session(
+        definition=definition, genesis=signed, roster=roster, seat=0 if seated else None,
+        identity=me.identity, master=me.master, store=store, seat_file=seat_file,
+        listener=listener, agent=agent, observers=frozenset({me.identity.public}) if not seated else frozenset(),
+        config=config, events=events, links=[(j.framed, j.hello) for j in joined],
+    )
+    return session
+
+
+async def join_table(
+    ad: TableAd,
+    *,
+    definition: GameDefinition,
+    me: Me,
+    interface: str,
+    root: Any,
+    agent_for: Callable[[int], Agent],
+    config: SessionConfig | None = None,
+    events: Events | None = None,
+    bot: str | None = None,
+) -> Session:
+    """Take a seat at an announced table; return the session once the genesis is signed."""
+    emit = events or (lambda kind, data: None)
+    address = interface_address(interface)
+    listener = (await trio.open_tcp_listeners(0, host=address))[0]
+    port = listener.socket.getsockname()[1]
+    mine = seat_keys(me.name, me.identity, me.master, BEACON_LENGTH)
+    try:
+        stream = await trio.open_tcp_stream(ad.address, ad.port)
+    except OSError as exc:
+        await listener.aclose()
+        raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
+    framed = FramedStream(stream)
+    try:
+        await framed.send(me.hello(ad.table_id))
+        await framed.send({"t": "join", "beacon": mine.beacon, "port": port})
+        opener = verify_hello(await _receive(framed, JOIN_TIMEOUT), table_id=ad.table_id)
+        while True:
+            frame = await _receive(framed)
+            if frame["t"] == "lobby":
+                emit("lobby", (len(frame["seats"]), frame["total"]))
+            elif frame["t"] == "roster":
+                break
+        options = decode(frame["options"])
+        if not isinstance(options, dict):
+            raise LobbyError("roster options are not a map")
+        options = {k: v for k, v in options.items()}
+        if frame["game"] != ad.game or options_digest(ad.game, options) != ad.options_digest:
+            raise LobbyError("the roster's game or options differ from the announcement")
+        roster = [RosterSeat.from_bytes(s) for s in frame["seats"]]
+        if len(roster) != frame["total"] or frame["beacon_length"] != BEACON_LENGTH:
+            raise LobbyError("the roster is not full or uses another beacon length")
+        matches = [
+            i for i, r in enumerate(roster)
+            if (r.identity, r.table_key, r.beacon, r.port) == (mine.identity, mine.table_key, mine.beacon, port)
+        ]
+        if len(matches) != 1:
+            raise LobbyError("the roster does not seat us as we asked")
+        seat = matches[0]
+        genesis = build_genesis(ad.table_id, ad.game, options, roster)
+        sigs = {seat: genesis_signature(genesis, me.identity)}
+        await framed.send({"t": "gsig", "seat": seat, "sig": sigs[seat]})
+        while len(sigs) < len(roster):
+            frame = await _receive(framed, 90)
+            if frame["t"] != "gsig" or not 0 <= frame["seat"] < len(roster):
+                continue
+            if not genesis_signature_valid(genesis, frame["seat"], frame["sig"]):
+                raise LobbyError(f"seat {frame['seat']}'s genesis signature does not verify")
+            sigs[frame["seat"]] = frame["sig"]
+        signed = assemble_genesis(genesis, tuple(sigs[i] for i in range(len(roster))))
+    except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
+        await framed.aclose()
+        await listener.aclose()
+        raise LobbyError(f"joining failed: {exc}") from None
+    except LobbyError:
+        await framed.aclose()
+        await listener.aclose()
+        raise
+    store, seat_file = _store(root, signed, definition, roster, seat, me, interface, port, bot)
+    opener_seated = any(r.identity == opener.identity_key for r in roster)
+    session = Session(
+        definition=definition, genesis=signed, roster=roster, seat=seat, identity=me.identity,
+        master=me.master, store=store, seat_file=seat_file, listener=listener,
+        agent=agent_for(seat),
+        observers=frozenset() if opener_seated else frozenset({opener.identity_key}),
+        config=config, events=events, links=[(framed, opener)],
+        dial=[i for i in range(seat) if roster[i].identity != opener.identity_key],
+    )
+    return session
+
+
+async def resume_session(
+    store: GameStore,
+    *,
+    definition: GameDefinition,
+    identity: Identity,
+    agent_for: Callable[[int], Agent],
+    config: SessionConfig | None = None,
+    events: Events | None = None,
+) -> Session:
+    """A session rebuilt from disk: replay the transcript, listen again, dial every seat."""
+    seat_file = store.load_seat()
+    transcript = store.load_transcript()
+    if transcript is None:
+        raise LobbyError(f"{store.folder} holds no transcript")
+    genesis = transcript.genesis
+    seats = genesis.genesis.seats
+    roster = [
+        RosterSeat(k.name, k.identity, k.table_key, k.beacon, r["host"], r["port"])
+        for k, r in zip(seats, seat_file.roster)
+    ]
+    address = interface_address(seat_file.interface)
+    try:
+        listener = (await trio.open_tcp_listeners(seat_file.listen_port, host=address))[0]
+    except OSError:
+        listener = (await trio.open_tcp_listeners(0, host=address))[0]
+    seat = seat_file.seat
+    session = Session(
+        definition=definition, genesis=genesis, roster=roster, seat=seat, identity=identity,
+        master=seat_file.master, store=store, seat_file=seat_file, listener=listener,
+        agent=agent_for(seat) if seat is not None else None, records=transcript.records,
+        config=config, events=events, dial=[i for i in range(len(roster)) if i != seat],
+    )
+    return session

@@ -1,0 +1,5 @@
+import sys
+
+from spycraft.cli.main import main
+
+sys.exit(main())
