@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -86,6 +87,8 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--out", default=None, help="folder for the finished transcripts")
     p.add_argument("--bot", default="heuristic", help="bot kind")
     p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="seconds each bot takes over a decision, as a person would")
     add_net_options(p)
 
     p = sub.add_parser("tables", help="a live list of the tables on the LAN")
@@ -147,6 +150,19 @@ class Narrator:
             print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
         elif kind in ("fraud", "equivocation"):
             print(f"  !! {kind}: {data}", flush=True)
+
+
+class Thinking:
+    """A bot that takes its time (it runs in the session's worker thread, so sleeping is fine)."""
+
+    def __init__(self, agent: Agent, seconds: float) -> None:
+        self.agent = agent
+        self.seconds = seconds
+
+    def decide(self, decision: Any) -> int:
+        if self.seconds > 0:
+            time.sleep(self.seconds)
+        return self.agent.decide(decision)
 
 
 def _human(session_box: list[Session], definition: registry.GameDefinition) -> Callable[[int], Agent]:
@@ -298,8 +314,8 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
             session = await join_table(
                 ad, definition=definition, me=Me.fresh(identity, f"bot-{identity.fingerprint[:4]}"),
                 interface=args.interface, root=data_dir(),
-                agent_for=lambda seat: definition.bots[args.bot](entropy, seat),
-                config=_config(args), bot=args.bot,
+                agent_for=lambda seat: Thinking(definition.bots[args.bot](entropy, seat), args.think),
+                config=_config(args), bot={"bot": args.bot, "think": str(args.think)},
             )
         except LobbyError as exc:
             log.info("bot %d could not join %s: %s", index, ad.table_id.hex(), exc)
@@ -353,8 +369,9 @@ async def resume(args: argparse.Namespace) -> int:
     entropy = SystemEntropy()
     box: list[Session] = []
     bot_kind = seat_file.extra.get("bot")
-    agent_for = ((lambda seat: definition.bots[bot_kind](entropy, seat)) if bot_kind
-                 else _human(box, definition))
+    think = float(seat_file.extra.get("think", 0))
+    agent_for = ((lambda seat: Thinking(definition.bots[bot_kind](entropy, seat), think))
+                 if bot_kind else _human(box, definition))
     session = await resume_session(store, definition=definition, identity=identity,
                                    agent_for=agent_for, config=_config(args),
                                    events=None if bot_kind else Narrator(definition))

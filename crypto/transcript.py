@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spycraft.crypto.encoding import split_sequence
+from spycraft.crypto.encoding import item_length
 from spycraft.crypto.errors import EncodingError, MalformedRecord
 from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_genesis, parse_record
 
@@ -30,12 +30,19 @@ class Transcript:
         """Parse a transcript; the first malformed item raises ``MalformedRecord`` with its seq."""
         if len(data) > MAX_TRANSCRIPT_BYTES:
             raise MalformedRecord(None, None, "transcript too large")
-        try:
-            items = split_sequence(data)
-        except EncodingError as exc:
-            raise MalformedRecord(None, None, f"not a CBOR sequence: {exc}") from None
-        if not items:
+        if not data:
             raise MalformedRecord(None, 0, "empty transcript: no genesis")
+        pos = 0
+        items: list[bytes] = []
+        while pos < len(data):
+            try:
+                length = item_length(data, pos)
+            except EncodingError as exc:
+                raise MalformedRecord(
+                    None, len(items), f"item {len(items)} at byte {pos} is cut or damaged: {exc}"
+                ) from None
+            items.append(data[pos : pos + length])
+            pos += length
         genesis = parse_genesis(items[0])
         records = []
         for position, raw in enumerate(items[1:], start=1):

@@ -61,6 +61,11 @@ TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
 # The reasons a game's forfeit result gives, so the audit can tell a cheat from a desertion.
 FRAUD = "fraud"
 ABANDONED = "abandoned"
+
+
+def forfeit_reason(reasons: "tuple[str, ...] | list[str]") -> str:
+    """The reason a forfeit result gives: fraud if any forfeit was for fraud, else abandoned."""
+    return FRAUD if FRAUD in reasons else ABANDONED
 INTERRUPTS = ("fraud", "abandon")
 
 

@@ -105,7 +105,7 @@ class Joined:
 
 def _store(
     root: Any, genesis: SignedGenesis, definition: GameDefinition, roster: list[RosterSeat],
-    seat: int | None, me: Me, interface: str, port: int, bot: str | None,
+    seat: int | None, me: Me, interface: str, port: int, bot: dict[str, Any] | None,
 ) -> tuple[GameStore, SeatFile]:
     store = GameStore.create(root, genesis.genesis.table)
     seat_file = SeatFile(
@@ -118,7 +118,7 @@ def _store(
         identity=me.identity.secret if bot else None,
         listen_port=port,
         interface=interface,
-        extra={"bot": bot} if bot else {},
+        extra=dict(bot) if bot else {},
     )
     store.save_seat(seat_file)
     store.write_genesis(genesis)
@@ -267,7 +267,8 @@ async def join_table(
     agent_for: Callable[[int], Agent],
     config: SessionConfig | None = None,
     events: Events | None = None,
-    bot: str | None = None,
+    bot: dict[str, Any] | None = None,
+    session_class: type[Session] = Session,
 ) -> Session:
     """Take a seat at an announced table; return the session once the genesis is signed."""
     emit = events or (lambda kind, data: None)
@@ -328,7 +329,7 @@ async def join_table(
         raise
     store, seat_file = _store(root, signed, definition, roster, seat, me, interface, port, bot)
     opener_seated = any(r.identity == opener.identity_key for r in roster)
-    session = Session(
+    session = session_class(
         definition=definition, genesis=signed, roster=roster, seat=seat, identity=me.identity,
         master=me.master, store=store, seat_file=seat_file, listener=listener,
         agent=agent_for(seat),

@@ -366,6 +366,18 @@ class Session:
             link.close()
             if self.links.get(link.hello.identity_key) is link:
                 del self.links[link.hello.identity_key]
+                self._redial(link)
+
+    def _redial(self, link: Link) -> None:
+        """The mesh heals from the higher seat's side: it dials the lower seat it lost."""
+        if (
+            self._nursery is not None
+            and not self.finished
+            and self.seat is not None
+            and link.seat is not None
+            and self.seat > link.seat
+        ):
+            self._nursery.start_soon(self._dial, link.seat, 1.0)
 
     def _bye(self, link: Link, reason: str) -> None:
         link.post({"t": "bye", "reason": reason[:200]})
@@ -393,9 +405,10 @@ class Session:
                 stream = await self.listener.accept()
                 nursery.start_soon(handle, stream)
 
-    async def _dial(self, seat: int) -> None:
+    async def _dial(self, seat: int, after: float = 0.0) -> None:
         """Connect to a seat (the mesh after genesis, everyone after a resume), retrying."""
         entry = self.roster[seat]
+        await trio.sleep(after)
         with trio.move_on_after(self.config.dial_timeout):
             delay = 0.1
             while entry.identity not in self.links and not self.finished:
@@ -494,13 +507,20 @@ class Session:
                 link.post(ack)
 
     def _on_invalid(self, link: Link, signed: SignedRecord, error: RecordError) -> None:
+        if isinstance(error, ChainBroken):
+            # Not a lie: the sender's chain forked from ours (a conflict being resolved, or a
+            # record from a branch we rolled back). Tell it where we are; the conflict rule or a
+            # sync settles it.
+            log.info("record %d from %s does not follow ours: %s", signed.seq, link.name, error)
+            link.post({"t": "head", "seq": self.state.seq, "link": self.state.link})
+            return
         log.warning("rejected record %d from %s: %s", signed.seq, link.name, error)
         turn = self.table.expect(self.state)
         provable = (
             turn is not None
             and signed.seat == turn.seat
             and signed.record.prev == self.state.link
-            and not isinstance(error, (BadSignature, ChainBroken, MalformedRecord))
+            and not isinstance(error, (BadSignature, MalformedRecord))
         )
         if provable and signed.seq not in self._reported:
             self._reported.add(signed.seq)

@@ -135,7 +135,9 @@ class HeuristicAgent:
         need = R.fails_needed(game.n, mission)
         winning = game.failures == R.WINS_NEEDED - 1
         if me.known_spies:
-            mates = sorted(s for s in game.team if s in me.known_spies and s not in game.spotlighted)
+            mates = sorted(
+                s for s in game.team if s in me.known_spies and s not in game.spotlighted
+            )
             if self.seat in game.spotlighted:
                 return winning and len(mates) < need
             if self.seat not in mates[:need]:

@@ -27,9 +27,10 @@ the protocol layer carries it to the viewer alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
-from typing import Any, Mapping
+from typing import Any
 
 from spycraft.crypto.errors import IllegalAction, Unattributed
 
@@ -301,9 +302,7 @@ class Game:
         if not self.targeting:
             return (self.round,)
         return tuple(
-            m
-            for m in MISSIONS
-            if self.results[m - 1] is None and (m != 5 or self.successes >= 2)
+            m for m in MISSIONS if self.results[m - 1] is None and (m != 5 or self.successes >= 2)
         )
 
     def mission_players(self) -> tuple[int, ...]:
@@ -315,7 +314,9 @@ class Game:
         return self.window.order[self.window.position]
 
 
-def new_game(n: int, plot: bool = False, targeting: bool = False, blind_spies: bool = False) -> Game:
+def new_game(
+    n: int, plot: bool = False, targeting: bool = False, blind_spies: bool = False
+) -> Game:
     if n not in PLAYER_COUNTS:
         raise ValueError(f"The Resistance is played by 5 to 10 players, not {n}")
     return Game(
@@ -540,9 +541,7 @@ def cast_votes(game: Game, votes: Mapping[int, bool]) -> Game:
     cast = tuple(votes.get(s, game.votes[s]) for s in range(game.n))
     game = replace(game, votes=cast)
     if game.opinion_step:
-        rest = tuple(
-            s for s in priority_order(game.leader, game.n) if s not in game.voters
-        )
+        rest = tuple(s for s in priority_order(game.leader, game.n) if s not in game.voters)
         return replace(game, voters=rest, opinion_step=False)
     final = tuple(bool(v) for v in cast)
     approved = sum(final) >= approvals_needed(game.n)
@@ -598,9 +597,7 @@ def reveal_mission(game: Game, successes: int, fails: int) -> Game:
         return _end(game, RESISTANCE, "three_successes")
     if game.failures == WINS_NEEDED:
         return _end(game, SPIES, "three_failures")
-    return _begin_round(
-        replace(game, round=game.round + 1, leader=(game.leader + 1) % game.n)
-    )
+    return _begin_round(replace(game, round=game.round + 1, leader=(game.leader + 1) % game.n))
 
 
 # --- the flow between inputs (section 4.2) ----------------------------------------------------

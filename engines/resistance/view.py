@@ -59,22 +59,22 @@ def _mission_track(game: Game) -> str:
 
 
 def render(state: Any, seat: int | None) -> str:
-    """The table as ``seat`` sees it (``None``: the public picture). ``state`` is the
-    protocol state (with ``.game`` and, for a seat, its knowledge) or a bare ``Game``."""
-    game: Game = state.game if hasattr(state, "game") else state
+    """The table as ``seat`` sees it (``None``: the public picture). ``state`` is the protocol
+    state or a bare ``Game`` (public only), or a ``SeatView`` (with that seat's knowledge)."""
     knowledge: Knowledge | None = None
-    if seat is not None and hasattr(state, "knowledge"):
-        knowledge = state.knowledge(seat)
+    if isinstance(state, SeatView):
+        knowledge = state.knowledge if seat == state.knowledge.seat else None
+    game: Game = state.game if hasattr(state, "game") else state
+    flags = (("plot", game.plot), ("targeting", game.targeting), ("blind spies", game.blind_spies))
+    title = f"The Resistance, {game.n} players ({R.spies(game.n)} spies)"
+    title += "".join(f", {name}" for name, on in flags if on)
     lines = [
-        f"The Resistance, {game.n} players ({R.spies(game.n)} spies)"
-        + "".join(
-            f", {name}" for name, on in
-            (("plot", game.plot), ("targeting", game.targeting), ("blind spies", game.blind_spies))
-            if on
-        ),
+        title,
         f"Missions  {_mission_track(game)}   score {game.successes}-{game.failures}",
-        f"Round {game.round}  Leader {game.leader}  vote track {'#' * game.vote_track}"
-        f"{'.' * (R.MAX_REJECTIONS - game.vote_track)} ({game.vote_track}/5)",
+        (
+            f"Round {game.round}  Leader {game.leader}  vote track {'#' * game.vote_track}"
+            f"{'.' * (R.MAX_REJECTIONS - game.vote_track)} ({game.vote_track}/5)"
+        ),
     ]
     if game.proposal is not None:
         lines.append(
@@ -87,9 +87,7 @@ def render(state: Any, seat: int | None) -> str:
         )
         lines.append(f"Votes: {shown}")
     if game.plot:
-        held = "  ".join(
-            f"{s}:{','.join(h)}" for s, h in enumerate(game.hands) if h
-        )
+        held = "  ".join(f"{s}:{','.join(h)}" for s, h in enumerate(game.hands) if h)
         lines.append(f"Plot deck {len(game.deck)} left; hands {held or 'none'}")
         if game.drawn_cards:
             lines.append(f"Drawn, to deal: {', '.join(game.drawn_cards)}")
@@ -129,19 +127,22 @@ def narrate(before: Any, record: Any, after: Any) -> str:
             f"{'approved' if last.approved else 'rejected'} (track {new.vote_track})"
         )
     if sum(r is not None for r in new.results) > sum(r is not None for r in old.results):
-        result = next(
-            r for r, o in zip(new.results, old.results) if r is not None and o is None
-        )
+        result = next(r for r, o in zip(new.results, old.results) if r is not None and o is None)
         return (
             f"mission {result.mission}: {result.successes} Success, {result.fails} Fail: "
             f"{'FAILED' if result.failed else 'succeeded'}"
         )
     if len(new.plays) > len(old.plays):
-        seat, card, target = new.plays[-1]
-        title = R.TITLES[R.card_type(card)]
-        if target == "dealt":
-            return f"Leader deals {title} ({card}) to seat {seat}"
-        return f"seat {seat} plays {title} ({card}) on {target}"
+        lines = []
+        for seat, card, target in new.plays[len(old.plays) :]:
+            title = R.TITLES[R.card_type(card)]
+            if target == "dealt":
+                lines.append(f"Leader deals {title} ({card}) to seat {seat}")
+            else:
+                lines.append(f"seat {seat} plays {title} ({card}) on {target}")
+        return "; ".join(lines)
+    if old.window is not None and kind in R.WINDOW_CARD.values():
+        return f"{who} passes ({R.TITLES[kind]})"
     if new.proposal is not None and old.proposal != new.proposal:
         return f"Leader {new.leader} proposes mission {new.proposal.mission}: {new.proposal.team}"
     return f"{who}: {kind}"

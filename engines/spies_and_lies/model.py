@@ -31,10 +31,11 @@ violation. So a cheat is caught at the earliest reveal that proves it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import permutations
-from typing import Literal, Sequence, TypeVar
+from itertools import pairwise, permutations
+from typing import Literal, TypeVar
 
 from spycraft.crypto.errors import IllegalAction, RuleViolation, Unattributed
 
@@ -181,7 +182,7 @@ def hand(board: Board, seat: int) -> tuple[int, ...]:
 
 def in_rank_order(ranks: Sequence[int]) -> bool:
     others = [r for r in ranks if r != SERGEANT]
-    return all(a < b for a, b in zip(others, others[1:]))
+    return all(a < b for a, b in pairwise(others))
 
 
 def is_legal_deployment(ranks: Sequence[int], in_hand: Sequence[int]) -> bool:
@@ -203,6 +204,13 @@ def forced_token(rank: int, intel: int) -> bool:
     return rank in INTEL[intel].shows
 
 
+def contradicts(rank: int, token: bool | None, intel: int | None) -> bool:
+    """True when a non-Sergeant ``rank`` carries a token its Intel card does not force."""
+    if rank == SERGEANT or token is None or intel is None:
+        return False
+    return token != forced_token(rank, intel)
+
+
 def consistent(
     in_hand: tuple[int, ...],
     known: Sequence[int | None],
@@ -213,11 +221,8 @@ def consistent(
 
     def fits(deployment: tuple[int, ...]) -> bool:
         for rank, k, token in zip(deployment, known, tokens):
-            if k is not None and k != rank:
+            if (k is not None and k != rank) or contradicts(rank, token, intel):
                 return False
-            if rank != SERGEANT and token is not None and intel is not None:
-                if token != forced_token(rank, intel):
-                    return False
         return True
 
     return tuple(d for d in legal_deployments(in_hand) if fits(d))
@@ -235,18 +240,18 @@ def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None
         return f"{mission} holds {rank}, which is already deployed on an earlier mission"
     if rank != SERGEANT and any(e != SERGEANT and e > rank for e in earlier):
         return f"{mission} holds {rank}: the ranks other than 4 are not increasing"
-    token = cards[index].token
-    if rank != SERGEANT and token is not None and board.current is not None:
-        if token != forced_token(rank, board.current):
-            shown = "shows" if forced_token(rank, board.current) else "does not show"
-            return (
-                f"{mission} holds {rank}, which the Intel card {INTEL[board.current].name} "
-                f"{shown}, but its token says otherwise (only the Sergeant may lie)"
-            )
+    if board.current is not None and contradicts(rank, cards[index].token, board.current):
+        shown = "shows" if forced_token(rank, board.current) else "does not show"
+        return (
+            f"{mission} holds {rank}, which the Intel card {INTEL[board.current].name} "
+            f"{shown}, but its token says otherwise (only the Sergeant may lie)"
+        )
     known = [*earlier, rank] + [None] * (3 - index)
     tokens = [c.token for c in cards]
     if not consistent(in_hand, known, tokens, board.current):
-        return f"no legal deployment with these tokens starts {'-'.join(map(str, known[: index + 1]))}"
+        return (
+            f"no legal deployment with these tokens starts {'-'.join(map(str, known[: index + 1]))}"
+        )
     return None
 
 
@@ -353,7 +358,9 @@ def guess(board: Board, rank: int) -> Board:
         raise Illegal("no guess now")
     if rank not in RANKS:
         raise Illegal(f"a guess names a rank in 1..10, not {rank}")
-    board = _put_card(board, defender(board), target_index(board), replace(target(board), guess=rank))
+    board = _put_card(
+        board, defender(board), target_index(board), replace(target(board), guess=rank)
+    )
     return replace(board, stage="reveal")
 
 
@@ -402,8 +409,12 @@ def activate(board: Board, seat: int, rank: int) -> Board:
     flags = board.flags[seat]
     if rank == 1:
         board = gain(board, seat, 1)
+        if board.captured_by is not None:
+            return board
         if board.dt[seat] < MAX_DT and board.supply >= 1:
-            board = replace(board, dt=_put(board.dt, seat, board.dt[seat] + 1), supply=board.supply - 1)
+            board = replace(
+                board, dt=_put(board.dt, seat, board.dt[seat] + 1), supply=board.supply - 1
+            )
         return replace(board, flags=_put(board.flags, seat, replace(flags, spy=True)))
     if rank == 2:
         board = gain(board, seat, 2)

@@ -50,7 +50,8 @@ is not checked: no token was ever shown, so nobody was misled.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
 from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn, Unattributed
@@ -58,7 +59,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
-from spycraft.engines.table import Draw, Need, Result, Turn
+from spycraft.engines.table import Draw, Need, Result, Turn, forfeit_reason
 
 MISSION_PURPOSE = "spies-and-lies/mission"
 LAYOUT_PURPOSE = "spies-and-lies/tokens"
@@ -93,7 +94,7 @@ class SpiesAndLies:
     """The ``GameRules`` of Stratego: Spies & Lies."""
 
     name = "spies-and-lies"
-    seat_counts = (2,)
+    seat_counts: tuple[int, ...] = (2,)
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
         if options:
@@ -125,7 +126,9 @@ class SpiesAndLies:
     def apply(self, state: Board, record: Record) -> Board:
         need = self.next(state)
         if not isinstance(need, Turn) or need.seat != record.seat or record.kind not in need.kinds:
-            raise OutOfTurn(record.seat, record.seq, f"spies-and-lies does not expect {record.kind} now")
+            raise OutOfTurn(
+                record.seat, record.seq, f"spies-and-lies does not expect {record.kind} now"
+            )
         body = _body(record)
         try:
             return _APPLY[record.kind](state, record, body)
@@ -145,7 +148,8 @@ def outcome(board: Board) -> Result:
     forfeits = tuple(sorted(set(board.forfeits)))
     if forfeits:
         winner = None if len(forfeits) == 2 else SIDES[model.other(forfeits[0])]
-        return Result(winner, "forfeit", forfeits, board.evidence, "; ".join(board.reasons))
+        reason = forfeit_reason(board.reasons)
+        return Result(winner, reason, forfeits, board.evidence, "; ".join(board.reasons))
     if board.captured_by is not None:
         loser = SIDES[model.other(board.captured_by)]
         return Result(SIDES[board.captured_by], "flag captured", detail=f"{loser}'s flag")
@@ -166,7 +170,9 @@ def _body(record: Record) -> dict[str, Any]:
     body = record.body
     keys = BODY_KEYS[record.kind]
     if not isinstance(body, dict) or set(body) != keys:
-        raise MalformedRecord(record.seat, record.seq, f"{record.kind} body must be {{{', '.join(sorted(keys))}}}")
+        raise MalformedRecord(
+            record.seat, record.seq, f"{record.kind} body must be {{{', '.join(sorted(keys))}}}"
+        )
     return body
 
 
@@ -195,7 +201,9 @@ def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]
 
 
 def _deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
-    digests = [_bytes32(r, d, "a mission digest") for d in _list(r, body["missions"], 4, "missions")]
+    digests = [
+        _bytes32(r, d, "a mission digest") for d in _list(r, body["missions"], 4, "missions")
+    ]
     return model.deploy(b, r.seat, digests)
 
 

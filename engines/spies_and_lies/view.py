@@ -9,8 +9,9 @@ only the seat itself can pass in); ``narrate`` tells one record in one line for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
@@ -100,7 +101,9 @@ def render(state: Any, seat: int | None = None, own_deployment: Sequence[int] | 
         )
         flags = _flags(b.flags[side])
         you = " (you)" if side == seat else ""
-        lines.append(f"{SIDES[side]}{you}: {cards or 'not deployed'}{'  · ' + flags if flags else ''}")
+        lines.append(
+            f"{SIDES[side]}{you}: {cards or 'not deployed'}{'  · ' + flags if flags else ''}"
+        )
     if b.captured_by is not None:
         lines.append(f"{SIDES[b.captured_by]} captured the enemy flag")
     if b.forfeits:
@@ -108,7 +111,9 @@ def render(state: Any, seat: int | None = None, own_deployment: Sequence[int] | 
     return "\n".join(lines)
 
 
-def _changes(before: Board, after: Board) -> str:
+def _changes(before: Board | None, after: Board) -> str:
+    if before is None:
+        return ""
     parts = []
     for s in (0, 1):
         if before.markers[s] != after.markers[s]:
@@ -120,46 +125,51 @@ def _changes(before: Board, after: Board) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def _draw(before: Board, after: Board) -> str:
-    if before.phase == "setup":
+def _draw(after: Board) -> str:
+    """What a completed beacon round drew, read from the board it produced."""
+    if after.phase == "layout" and after.current is not None:
+        return f"Intel card: {_intel(after.current)}"
+    if after.day == 1:
         return (
             f"setup: I{after.old_intel[0]} to Old Intel; Red exhausts {after.exhausted[0][0]}, "
             f"Blue exhausts {after.exhausted[1][0]}; {SIDES[after.sp]} starts"
         )
-    if before.phase == "intel" and after.current is not None:
-        return f"Intel card: {_intel(after.current)}"
-    if before.phase == "exhaustion":
-        ex = [" and ".join(map(str, after.exhausted[s])) for s in (0, 1)]
-        return f"end of day {before.day}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
-    return "beacon"
+    ex = [" and ".join(map(str, after.exhausted[s])) for s in (0, 1)]
+    return f"end of day {after.day - 1}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
+
+
+def _last_revealed(board: Board, seat: int) -> int:
+    return max(i for i, c in enumerate(board.cards[seat]) if c.rank is not None)
 
 
 def narrate(before: Any, record: Any, after: Any) -> str:
-    """One line for one record."""
-    b: Board = getattr(before, "game", before)
+    """One line for one record; ``before`` may be None (the line then omits what changed)."""
+    b: Board | None = getattr(before, "game", before)
     a: Board = getattr(after, "game", after)
     rec = getattr(record, "record", record)
     who = SIDES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
     body = rec.body
     kind = rec.kind
     if kind == "beacon":
-        return f"{who} beacon" if a == b else _draw(b, a)
-    where = f"{SIDES[model.defender(b)]}'s M{model.target_index(b) + 1}" if b.phase == "mission" else ""
+        return f"{who} beacon" if a.phase in ("setup", "intel", "exhaustion") else _draw(a)
     if kind == "deploy":
-        return f"{who} commits its day {b.day} deployment"
+        return f"{who} commits its day {a.day} deployment"
     if kind == "layout":
         return f"{who} commits its Intel tokens"
     if kind == "tokens":
         marks = " ".join("●" if t else "–" for t in body["tokens"])
         return f"{who} shows tokens {marks}"
     if kind == "deceive":
-        return f"{who} {'places a DT on' if body['place'] else 'places no DT on'} {where}"
+        where = f"M{model.target_index(a) + 1}"
+        return f"{who} {'places a DT on' if body['place'] else 'places no DT on'} its {where}"
     if kind == "guess":
-        return f"step {b.step}: {who} guesses {rank_label(body['rank'])} at {where}"
+        where = f"{SIDES[model.defender(a)]}'s M{model.target_index(a) + 1}"
+        return f"step {a.step}: {who} guesses {rank_label(body['rank'])} at {where}"
     if kind == "reveal":
-        card = model.target(b) if b.phase == "mission" else None
-        verdict = "" if card is None else (" (correct)" if card.guess == body["rank"] else " (wrong)")
-        return f"{who} reveals {where}: {rank_label(body['rank'])}{verdict}{_changes(b, a)}"
+        index = _last_revealed(a, rec.seat)
+        card = a.cards[rec.seat][index]
+        verdict = "correct" if card.guess == card.rank else "wrong"
+        return f"{who} reveals M{index + 1}: {rank_label(body['rank'])} ({verdict}){_changes(b, a)}"
     if kind == "captain":
         choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
         return f"{who}'s Captain: {choice}{_changes(b, a)}"

@@ -15,8 +15,13 @@ from spycraft.engines.resistance.rules import Game
 from spycraft.engines.resistance.view import Knowledge, SeatView, render
 
 
-def knowledge(game: Game, seat: int, spies: set[int], seen: list[tuple[int, int]],
-              cards: dict[tuple[int, int], str]) -> Knowledge:
+def knowledge(
+    game: Game,
+    seat: int,
+    spies: set[int],
+    seen: list[tuple[int, int]],
+    cards: dict[tuple[int, int], str],
+) -> Knowledge:
     spy = seat in spies
     return Knowledge(
         seat=seat,
@@ -42,7 +47,13 @@ def play(n: int, plot: bool, targeting: bool, blind: bool, seed: int, bot: str) 
     for _ in range(2000):
         seen = [(look.viewer, look.subject) for look in game.looks if look.what == "role"]
 
-        def ask(seat: int, kind: str, options: tuple[object, ...]) -> object:
+        def ask(
+            seat: int,
+            kind: str,
+            options: tuple[object, ...],
+            game: Game = game,
+            seen: list[tuple[int, int]] = seen,
+        ) -> object:
             view = SeatView(game, knowledge(game, seat, spies, seen, cards))
             d = Decision(seat, kind, kind, options, tuple(map(str, options)), view)
             choice = agents[seat].decide(d)
@@ -114,9 +125,7 @@ options = st.tuples(st.booleans(), st.booleans(), st.booleans())
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.integers(5, 10), options, st.integers(0, 2**32), st.sampled_from(["random", "heuristic"])
-)
+@given(st.integers(5, 10), options, st.integers(0, 2**32), st.sampled_from(["random", "heuristic"]))
 def test_whole_games_end_with_a_legal_result(
     n: int, opts: tuple[bool, bool, bool], seed: int, bot: str
 ) -> None:

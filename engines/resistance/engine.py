@@ -1,0 +1,697 @@
+"""The Resistance over signed records: the protocol that makes the hidden information real.
+
+Theory of operation
+-------------------
+``ResistanceRules`` is the game's ``GameRules``: a pure state machine over records that wraps the
+public rules (``rules.Game``) and feeds them the beacon values and the outcomes of the hidden
+steps once those are proven. Every proof is checked when its record arrives; what cannot be
+checked before the end (a Resistance member's Fail, a spy tag, a sealed look) is checked at the
+final reveal. The engine never knows which seat is local. Stages, each one record per seat in
+seat order unless said otherwise (DESIGN.md §5, crypto/recognition.py):
+
+``keys``         ``key_share``: X_i = x_i*G with a Schnorr proof; pk = sum X_i.
+``recognition``  ``recognition``: Enc(S_i) with a proof of its randomness (not under Blind Spies).
+``shuffle``      ``shuffle``: the role deck (rows (face, key); n-k resistance, k spy, rebuilt by
+                 every engine from the contributions) re-encrypted, permuted, proven.
+``deal``         ``deal_tokens``: seat j's proven tokens for both columns of every card i != j:
+                 card i is now readable by seat i alone.
+``tags``         ``spy_tag``: 32 bytes (not under Blind Spies).
+``play``         the first Leader by a beacon Draw, then the rules' flow. Decisions are one record
+                 by the deciding seat. Hidden steps:
+                 * votes: ``vote_commit`` by each voter of the step in priority order from L, then
+                   ``vote_open`` in the same order (Opinion Makers form a step of their own);
+                 * plot draws: one beacon Draw gives every card of the draw;
+                 * role looks: ``look`` by the seat looked at, its face token sealed to the viewer;
+                 * mission: ``mission_card`` (Enc(Success|Fail) + OR-proof) by each member in
+                   priority order; ``spotlight_shares`` by every seat if someone is spotlighted;
+                   Keeping a Close Eye: ``eye_token`` by every seat but the examiner, who completes
+                   the decryption privately; then ``mix`` by every seat over the cards not
+                   spotlighted, and ``mission_shares`` by every seat: the counts.
+``reveal``       ``reveal``: every seat (but those that forfeited) opens its key share secret and
+                 the openings of the seals it made. The engine then decrypts every role and every
+                 mission card and checks: a Resistance member's Fail, a wrong spy tag, a sealed
+                 token that was not the true token are rule violations, each attributed to the
+                 record that committed to it; the seat's team forfeits.
+``done``         the result.
+
+A forfeit (fraud interrupt or abandon) ends play; before the roles are dealt nobody wins,
+afterwards every other seat still opens its secrets and the forfeiter's team loses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from spycraft.crypto import elgamal, mix, recognition
+from spycraft.crypto.commit import Commitment
+from spycraft.crypto.deck import Faces
+from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, KeyShare, ProvenCiphertext
+from spycraft.crypto.encoding import encode
+from spycraft.crypto.errors import (
+    BadOpening,
+    IllegalAction,
+    MalformedRecord,
+    MalformedValue,
+    RuleViolation,
+    Unattributed,
+)
+from spycraft.crypto.group import Point, Scalar, scalar_sum
+from spycraft.crypto.hashing import uniform_from
+from spycraft.crypto.records import Genesis, Record
+from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
+from spycraft.crypto.shuffle import ShuffleProof, verify_shuffle_rows
+from spycraft.engines.resistance import rules as R
+from spycraft.engines.resistance.rules import Game, Proposal
+from spycraft.engines.table import FRAUD, Draw, Need, Result, Turn, forfeit_reason
+
+MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
+RoleCard = recognition.RoleCard
+
+# decision kinds of rules section 9 -> record kinds
+RECORD_OF_DECISION = {
+    "strong_leader": "strong_leader",
+    "plot_deal": "plot_deal",
+    "overheard_target": "overheard",
+    "open_up_viewer": "open_up",
+    "propose": "propose",
+    "take_responsibility": "take_responsibility",
+    "no_confidence": "no_confidence",
+    "spotlight": "spotlight",
+    "close_eye": "close_eye",
+}
+
+
+def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
+    """What every proof in a record is bound to: table, place in the chain, author, kind."""
+    return encode(["spycraft/resistance", table, seq, seat, kind])
+
+
+def recognition_context(table: bytes) -> bytes:
+    return encode(["spycraft/resistance/tags", table])
+
+
+def vote_purpose(table: bytes, vote_index: int, opinion: bool) -> str:
+    return f"resistance/vote/{table.hex()}/{vote_index}/{int(opinion)}"
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    round: int
+    seat: int
+    seq: int
+    ciphertext: Ciphertext
+
+
+@dataclass(frozen=True)
+class RoleLook:
+    """A plot look at a role: the subject sealed its face token to the viewer."""
+
+    viewer: int
+    subject: int
+    seq: int
+    sealed: Sealed
+
+
+@dataclass(frozen=True)
+class Eye:
+    """Keeping a Close Eye: every seat but the examiner publishes a token of one card."""
+
+    round: int
+    examiner: int
+    target: int
+    ciphertext: Ciphertext
+    tokens: tuple[tuple[int, Point], ...] = ()
+
+
+@dataclass(frozen=True)
+class Violation:
+    seat: int
+    seq: int
+    what: str
+
+    def error(self) -> RuleViolation:
+        return RuleViolation(self.seat, self.seq, self.what)
+
+
+@dataclass(frozen=True)
+class State:
+    game: Game
+    table: bytes
+    table_keys: tuple[bytes, ...]  # each seat's X25519 key from genesis: seals are sealed to it
+    seq: int = 0  # the last seq this game has seen (beacon rounds included)
+    stage: str = "keys"
+    key_shares: tuple[Point, ...] = ()
+    contributions: tuple[recognition.Contribution, ...] = ()
+    deck: tuple[RoleCard, ...] = ()
+    shuffles: int = 0
+    # face_tokens[j][i], key_tokens[j][i]: seat j's tokens for card i (None for i == j)
+    face_tokens: tuple[tuple[Point | None, ...], ...] = ()
+    key_tokens: tuple[tuple[Point | None, ...], ...] = ()
+    tags: tuple[bytes, ...] = ()
+    tag_seqs: tuple[int, ...] = ()
+    # votes of the current step
+    commits: tuple[bytes, ...] = ()
+    opened: tuple[bool, ...] = ()
+    # mission in progress
+    cards: tuple[PlayedCard, ...] = ()
+    spotlight_shares: tuple[tuple[Point, ...], ...] = ()
+    mixed: tuple[Ciphertext, ...] = ()
+    mixes: int = 0
+    mission_shares: tuple[tuple[Point, ...], ...] = ()
+    eyes: tuple[Eye, ...] = ()
+    looks_done: int = 0
+    # the whole game, for the final reveal
+    played: tuple[PlayedCard, ...] = ()
+    role_looks: tuple[RoleLook, ...] = ()
+    secrets: tuple[Scalar | None, ...] = ()
+    revealed: tuple[int, ...] = ()
+    forfeits: tuple[tuple[int, int, str], ...] = ()
+    violations: tuple[Violation, ...] = ()
+    roles: tuple[str, ...] = ()
+    result: Result | None = None
+
+    @property
+    def n(self) -> int:
+        return self.game.n
+
+    @property
+    def pk(self) -> Point:
+        return elgamal.joint_key(self.key_shares)
+
+    def pending_look(self) -> R.Look | None:
+        role_looks = [look for look in self.game.looks if look.what == "role"]
+        return role_looks[self.looks_done] if self.looks_done < len(role_looks) else None
+
+    def open_eye(self) -> Eye | None:
+        return self.eyes[-1] if self.eyes and len(self.eyes[-1].tokens) < self.n - 1 else None
+
+    def hidden_cards(self) -> tuple[PlayedCard, ...]:
+        return tuple(c for c in self.cards if c.seat not in self.game.spotlighted)
+
+    def others_face_tokens(self, card: int) -> tuple[Point, ...]:
+        return tuple(t for j in range(self.n) if (t := self.face_tokens[j][card]) is not None)
+
+    def others_key_tokens(self, card: int) -> tuple[Point, ...]:
+        return tuple(t for j in range(self.n) if (t := self.key_tokens[j][card]) is not None)
+
+
+class ResistanceRules:
+    name = "resistance"
+    seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
+
+    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+        if set(options) != {"plot", "targeting", "blind_spies"}:
+            raise ValueError("options are exactly plot, targeting and blind_spies")
+        if any(not isinstance(v, bool) for v in options.values()):
+            raise ValueError("every option is true or false")
+
+    def initial(self, genesis: Genesis) -> State:
+        o = genesis.options
+        game = R.new_game(len(genesis.seats), o["plot"], o["targeting"], o["blind_spies"])
+        return State(
+            game=game,
+            table=genesis.table,
+            table_keys=tuple(s.table_key for s in genesis.seats),
+            secrets=(None,) * game.n,
+        )
+
+    # --- who writes next ---------------------------------------------------------------------
+
+    def next(self, state: State) -> Need:
+        n = state.n
+        stage = state.stage
+        if stage == "done":
+            assert state.result is not None
+            return state.result
+        if stage == "keys":
+            return Turn(len(state.key_shares), ("key_share",))
+        if stage == "recognition":
+            return Turn(len(state.contributions), ("recognition",))
+        if stage == "shuffle":
+            return Turn(state.shuffles, ("shuffle",))
+        if stage == "deal":
+            return Turn(len(state.face_tokens), ("deal_tokens",))
+        if stage == "tags":
+            return Turn(len(state.tags), ("spy_tag",))
+        if stage == "reveal":
+            return Turn(self._next_revealer(state), ("reveal",))
+        look = state.pending_look()
+        if look is not None:
+            return Turn(look.subject, ("look",))
+        eye = state.open_eye()
+        if eye is not None:
+            done = {s for s, _ in eye.tokens}
+            seat = next(s for s in range(n) if s != eye.examiner and s not in done)
+            return Turn(seat, ("eye_token",))
+        game = state.game
+        phase = game.phase
+        if phase == R.FIRST_LEADER:
+            return Draw("first_leader")
+        if phase == R.PLOT_DRAW:
+            return Draw("plot")
+        if phase == R.VOTE:
+            if len(state.commits) < len(game.voters):
+                return Turn(game.voters[len(state.commits)], ("vote_commit",))
+            return Turn(game.voters[len(state.opened)], ("vote_open",))
+        if phase == R.MISSION_PLAY:
+            players = game.mission_players()
+            if len(state.cards) < len(players):
+                return Turn(players[len(state.cards)], ("mission_card",))
+            return Turn(len(state.spotlight_shares), ("spotlight_shares",))
+        if phase == R.MISSION_REVEAL:
+            if state.mixes < n:
+                return Turn(state.mixes, ("mix",))
+            return Turn(len(state.mission_shares), ("mission_shares",))
+        point = R.decision(game)
+        assert point is not None, phase
+        return Turn(point.seats[0], (RECORD_OF_DECISION[point.kind],))
+
+    def _next_revealer(self, state: State) -> int:
+        gone = {s for s, _, _ in state.forfeits}
+        return next(s for s in range(state.n) if s not in gone and s not in state.revealed)
+
+    # --- applying ----------------------------------------------------------------------------
+
+    def apply(self, state: State, record: Record) -> State:
+        state = replace(state, seq=record.seq)
+        handler = getattr(self, "_" + record.kind, None)
+        if handler is None:
+            raise MalformedRecord(record.seat, record.seq, f"no record kind {record.kind!r}")
+        body = record.body
+        if not isinstance(body, dict):
+            raise MalformedRecord(record.seat, record.seq, "a body is a map")
+        try:
+            new: State = handler(state, record, body)
+        except Unattributed as exc:
+            raise exc.attribute(record.seat, record.seq) from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MalformedRecord(record.seat, record.seq, f"body: {exc!r}") from None
+        if new.stage == "play" and new.game.phase == R.END:
+            new = replace(new, stage="reveal")
+        return new
+
+    def on_draw(self, state: State, seed: bytes) -> State:
+        state = replace(state, seq=state.seq + state.n)
+        game = state.game
+        if game.phase == R.FIRST_LEADER:
+            game = R.set_first_leader(game, uniform_from(seed, 0, game.n))
+        else:
+            index = 0
+            while game.phase == R.PLOT_DRAW:
+                game = R.draw_plot_card(game, uniform_from(seed, index, len(game.deck)))
+                index += 1
+        return replace(state, game=game)
+
+    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
+        state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
+        if state.stage in ("keys", "recognition", "shuffle", "deal"):
+            result = Result(None, "forfeit_before_deal", (seat,), (seq,), reason)
+            return replace(state, stage="done", result=result)
+        if state.stage == "done":
+            return state
+        return self._maybe_finish(replace(state, stage="reveal"))
+
+    # --- setup -------------------------------------------------------------------------------
+
+    def _context(self, state: State, record: Record) -> bytes:
+        return proof_context(state.table, record.seq, record.seat, record.kind)
+
+    def _key_share(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "share")
+        share = KeyShare.decode(body["share"])
+        elgamal.verify_key_share(share, self._context(state, record))
+        state = replace(state, key_shares=state.key_shares + (share.public,))
+        if len(state.key_shares) == state.n:
+            stage = "shuffle" if state.game.blind_spies else "recognition"
+            state = replace(state, stage=stage)
+            if state.game.blind_spies:
+                state = self._build_deck(state)
+        return state
+
+    def _recognition(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "contribution")
+        contribution = recognition.Contribution.decode(body["contribution"])
+        recognition.verify_contribution(contribution, self._context(state, record))
+        state = replace(state, contributions=state.contributions + (contribution,))
+        if len(state.contributions) == state.n:
+            state = self._build_deck(replace(state, stage="shuffle"))
+        return state
+
+    def _build_deck(self, state: State) -> State:
+        n = state.n
+        deck = recognition.role_deck(state.contributions, R.RESISTANCE_COUNT[n], R.spies(n))
+        return replace(state, deck=deck)
+
+    def _shuffle(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "cards", "proof")
+        rows = _decode_rows(body["cards"], state.n)
+        proof = ShuffleProof.decode(body["proof"], state.n, 2)
+        verify_shuffle_rows(state.deck, rows, state.pk, proof, self._context(state, record))
+        state = replace(state, deck=rows, shuffles=state.shuffles + 1)
+        if state.shuffles == state.n:
+            state = replace(state, stage="deal")
+        return state
+
+    def _deal_tokens(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "tokens")
+        seat, n = record.seat, state.n
+        raw = body["tokens"]
+        if not isinstance(raw, tuple) or len(raw) != n - 1:
+            raise MalformedRecord(record.seat, record.seq, f"tokens for the {n - 1} other cards")
+        context = self._context(state, record)
+        public = state.key_shares[seat]
+        faces: list[Point | None] = []
+        keys: list[Point | None] = []
+        others = iter(raw)
+        for card in range(n):
+            if card == seat:
+                faces.append(None)
+                keys.append(None)
+                continue
+            pair = next(others)
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise MalformedRecord(record.seat, record.seq, "a card's tokens are [face, key]")
+            tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
+            recognition.verify_role_tokens(state.deck[card], public, tokens, context)
+            faces.append(tokens[0].share)
+            keys.append(tokens[1].share)
+        state = replace(
+            state,
+            face_tokens=state.face_tokens + (tuple(faces),),
+            key_tokens=state.key_tokens + (tuple(keys),),
+        )
+        if len(state.face_tokens) == n:
+            state = replace(state, stage="play" if state.game.blind_spies else "tags")
+        return state
+
+    def _spy_tag(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "tag")
+        tag = body["tag"]
+        if not isinstance(tag, bytes) or len(tag) != recognition.TAG_BYTES:
+            raise MalformedRecord(record.seat, record.seq, "a tag is 32 bytes")
+        state = replace(state, tags=state.tags + (tag,), tag_seqs=state.tag_seqs + (record.seq,))
+        if len(state.tags) == state.n:
+            state = replace(state, stage="play")
+        return state
+
+    # --- decisions ---------------------------------------------------------------------------
+
+    def _strong_leader(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "play")
+        play = body["play"]
+        if not isinstance(play, bool):
+            raise MalformedRecord(record.seat, record.seq, "play is true or false")
+        return self._window(state, record, True if play else None)
+
+    def _no_confidence(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        return self._strong_leader(state, record, body)
+
+    def _spotlight(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "target")
+        return self._window(state, record, body["target"])
+
+    def _take_responsibility(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "take")
+        take = body["take"]
+        return self._window(state, record, None if take is None else tuple(take))
+
+    def _close_eye(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "target")
+        target = body["target"]
+        state = self._window(state, record, target)
+        if target is None:
+            return state
+        card = next(c for c in state.cards if c.seat == target)
+        eye = Eye(state.game.round, record.seat, target, card.ciphertext)
+        return replace(state, eyes=state.eyes + (eye,))
+
+    def _window(self, state: State, record: Record, choice: Any) -> State:
+        if state.game.window is None or R.WINDOW_CARD[state.game.phase] != record.kind:
+            raise IllegalAction(record.seat, record.seq, f"no {record.kind} window is open")
+        return replace(state, game=R.play_window(state.game, record.seat, choice))
+
+    def _plot_deal(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "deal")
+        pairs = body["deal"]
+        deal = {card: seat for card, seat in pairs}
+        if len(deal) != len(pairs):
+            raise IllegalAction(record.seat, record.seq, "each drawn card is dealt once")
+        return replace(state, game=R.deal_plot(state.game, record.seat, deal))
+
+    def _overheard(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "target")
+        return replace(state, game=R.resolve_overheard(state.game, record.seat, body["target"]))
+
+    def _open_up(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "viewer")
+        return replace(state, game=R.resolve_open_up(state.game, record.seat, body["viewer"]))
+
+    def _propose(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "mission", "team")
+        team = body["team"]
+        if not isinstance(team, tuple) or not all(isinstance(s, int) for s in team):
+            raise MalformedRecord(record.seat, record.seq, "a team is a list of seats")
+        proposal = Proposal(body["mission"], team)
+        return replace(state, game=R.propose(state.game, record.seat, proposal))
+
+    # --- hidden steps ------------------------------------------------------------------------
+
+    def _look(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "sealed")
+        look = state.pending_look()
+        assert look is not None and look.subject == record.seat
+        sealed = Sealed.decode(body["sealed"])
+        role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
+        return replace(
+            state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
+        )
+
+    def _vote_commit(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "commitment")
+        digest = body["commitment"]
+        if not isinstance(digest, bytes) or len(digest) != 32:
+            raise MalformedRecord(record.seat, record.seq, "a commitment is 32 bytes")
+        return replace(state, commits=state.commits + (digest,))
+
+    def _vote_open(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "vote", "nonce")
+        game = state.game
+        index = len(state.opened)
+        vote, nonce = body["vote"], body["nonce"]
+        purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step)
+        if not isinstance(vote, bool) or not Commitment(state.commits[index], purpose).opens_to(
+            vote, nonce
+        ):
+            raise BadOpening(record.seat, record.seq, "the vote does not open its commitment")
+        opened = state.opened + (vote,)
+        if len(opened) < len(game.voters):
+            return replace(state, opened=opened)
+        votes = dict(zip(game.voters, opened))
+        return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
+
+    def _mission_card(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "card")
+        proven = ProvenCiphertext.decode(body["card"], 2)
+        mix.verify_contribution(state.pk, MISSION_FACES, proven, self._context(state, record))
+        card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
+        state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
+        if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
+            return self._mission_played(state, {})
+        return state
+
+    def _spotlight_shares(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "shares")
+        shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
+        shares = _decode_shares(record, body["shares"], len(shown))
+        mix.verify_decryption_shares(
+            [c.ciphertext for c in shown],
+            state.key_shares[record.seat],
+            shares,
+            self._context(state, record),
+        )
+        collected = state.spotlight_shares + (tuple(s.share for s in shares),)
+        state = replace(state, spotlight_shares=collected)
+        if len(collected) < state.n:
+            return state
+        faces = mix.tally([c.ciphertext for c in shown], collected, MISSION_FACES)
+        return self._mission_played(state, {c.seat: f for c, f in zip(shown, faces)})
+
+    def _mission_played(self, state: State, shown: dict[int, str]) -> State:
+        game = R.play_mission(state.game, shown)
+        return replace(
+            state, game=game, mixed=tuple(c.ciphertext for c in state.hidden_cards()), mixes=0
+        )
+
+    def _eye_token(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "share")
+        eye = state.open_eye()
+        assert eye is not None
+        share = DecryptionShare.decode(body["share"])
+        elgamal.verify_decryption_share(
+            eye.ciphertext, state.key_shares[record.seat], share, self._context(state, record)
+        )
+        eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
+        return replace(state, eyes=state.eyes[:-1] + (eye,))
+
+    def _mix(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "cards", "proof")
+        count = len(state.mixed)
+        outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
+        proof = ShuffleProof.decode(body["proof"], count)
+        mix.verify_mix(state.mixed, outputs, state.pk, proof, self._context(state, record))
+        return replace(state, mixed=outputs, mixes=state.mixes + 1)
+
+    def _mission_shares(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "shares")
+        shares = _decode_shares(record, body["shares"], len(state.mixed))
+        mix.verify_decryption_shares(
+            state.mixed, state.key_shares[record.seat], shares, self._context(state, record)
+        )
+        collected = state.mission_shares + (tuple(s.share for s in shares),)
+        if len(collected) < state.n:
+            return replace(state, mission_shares=collected)
+        faces = mix.tally(state.mixed, collected, MISSION_FACES)
+        fails = sum(1 for f in faces if f == R.FAIL)
+        game = R.reveal_mission(state.game, len(faces) - fails, fails)
+        state = replace(
+            state,
+            game=game,
+            cards=(),
+            spotlight_shares=(),
+            mixed=(),
+            mixes=0,
+            mission_shares=(),
+        )
+        return state
+
+    # --- final reveal ------------------------------------------------------------------------
+
+    def _reveal(self, state: State, record: Record, body: dict[str, Any]) -> State:
+        _fields(record, body, "secret", "openings")
+        seat = record.seat
+        secret = Scalar.decode(body["secret"])
+        if not elgamal.opened_share_matches(secret, state.key_shares[seat]):
+            raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+        mine = [look for look in state.role_looks if look.subject == seat]
+        raw = body["openings"]
+        if not isinstance(raw, tuple) or len(raw) != len(mine):
+            raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
+        violations = list(state.violations)
+        for look, value in zip(mine, raw):
+            opening = SealOpening.decode(value)
+            binding = look_binding(state.table, look.seq, look.subject, look.viewer)
+            check_opening(look.sealed, opening, state.table_keys[look.viewer], binding)
+            card = state.deck[seat]
+            context = proof_context(state.table, look.seq, seat, "look")
+            try:
+                token = DecryptionShare.decode(opening.value)
+                elgamal.verify_decryption_share(card[0], state.key_shares[seat], token, context)
+            except Unattributed:
+                violations.append(Violation(seat, look.seq, "the sealed role token is false"))
+        secrets = list(state.secrets)
+        secrets[seat] = secret
+        state = replace(
+            state,
+            secrets=tuple(secrets),
+            revealed=state.revealed + (seat,),
+            violations=tuple(violations),
+        )
+        return self._maybe_finish(state)
+
+    def _maybe_finish(self, state: State) -> State:
+        gone = {s for s, _, _ in state.forfeits}
+        if any(s not in gone and s not in state.revealed for s in range(state.n)):
+            return state
+        state = self._audit(state)
+        return replace(state, stage="done", result=self._result(state))
+
+    def _audit(self, state: State) -> State:
+        """Every role and every mission card, now that the key shares are open."""
+        n = state.n
+        secrets = state.secrets
+        roles: list[str | None] = []
+        for i, card in enumerate(state.deck):
+            tokens: list[Point | None] = []
+            for j, secret in enumerate(secrets):
+                tokens.append(
+                    card[0].c1 * secret if secret is not None else state.face_tokens[j][i]
+                )
+            roles.append(
+                None
+                if any(t is None for t in tokens)
+                else recognition.look(card, [t for t in tokens if t is not None])
+            )
+        missing = [i for i, role in enumerate(roles) if role is None]
+        spies_left = R.spies(n) - sum(1 for r in roles if r == recognition.SPY)
+        for i in missing:  # a forfeiter's own card: the count says what it is
+            roles[i] = recognition.SPY if spies_left > 0 else recognition.RESISTANCE
+            spies_left -= 1
+        final = tuple(r if r is not None else recognition.RESISTANCE for r in roles)
+        violations = list(state.violations)
+        if all(s is not None for s in secrets):
+            key = scalar_sum(s for s in secrets if s is not None)
+            for played in state.played:
+                face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
+                if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
+                    violations.append(
+                        Violation(played.seat, played.seq, "a Resistance member played Fail")
+                    )
+            if not state.game.blind_spies:
+                spy_key = elgamal.decrypt_with_secret(
+                    recognition.spy_key_ciphertext(state.contributions), key
+                )
+                for seat in recognition.audit_tags(
+                    final, spy_key, state.tags, recognition_context(state.table)
+                ):
+                    violations.append(
+                        Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
+                    )
+        return replace(state, roles=final, violations=tuple(violations))
+
+    def _result(self, state: State) -> Result:
+        cheats = [(s, q, why) for s, q, why in state.forfeits] + [
+            (v.seat, v.seq, v.what) for v in state.violations
+        ]
+        if not cheats:
+            ending = state.game.ending
+            assert ending is not None
+            return Result(ending.winner, ending.reason)
+        seats = tuple(sorted({s for s, _, _ in cheats}))
+        evidence = tuple(sorted({q for _, q, _ in cheats}))
+        detail = "; ".join(f"seat {s} at record {q}: {why}" for s, q, why in cheats)
+        sides = {R.SPIES if state.roles[s] == recognition.SPY else R.RESISTANCE for s in seats}
+        if len(sides) > 1:
+            return Result(None, "fraud", seats, evidence, detail)
+        loser = sides.pop()
+        winner = R.RESISTANCE if loser == R.SPIES else R.SPIES
+        reasons = [why for _, _, why in state.forfeits] + [FRAUD for _ in state.violations]
+        return Result(winner, forfeit_reason(reasons), seats, evidence, detail)
+
+
+def look_binding(table: bytes, seq: int, subject: int, viewer: int) -> SealBinding:
+    return SealBinding(table, seq, subject, viewer, "resistance/look")
+
+
+def _fields(record: Record, body: dict[str, Any], *names: str) -> None:
+    if set(body) != set(names):
+        raise MalformedRecord(
+            record.seat, record.seq, f"{record.kind} body must be {{{', '.join(names)}}}"
+        )
+
+
+def _decode_rows(value: Any, n: int) -> tuple[RoleCard, ...]:
+    if not isinstance(value, tuple) or len(value) != n:
+        raise MalformedValue(f"a role deck has {n} cards")
+    rows = []
+    for row in value:
+        face, key = elgamal.decode_ciphertexts(row, count=2)
+        rows.append((face, key))
+    return tuple(rows)
+
+
+def _decode_shares(record: Record, value: Any, count: int) -> tuple[DecryptionShare, ...]:
+    if not isinstance(value, tuple) or len(value) != count:
+        raise MalformedRecord(record.seat, record.seq, f"{count} decryption shares expected")
+    return tuple(DecryptionShare.decode(v) for v in value)

@@ -1,0 +1,315 @@
+"""The private side of one Resistance seat: its key share, its role, and how it builds records.
+
+Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
+the key share, and one entropy stream per record (labelled by kind and seq), so a seat that
+rebuilds a record after a crash produces the same bytes and never equivocates. The only private
+choices that cannot be derived (a vote, a mission card) go to ``memo`` before the record that
+commits to them is built. The seat does every protocol step itself and asks its agent only for
+the decisions of rules section 9, with a ``SeatView`` of what it knows.
+
+What the seat knows is recomputed from the public state and its secrets: its role (its own
+token added to everyone else's for its card), the spies (its spy key and the tags), the roles
+its plot looks showed (the sealed token of the seat looked at) and the cards its Close Eye
+showed (its own token added to the other seats' tokens of that card).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.crypto import elgamal, mix, recognition
+from spycraft.crypto.commit import Commitment
+from spycraft.crypto.elgamal import DecryptionShare
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.errors import Unattributed
+from spycraft.crypto.group import Point, Scalar
+from spycraft.crypto.seal import seal, unseal
+from spycraft.crypto.shuffle import shuffle_rows_and_prove
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.resistance import rules as R
+from spycraft.engines.resistance.engine import (
+    MISSION_FACES,
+    State,
+    look_binding,
+    proof_context,
+    recognition_context,
+    vote_purpose,
+)
+from spycraft.engines.resistance.view import Knowledge, SeatView
+from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.table import Turn
+
+PROMPTS = {
+    "strong_leader": "Play Strong Leader and become the Leader?",
+    "plot_deal": "Deal the drawn plot cards (never to yourself)",
+    "overheard_target": "Overheard Conversation: whose role do you look at?",
+    "open_up_viewer": "Open Up: who sees your role?",
+    "propose": "Propose a mission and a team",
+    "take_responsibility": "Take Responsibility: take a card?",
+    "vote": "Approve this team?",
+    "no_confidence": "Play No Confidence on the approved team?",
+    "spotlight": "In the Spotlight: whose card is shown face up?",
+    "mission_card": "Your mission card",
+    "close_eye": "Keeping a Close Eye on You: whose card do you examine?",
+}
+
+
+def label(kind: str, option: Any) -> str:
+    if option is None:
+        return "pass"
+    if kind in ("strong_leader", "no_confidence"):
+        return "play"
+    if kind == "vote":
+        return "approve" if option else "reject"
+    if kind == "propose":
+        return f"mission {option.mission}: {' '.join(map(str, option.team))}"
+    if kind == "plot_deal":
+        return ", ".join(f"{card}->{seat}" for card, seat in option)
+    if kind == "take_responsibility":
+        return f"take {option[1]} from seat {option[0]}"
+    return str(option)
+
+
+class ResistanceSeat:
+    def __init__(self, context: SeatContext) -> None:
+        self.context = context
+        self.seat = context.index
+        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
+        self.public = Point.base_mul(self.key)
+        self._reading: recognition.RoleReading | None = None
+        self._seen: dict[int, bool] = {}
+
+    def _entropy(self, kind: str, seq: int) -> SeededEntropy:
+        return SeededEntropy(self.context.secret("entropy", kind, seq))
+
+    # --- what this seat knows ----------------------------------------------------------------
+
+    def reading(self, state: State) -> recognition.RoleReading | None:
+        if self._reading is None and len(state.face_tokens) == state.n:
+            me = self.seat
+            self._reading = recognition.read_card(
+                state.deck[me], self.key, state.others_face_tokens(me), state.others_key_tokens(me)
+            )
+        return self._reading
+
+    def knowledge(self, state: State) -> Knowledge:
+        reading = self.reading(state)
+        spy = reading is not None and reading.role == recognition.SPY
+        known: tuple[int, ...] = ()
+        if (
+            spy
+            and reading is not None
+            and reading.spy_key is not None
+            and len(state.tags) == state.n
+        ):
+            known = tuple(
+                sorted(
+                    recognition.recognise(
+                        reading.spy_key, state.tags, recognition_context(state.table)
+                    )
+                )
+            )
+        seen_roles = []
+        for look in state.role_looks:
+            if look.viewer == self.seat:
+                if look.seq not in self._seen:
+                    try:
+                        seen = self._read_look(state, look.subject, look.seq, look.sealed)
+                    except Unattributed:  # a false seal: proven against its sender at the reveal
+                        continue
+                    self._seen[look.seq] = seen
+                seen_roles.append((look.subject, self._seen[look.seq]))
+        seen_cards = []
+        for eye in state.eyes:
+            if eye.examiner == self.seat and len(eye.tokens) == state.n - 1:
+                own = eye.ciphertext.c1 * self.key
+                face = MISSION_FACES.label_of(
+                    elgamal.combine(eye.ciphertext, [own, *(t for _, t in eye.tokens)])
+                )
+                seen_cards.append((eye.round, eye.target, face))
+        own_cards = tuple(
+            (int(k.split("/")[1]), str(v))
+            for k, v in self.context.memo.items()
+            if k.startswith("card/")
+        )
+        return Knowledge(self.seat, spy, known, tuple(seen_roles), tuple(seen_cards), own_cards)
+
+    def _read_look(self, state: State, subject: int, seq: int, sealed: Any) -> bool:
+        binding = look_binding(state.table, seq, subject, self.seat)
+        secret = table_key_secret(self.context.master)
+        token = DecryptionShare.decode(unseal(sealed, secret, binding))
+        card = state.deck[subject]
+        context = proof_context(state.table, seq, subject, "look")
+        elgamal.verify_decryption_share(card[0], state.key_shares[subject], token, context)
+        role = recognition.look(card, [*state.others_face_tokens(subject), token.share])
+        return role == recognition.SPY
+
+    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
+        view = SeatView(state.game, self.knowledge(state))
+        decision = Decision(
+            self.seat, kind, PROMPTS[kind], options, tuple(label(kind, o) for o in options), view
+        )
+        index = agent.decide(decision)
+        if not 0 <= index < len(options):
+            raise ValueError(f"agent chose option {index} of {len(options)}")
+        return options[index]
+
+    # --- building records --------------------------------------------------------------------
+
+    def build(self, state: State, turn: Turn, agent: Agent) -> tuple[str, Any]:
+        kind = turn.kinds[0]
+        seq = state.seq + 1
+        context = proof_context(state.table, seq, self.seat, kind)
+        entropy = self._entropy(kind, seq)
+        body = getattr(self, "_" + kind)(state, agent, context, entropy)
+        return kind, body
+
+    def _key_share(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"share": elgamal.make_key_share(self.key, context, entropy).encode()}
+
+    def _recognition(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        return {"contribution": recognition.contribute(state.pk, context, entropy).encode()}
+
+    def _shuffle(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        rows, proof = shuffle_rows_and_prove(state.deck, state.pk, context, entropy)
+        return {
+            "cards": [[face.encode(), key.encode()] for face, key in rows],
+            "proof": proof.encode(),
+        }
+
+    def _deal_tokens(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        tokens = []
+        for index, card in enumerate(state.deck):
+            if index != self.seat:
+                face, key = recognition.role_tokens(card, self.key, context, entropy, self.public)
+                tokens.append([face.encode(), key.encode()])
+        return {"tokens": tokens}
+
+    def _spy_tag(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        reading = self.reading(state)
+        assert reading is not None
+        if reading.spy_key is not None:
+            tag = recognition.spy_tag(reading.spy_key, self.seat, recognition_context(state.table))
+        else:
+            tag = recognition.resistance_tag(entropy)
+        return {"tag": tag}
+
+    def _look(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        look = state.pending_look()
+        assert look is not None
+        return {"sealed": self._seal_look(state, state.seq + 1, look.viewer)[0].encode()}
+
+    def _seal_look(self, state: State, seq: int, viewer: int) -> tuple[Any, Any]:
+        entropy = self._entropy("look", seq)
+        context = proof_context(state.table, seq, self.seat, "look")
+        token = elgamal.decryption_share(
+            state.deck[self.seat][0], self.key, context, entropy.child("token"), self.public
+        )
+        binding = look_binding(state.table, seq, self.seat, viewer)
+        return seal(token.encode(), state.table_keys[viewer], binding, entropy.child("seal"))
+
+    def _vote_key(self, state: State) -> str:
+        return f"vote/{len(state.game.vote_log)}/{int(state.game.opinion_step)}"
+
+    def _vote_commit(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        key = self._vote_key(state)
+        if key not in self.context.memo:
+            self.context.memo[key] = bool(self._ask(state, agent, "vote", (True, False)))
+        purpose = vote_purpose(state.table, len(state.game.vote_log), state.game.opinion_step)
+        commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
+        return {"commitment": commitment.digest}
+
+    def _vote_open(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        key = self._vote_key(state)
+        return {"vote": self.context.memo[key], "nonce": self.context.secret(key)}
+
+    def _mission_card(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        key = f"card/{state.game.round}"
+        if key not in self.context.memo:
+            reading = self.reading(state)
+            spy = reading is not None and reading.role == recognition.SPY
+            options = R.mission_card_options(spy)
+            self.context.memo[key] = str(self._ask(state, agent, "mission_card", options))
+        card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], context, entropy)
+        return {"card": card.encode()}
+
+    def _spotlight_shares(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
+        shares = mix.decryption_shares([c.ciphertext for c in shown], self.key, context, entropy)
+        return {"shares": [s.encode() for s in shares]}
+
+    def _eye_token(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        eye = state.open_eye()
+        assert eye is not None
+        share = elgamal.decryption_share(eye.ciphertext, self.key, context, entropy, self.public)
+        return {"share": share.encode()}
+
+    def _mix(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        outputs, proof = mix.mix(state.mixed, state.pk, context, entropy)
+        return {"cards": elgamal.encode_ciphertexts(outputs), "proof": proof.encode()}
+
+    def _mission_shares(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        shares = mix.decryption_shares(state.mixed, self.key, context, entropy)
+        return {"shares": [s.encode() for s in shares]}
+
+    def _reveal(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        openings = [
+            self._seal_look(state, look.seq, look.viewer)[1].encode()
+            for look in state.role_looks
+            if look.subject == self.seat
+        ]
+        return {"secret": self.key.encode(), "openings": openings}
+
+    # --- decisions ---------------------------------------------------------------------------
+
+    def _decide(self, state: State, agent: Agent) -> tuple[str, Any]:
+        point = R.decision(state.game)
+        assert point is not None and self.seat in point.seats
+        return point.kind, self._ask(state, agent, point.kind, point.options)
+
+    def _strong_leader(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        return {"play": self._decide(state, agent)[1] is True}
+
+    def _no_confidence(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        return {"play": self._decide(state, agent)[1] is True}
+
+    def _spotlight(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"target": self._decide(state, agent)[1]}
+
+    def _close_eye(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"target": self._decide(state, agent)[1]}
+
+    def _take_responsibility(
+        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
+    ) -> Any:
+        choice = self._decide(state, agent)[1]
+        return {"take": None if choice is None else list(choice)}
+
+    def _plot_deal(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"deal": [list(pair) for pair in self._decide(state, agent)[1]]}
+
+    def _overheard(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"target": self._decide(state, agent)[1]}
+
+    def _open_up(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        return {"viewer": self._decide(state, agent)[1]}
+
+    def _propose(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+        proposal = self._decide(state, agent)[1]
+        return {"mission": proposal.mission, "team": list(proposal.team)}

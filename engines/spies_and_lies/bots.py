@@ -1,0 +1,169 @@
+"""Decision policies for Spies & Lies: a uniform random bot and a heuristic one.
+
+The heuristic bot reasons only from its ``SeatView``: the public board and its own cards.
+
+* Guess (D4): it lists the opponent's legal deployments that agree with every visible fact
+  (hand, rank order, revealed ranks, forced tokens under the current Intel card; the Sergeant's
+  token is free) and weighs each rank by how often it sits at the target times what a correct
+  guess is worth: the points, the ability it denies (nothing when the card would be
+  auto-retired anyway by a Spy, a Miner or a pending Bomb) and a DT that would not pay.
+* Deploy (D1): it scores each legal deployment by the worth of its soldiers (DA moves count for
+  more on early days) and picks at random among the near-best.
+* Sergeant (D2) and deception (D3): it looks at its own cards through the opponent's eyes. The
+  Sergeant's token is the one that leaves the opponent the least probability on the truth; a DT
+  is placed when the opponent's probability on the true rank at the target is below one half.
+* Captain (D5) and Marshal (D6): it plays each option on a copy of the board with the rules'
+  own functions and takes the best position (flag, DA, markers, DTs).
+
+Worth is counted in sixths of an IP so that everything stays an integer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from spycraft.crypto.entropy import Entropy, below
+from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies.model import SERGEANT, Board, direction, other
+from spycraft.engines.spies_and_lies.view import SeatView
+
+WIN = 1_000_000
+NEAR_BEST = 12  # deployments within two IP of the best are all fine
+BASE_WORTH = {1: 18, 2: 18, 3: 24, 4: 30, 7: 12, 8: 54, 10: 60}
+
+
+def worth(rank: int, board: Board, owner: int) -> int:
+    """What activating ``rank`` is worth to its owner, in sixths of an IP."""
+    if rank == 5:
+        return 60 // board.day
+    if rank == 9:
+        return 120 // board.day
+    if rank == 6:
+        return max([36] + [worth(e, board, owner) for e in board.exhausted[owner] if e != 6])
+    return BASE_WORTH[rank]
+
+
+def candidates(board: Board, seat: int) -> tuple[tuple[int, ...], ...]:
+    """The deployments of ``seat`` that everyone can still believe."""
+    cards = board.cards[seat]
+    return model.consistent(
+        model.hand(board, seat), [c.rank for c in cards], [c.token for c in cards], board.current
+    )
+
+
+def evaluate(board: Board, seat: int) -> int:
+    if board.captured_by is not None:
+        return WIN if board.captured_by == seat else -WIN
+    o = other(seat)
+    return (
+        60 * direction(seat) * board.da
+        + 6 * (board.markers[seat] - board.markers[o])
+        + 12 * board.dt[seat]
+    )
+
+
+class RandomBot:
+    """Uniform among the legal options."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.agent = RandomAgent(entropy)
+
+    def decide(self, decision: Decision) -> int:
+        return self.agent.decide(decision)
+
+
+class HeuristicBot:
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        if not isinstance(view, SeatView):
+            raise TypeError("the heuristic bot needs a Spies & Lies SeatView")
+        policy: dict[str, Callable[[Decision, SeatView], Sequence[int | Fraction]]] = {
+            "deploy": self._deploy,
+            "sergeant": self._sergeant,
+            "deceive": self._deceive,
+            "guess": self._guess,
+            "captain": self._ability,
+            "marshal": self._ability,
+        }
+        return self._best(policy[decision.kind](decision, view))
+
+    def _best(self, scores: Sequence[int | Fraction]) -> int:
+        top = max(scores)
+        ties = [i for i, s in enumerate(scores) if s == top]
+        return ties[below(self.entropy, len(ties))]
+
+    def _deploy(self, decision: Decision, view: SeatView) -> list[int]:
+        scores = [sum(worth(r, view.board, view.seat) for r in d) for d in decision.options]
+        best = max(scores)
+        return [1 if s >= best - NEAR_BEST else 0 for s in scores]
+
+    def _exposure(
+        self, view: SeatView, tokens: Sequence[bool | None], known: Sequence[int | None]
+    ) -> list[Fraction]:
+        """For each mission, the opponent's probability on this seat's true rank there."""
+        ranks = view.deployment or ()
+        seen = model.consistent(
+            model.hand(view.board, view.seat), known, tokens, view.board.current
+        )
+        if not seen:
+            return [Fraction(0)] * len(ranks)
+        return [Fraction(sum(1 for d in seen if d[i] == r), len(seen)) for i, r in enumerate(ranks)]
+
+    def _sergeant(self, decision: Decision, view: SeatView) -> list[Fraction]:
+        ranks = view.deployment or ()
+        intel = view.board.current
+        scores = []
+        for token in decision.options:
+            tokens = [
+                bool(token)
+                if r == SERGEANT
+                else (intel is not None and model.forced_token(r, intel))
+                for r in ranks
+            ]
+            scores.append(-sum(self._exposure(view, tokens, [None] * 4), Fraction(0)))
+        return scores
+
+    def _deceive(self, decision: Decision, view: SeatView) -> list[int]:
+        b = view.board
+        cards = b.cards[view.seat]
+        index = model.target_index(b)
+        exposure = self._exposure(view, [c.token for c in cards], [c.rank for c in cards])
+        place = exposure[index] < Fraction(1, 2) if index < len(exposure) else False
+        return [1 if bool(option) == place else 0 for option in decision.options]
+
+    def _guess(self, decision: Decision, view: SeatView) -> list[int]:
+        b = view.board
+        opponent = other(view.seat)
+        index = model.target_index(b)
+        counts = Counter(d[index] for d in candidates(b, opponent))
+        flags = b.flags[view.seat]
+        points = 6 * (4 if flags.scout else 2) + (24 if b.placed else 0) + (12 if flags.bomb else 0)
+        scores = []
+        for g in decision.options:
+            auto = flags.bomb or (g == 10 and flags.spy) or (g == 7 and flags.miner)
+            deny = 0 if auto else worth(g, b, opponent)
+            scores.append(counts[g] * (points + deny))
+        return scores
+
+    def _ability(self, decision: Decision, view: SeatView) -> list[int]:
+        return [
+            self._outcome(view.board, decision.kind, option, view.seat)
+            for option in decision.options
+        ]
+
+    def _outcome(self, board: Board, kind: str, option: Any, seat: int) -> int:
+        after = model.captain(board, option) if kind == "captain" else model.marshal(board, option)
+        if after.stage == "marshal":
+            return max(self._outcome(after, "marshal", split, seat) for split in (False, True))
+        return evaluate(after, seat)
+
+
+BOTS: dict[str, Callable[[Entropy, int], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -1,0 +1,191 @@
+"""The private side of one Spies & Lies seat: its deployment, its nonces, its records.
+
+Theory of operation: the seat asks its agent only for the rulebook's decisions (D1..D6, rules
+§8) and builds every other record itself. Its two private choices, the deployment (D1) and the
+Sergeant's token (D2), go into ``memo`` before the record that commits to them is returned, and
+are read back from ``memo`` whenever present, so a resumed seat never decides them twice. Every
+nonce is derived from the seat's master secret: ``secret("deploy", day, mission)`` for a Mission
+card and ``secret("tokens", day)`` for the token layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
+from spycraft.engines.spies_and_lies.rules import layout_commitment, mission_commitment
+from spycraft.engines.spies_and_lies.view import SeatView
+from spycraft.engines.table import Turn
+
+
+def deployment_label(ranks: Sequence[int]) -> str:
+    return "-".join(map(str, ranks))
+
+
+def captain_label(copy: int) -> str:
+    return "6 IP" if copy == 0 else f"copy {copy}"
+
+
+class SpiesAndLiesSeat:
+    def __init__(self, context: SeatContext) -> None:
+        self.context = context
+        self.index = context.index
+
+    # --- private choices, kept in memo -----------------------------------------------------
+
+    def deployment(self, day: int) -> tuple[int, ...] | None:
+        ranks = self.context.memo.get(f"deploy/{day}")
+        return None if ranks is None else tuple(ranks)
+
+    def sergeant_token(self, day: int) -> bool | None:
+        token = self.context.memo.get(f"sergeant/{day}")
+        return None if token is None else bool(token)
+
+    def view(self, board: Board) -> SeatView:
+        return SeatView(
+            board, self.index, self.deployment(board.day), self.sergeant_token(board.day)
+        )
+
+    def _ask(
+        self,
+        board: Board,
+        kind: str,
+        prompt: str,
+        options: Sequence[Any],
+        labels: Sequence[str],
+        agent: Agent,
+    ) -> Any:
+        own = self.deployment(board.day)
+        if own is not None:
+            # the shared text board is public: the prompt is where a human sees its own cards
+            cards = ", ".join(f"M{i} {rank_label(r)}" for i, r in enumerate(own, start=1))
+            prompt = f"{prompt}\nYour cards: {cards}"
+        decision = Decision(
+            self.index, kind, prompt, tuple(options), tuple(labels), self.view(board)
+        )
+        choice = agent.decide(decision)
+        if not 0 <= choice < len(options):
+            raise ValueError(f"agent chose option {choice} of {len(options)}")
+        return options[choice]
+
+    def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:
+        ranks = self.deployment(board.day)
+        if ranks is None:
+            options = model.legal_deployments(model.hand(board, self.index))
+            ranks = self._ask(
+                board,
+                "deploy",
+                f"Day {board.day}: deploy four soldiers under M1..M4 (ranks other than 4 increasing)",
+                options,
+                [deployment_label(o) for o in options],
+                agent,
+            )
+            self.context.memo[f"deploy/{board.day}"] = list(ranks)
+        return ranks
+
+    def _known_deployment(self, board: Board) -> tuple[int, ...]:
+        ranks = self.deployment(board.day)
+        if ranks is None:
+            raise RuntimeError(f"seat {self.index} lost its day {board.day} deployment")
+        return ranks
+
+    def _tokens(self, board: Board, agent: Agent) -> tuple[bool, ...]:
+        ranks = self._known_deployment(board)
+        intel = board.current
+        if intel is None:
+            raise RuntimeError("token layouts come after the Intel draw")
+        token = self.sergeant_token(board.day)
+        if token is None and SERGEANT in ranks:
+            mission = ranks.index(SERGEANT) + 1
+            token = self._ask(
+                board,
+                "sergeant",
+                f"Intel token on your Sergeant (M{mission})? "
+                f"The card {model.INTEL[intel].name} "
+                f"{'shows' if model.forced_token(SERGEANT, intel) else 'does not show'} 4",
+                (True, False),
+                ("token", "no token"),
+                agent,
+            )
+            self.context.memo[f"sergeant/{board.day}"] = token
+        return tuple(bool(token) if r == SERGEANT else model.forced_token(r, intel) for r in ranks)
+
+    # --- records ---------------------------------------------------------------------------
+
+    def build(self, state: Board, turn: Turn, agent: Agent) -> tuple[str, Any]:
+        board = state
+        kind = turn.kinds[0]
+        day, me = board.day, self.index
+        if kind == "deploy":
+            ranks = self._deploy(board, agent)
+            digests = [
+                mission_commitment(me, day, m, r, self.context.secret("deploy", day, m)).digest
+                for m, r in enumerate(ranks, start=1)
+            ]
+            return kind, {"missions": digests}
+        if kind == "layout":
+            tokens = self._tokens(board, agent)
+            nonce = self.context.secret("tokens", day)
+            return kind, {"digest": layout_commitment(me, day, tokens, nonce).digest}
+        if kind == "tokens":
+            tokens = self._tokens(board, agent)
+            return kind, {"tokens": list(tokens), "nonce": self.context.secret("tokens", day)}
+        if kind == "deceive":
+            mission = model.target_index(board) + 1
+            place = self._ask(
+                board,
+                "deceive",
+                f"Place a deception token on your M{mission}?",
+                (True, False),
+                ("place", "pass"),
+                agent,
+            )
+            return kind, {"place": place}
+        if kind == "guess":
+            where = f"{SIDES[model.defender(board)]}'s M{model.target_index(board) + 1}"
+            rank = self._ask(
+                board,
+                "guess",
+                f"Guess the rank of {where}",
+                model.RANKS,
+                [rank_label(r) for r in model.RANKS],
+                agent,
+            )
+            return kind, {"rank": rank}
+        if kind == "reveal":
+            mission = model.target_index(board) + 1
+            rank = self._known_deployment(board)[mission - 1]
+            return kind, {"rank": rank, "nonce": self.context.secret("deploy", day, mission)}
+        if kind == "captain":
+            options = model.captain_options(board, me)
+            copy = self._ask(
+                board,
+                "captain",
+                "Captain: take 6 IP, or copy one of your exhausted soldiers",
+                options,
+                [captain_label(o) for o in options],
+                agent,
+            )
+            return kind, {"copy": copy}
+        if kind == "marshal":
+            split = self._ask(
+                board,
+                "marshal",
+                "Marshal: 10 IP, or the opponent loses 5 IP and you gain 5",
+                (False, True),
+                ("10 IP", "5 and -5"),
+                agent,
+            )
+            return kind, {"split": split}
+        if kind == "final":
+            ranks = self._known_deployment(board)
+            cards = [
+                [ranks[i], self.context.secret("deploy", day, i + 1)]
+                for i in model.hidden_indices(board, me)
+            ]
+            return kind, {"cards": cards}
+        raise ValueError(f"spies-and-lies has no record kind {kind!r}")

@@ -1,0 +1,95 @@
+"""Real ``spycraft`` processes for the network tests: each with its own home, logs in tmp."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from spycraft.crypto.errors import SpycraftError
+from spycraft.crypto.transcript import Transcript
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+RUNNING: list["Proc"] = []
+
+
+def kill_all() -> None:
+    """Called after every network test: no process outlives its test, pass or fail."""
+    while RUNNING:
+        RUNNING.pop().kill()
+
+
+class Proc:
+    def __init__(self, name: str, args: list[str], tmp: Path, *, home: Path | None = None,
+                 module: str = "spycraft", netns: str | None = None) -> None:
+        self.name = name
+        self.home = home or tmp / f"home-{name}"
+        self.log = tmp / f"{name}.log"
+        env = dict(os.environ, SPYCRAFT_HOME=str(self.home), PYTHONUNBUFFERED="1")
+        command = [sys.executable, "-m", module, *args]
+        if netns is not None:
+            command = ["ip", "netns", "exec", netns, *command]
+        self._log_file = open(self.log, "ab")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=self._log_file, stderr=subprocess.STDOUT)
+        RUNNING.append(self)
+
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"{self.name} did not finish in {timeout} s:\n{self.output()}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=10)
+
+    def output(self) -> str:
+        self._log_file.flush()
+        return self.log.read_text(errors="replace")
+
+    def table_id(self, timeout: float = 20) -> str:
+        """The id a host or player printed when it opened its table."""
+        self.wait_for("open on", timeout)
+        found = re.search(r"table ([0-9a-f]{32}) open on", self.output())
+        assert found, self.output()
+        return found.group(1)
+
+    def stored_transcripts(self) -> list[Path]:
+        return sorted((self.home / "data" / "games").glob("*/transcript.cbor"))
+
+    def records_stored(self) -> int:
+        paths = self.stored_transcripts()
+        if not paths:
+            return 0
+        try:
+            return len(Transcript.from_bytes(paths[0].read_bytes()).records)
+        except SpycraftError:
+            return 0  # caught mid-append: look again later
+
+    def wait_for(self, text: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.output():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name} never printed {text!r}:\n{self.output()}")
+
+
+def spycraft(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spycraft", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=120)
+
+
+def audit(path: Path) -> subprocess.CompletedProcess[str]:
+    return spycraft("audit", str(path))

@@ -1,0 +1,62 @@
+"""Several spycraft processes on loopback: discovery by multicast DNS, play over TCP."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.net.harness import Proc, audit
+
+pytestmark = pytest.mark.network
+LO = "127.0.0.1"
+
+
+def host(tmp: Path, game: str = "spies-and-lies", *extra: str, timeout: str = "20") -> Proc:
+    return Proc("host", ["host", game, "--out", str(tmp / "host.cbor"), "--interface", LO,
+                         "--turn-timeout", timeout, *extra], tmp)
+
+
+def bots(tmp: Path, name: str, table: str, count: int = 1, *extra: str, timeout: str = "20") -> Proc:
+    return Proc(name, ["bots", "--count", str(count), "--out", str(tmp / name), "--interface", LO,
+                       "--table", table, "--turn-timeout", timeout, *extra], tmp)
+
+
+def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(tmp_path):
+    h = host(tmp_path)
+    table = h.table_id()
+    a, b = bots(tmp_path, "alice", table), bots(tmp_path, "bob", table)
+    for p in (h, a, b):
+        assert p.wait(90) == 0, p.output()
+    files = [tmp_path / "host.cbor", *sorted((tmp_path / "alice").glob("*.cbor")),
+             *sorted((tmp_path / "bob").glob("*.cbor"))]
+    assert len(files) == 3
+    first = files[0].read_bytes()
+    assert all(f.read_bytes() == first for f in files)
+    checked = audit(files[0])
+    assert checked.returncode == 0, checked.stdout
+    assert "VALID spies-and-lies" in checked.stdout
+
+
+def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path):
+    h = host(tmp_path)
+    table = h.table_id()
+    a = bots(tmp_path, "alice", table, 1, "--think", "0.1")
+    b = bots(tmp_path, "bob", table, 1, "--think", "0.1")
+    deadline = time.monotonic() + 60
+    while b.records_stored() < 15:
+        assert time.monotonic() < deadline, b.output()
+        time.sleep(0.1)
+    b.kill()  # SIGKILL: no chance to clean up
+    killed_at = b.records_stored()
+    resumed = Proc("bob-resumed", ["resume", "--interface", LO, "--turn-timeout", "20"], tmp_path,
+                   home=b.home)
+    for p in (h, a, resumed):
+        assert p.wait(120) == 0, p.output()
+    assert "resuming table" in resumed.output()
+    final = (tmp_path / "host.cbor").read_bytes()
+    assert b.stored_transcripts()[0].read_bytes() == final
+    assert next((tmp_path / "alice").glob("*.cbor")).read_bytes() == final
+    assert audit(tmp_path / "host.cbor").returncode == 0
+    assert b.records_stored() > killed_at

@@ -1,0 +1,214 @@
+"""Cheaters: a modified seat tries each lie; the engine names the error, the seat and the seq."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spycraft.crypto.errors import (
+    BadOpening,
+    IllegalAction,
+    MalformedRecord,
+    OutOfTurn,
+    RecordError,
+    RuleViolation,
+)
+from spycraft.engines.local import LocalTable
+from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies.model import RED, SERGEANT, Board
+from spycraft.engines.spies_and_lies.rules import layout_commitment
+from spycraft.engines.table import Turn
+
+from .support import FirstOption, board, expected, first_seed, honest_table, play_until
+
+
+def rejects(
+    table: LocalTable, seat: int, kind: str, body: Any, error: type[RecordError]
+) -> RecordError:
+    """Sign (kind, body) as ``seat`` and check that the table refuses it with ``error``."""
+    signed = table.seats[seat].sign(table.state, kind, body)
+    with pytest.raises(error) as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (seat, table.state.seq + 1)
+    return caught.value
+
+
+def at(seat: int, kind: str) -> Any:
+    return lambda turn, b: turn == Turn(seat, (kind,))
+
+
+def is_reveal_of(seat: int, index: int) -> Any:
+    return lambda turn, b: turn == Turn(seat, ("reveal",)) and model.target_index(b) == index
+
+
+def non_sergeants(b: Board, seat: int) -> list[int]:
+    return [r for r in model.hand(b, seat) if r != SERGEANT]
+
+
+def cheating_red(seed: int, ranks: Any) -> tuple[LocalTable, list[Any]]:
+    """A table where Red's seat commits to ``ranks(board)`` (written into its memo) on day 1."""
+    table, agents = honest_table(seed)
+    play_until(table, agents, at(RED, "deploy"))
+    table.seats[RED].memo["deploy/1"] = list(ranks(board(table)))
+    return table, agents
+
+
+SERGEANT_IN_RED_HAND = first_seed(lambda b: SERGEANT not in b.exhausted[RED])
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_a_false_opening() -> None:
+    table, agents = honest_table(1)
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("reveal",))
+    honest = table.seats[turn.seat].build(table.state, agents[turn.seat]).record.body
+    lie = {"rank": honest["rank"] % 10 + 1, "nonce": honest["nonce"]}
+    rejects(table, turn.seat, "reveal", lie, BadOpening)
+
+
+def test_an_out_of_order_deployment_is_a_rule_violation_at_the_reveal_that_breaks_the_order() -> (
+    None
+):
+    def out_of_order(b: Board) -> tuple[int, ...]:
+        low, mid, high, top = non_sergeants(b, RED)[:4]
+        return (low, high, mid, top)
+
+    table, agents = cheating_red(SERGEANT_IN_RED_HAND, out_of_order)
+    play_until(table, agents, is_reveal_of(RED, 1))
+    table.step(agents)  # M2 is still consistent with a legal deployment (Sergeant at M3)
+    play_until(table, agents, is_reveal_of(RED, 2))
+    signed = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(RuleViolation, match="not increasing") as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+
+
+def test_deploying_an_exhausted_soldier_is_caught_at_its_reveal() -> None:
+    def with_exhausted(b: Board) -> tuple[int, ...]:
+        exhausted = b.exhausted[RED][0]
+        rest = [r for r in non_sergeants(b, RED) if r > exhausted][:3]
+        if len(rest) < 3:
+            rest = non_sergeants(b, RED)[-3:]
+        return (exhausted, *rest)
+
+    table, agents = cheating_red(1, with_exhausted)
+    play_until(table, agents, is_reveal_of(RED, 0))
+    signed = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(RuleViolation, match="not in the hand") as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+
+
+def test_deploying_one_soldier_twice_is_caught_at_the_second_reveal() -> None:
+    def repeated(b: Board) -> tuple[int, ...]:
+        low, mid, high = non_sergeants(b, RED)[:3]
+        return (low, low, mid, high)
+
+    table, agents = cheating_red(SERGEANT_IN_RED_HAND, repeated)
+    play_until(table, agents, is_reveal_of(RED, 1))
+    signed = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(RuleViolation, match="already deployed") as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+
+
+def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_a_rule_violation() -> None:
+    table, agents = cheating_red(1, lambda b: tuple(non_sergeants(b, RED)[:4]))
+    play_until(table, agents, at(RED, "layout"))
+    b = board(table)
+    ranks = table.seats[RED].memo["deploy/1"]
+    assert b.current is not None
+    tokens = [model.forced_token(r, b.current) for r in ranks]
+    tokens[0] = not tokens[0]
+    nonce = table.seats[RED].context.secret("tokens", 1)
+    lie = {"digest": layout_commitment(RED, 1, tokens, nonce).digest}
+    table.state = table.table.apply(table.state, table.seats[RED].sign(table.state, "layout", lie))
+    table.step(agents)  # Blue's layout
+    opening = {"tokens": tokens, "nonce": nonce}
+    table.state = table.table.apply(
+        table.state, table.seats[RED].sign(table.state, "tokens", opening)
+    )
+    play_until(table, agents, is_reveal_of(RED, 0))
+    signed = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(RuleViolation, match="only the Sergeant may lie") as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+
+
+def test_tokens_that_do_not_open_the_layout_commitment_are_a_false_opening() -> None:
+    table, agents = honest_table(2)
+    play_until(table, agents, at(RED, "tokens"))
+    honest = table.seats[RED].build(table.state, agents[RED]).record.body
+    lie = {"tokens": [not t for t in honest["tokens"]], "nonce": honest["nonce"]}
+    rejects(table, RED, "tokens", lie, BadOpening)
+
+
+def test_a_record_out_of_turn_is_refused_by_the_table() -> None:
+    table, agents = honest_table(3)
+    play_until(table, agents, at(RED, "deploy"))
+    rejects(table, 1, "deploy", {"missions": [bytes(32)] * 4}, OutOfTurn)
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
+    rejects(table, 1 - turn.seat, "guess", {"rank": 5}, OutOfTurn)
+
+
+def test_a_guess_outside_one_to_ten_is_an_illegal_action() -> None:
+    table, agents = honest_table(4)
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
+    rejects(table, turn.seat, "guess", {"rank": 11}, IllegalAction)
+    rejects(table, turn.seat, "guess", {"rank": 0}, IllegalAction)
+    rejects(table, turn.seat, "guess", {"rank": True}, MalformedRecord)
+    rejects(table, turn.seat, "guess", {"rank": 3, "also": 1}, MalformedRecord)
+
+
+def test_a_deception_token_you_do_not_have_is_refused_because_there_is_no_d3() -> None:
+    table, _ = honest_table(5)
+    agents = [FirstOption(), FirstOption()]  # places a DT whenever it can
+    turn = play_until(
+        table,
+        agents,
+        lambda turn, b: turn.kinds == ("guess",) and b.dt[model.defender(b)] == 0,
+    )
+    rejects(table, 1 - turn.seat, "deceive", {"place": True}, OutOfTurn)
+
+
+def test_a_second_deception_token_in_one_step_is_refused() -> None:
+    table, _ = honest_table(5)
+    agents = [FirstOption(), FirstOption()]
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",) and b.placed)
+    rejects(table, 1 - turn.seat, "deceive", {"place": True}, OutOfTurn)
+
+
+def test_a_captain_copy_that_is_not_offered_is_an_illegal_action() -> None:
+    seed = first_seed(lambda b: b.exhausted[RED][0] not in (6, 7, 10))
+    table, _ = honest_table(seed)
+    agents = [FirstOption(), FirstOption()]  # always guesses 1: the Captain activates
+    play_until(table, agents, at(RED, "deploy"))
+    rest = [r for r in non_sergeants(board(table), RED) if r > 6][:3]
+    table.seats[RED].memo["deploy/1"] = [6, *rest]
+    play_until(table, agents, at(RED, "captain"))
+    offered = model.captain_options(board(table), RED)
+    assert offered == (0, board(table).exhausted[RED][0])
+    not_offered = next(r for r in model.RANKS if r not in offered)
+    rejects(table, RED, "captain", {"copy": not_offered}, IllegalAction)
+    rejects(table, RED, "captain", {"copy": 6}, IllegalAction)
+
+
+def test_a_caught_cheater_forfeits_and_the_honest_seat_still_opens_its_cards() -> None:
+    table, agents = cheating_red(1, lambda b: tuple(reversed(non_sergeants(b, RED)[:4])))
+    turn = play_until(table, agents, lambda turn, b: turn == Turn(RED, ("reveal",)))
+    bad = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(RuleViolation):
+        table.table.apply(table.state, bad)
+    fraud = table.seats[1].sign(table.state, "fraud", {"evidence": [bad.raw]})
+    table.state = table.table.apply(table.state, fraud)
+    table.records.append(fraud)
+    assert expected(table) == Turn(1, ("final",))
+    final = table.run(agents)
+    assert final.result is not None
+    assert (final.result.winner, final.result.reason, final.result.forfeits) == (
+        "Blue",
+        "fraud",
+        (0,),
+    )
+    assert final.result.evidence == (fraud.seq,)
+    assert all(c.rank is not None for c in final.game.cards[1])
+    assert turn.seat == RED

@@ -1,0 +1,151 @@
+"""The game on the table: seats, memo, forfeits, options, the text views."""
+
+from __future__ import annotations
+
+import pytest
+
+from spycraft.engines.registry import load
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.spies_and_lies import GAME, model, options
+from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
+from spycraft.engines.spies_and_lies.rules import RULES, outcome
+from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
+from spycraft.engines.spies_and_lies.view import render
+from spycraft.engines.table import Turn
+
+from .support import Refuses, board, expected, honest_table, play_until
+
+
+def test_the_registry_loads_spies_and_lies() -> None:
+    assert load("spies-and-lies") is GAME
+    assert GAME.rules.seat_counts == (2,)
+
+
+def test_spies_and_lies_takes_no_options_and_two_players() -> None:
+    assert options() == {} and options(players=2) == {}
+    with pytest.raises(ValueError):
+        options(players=3)
+    with pytest.raises(ValueError):
+        options(variant="blind")
+    with pytest.raises(ValueError):
+        RULES.check_options({"variant": 1}, 2)
+    RULES.check_options({}, 2)
+
+
+@pytest.mark.parametrize("kind", ["deploy", "layout"])
+def test_a_resumed_seat_reads_its_private_choices_from_memo(kind: str) -> None:
+    table, agents = honest_table(7)
+    turn = play_until(table, agents, lambda turn, b: turn == Turn(RED, (kind,)))
+    seat = table.seats[RED]
+    first = seat.game.build(table.state.game, turn, agents[RED])
+    context = seat.context
+    resumed = SpiesAndLiesSeat(
+        SeatContext(context.genesis, RED, context.master, dict(context.memo))
+    )
+    assert resumed.build(table.state.game, turn, Refuses()) == first
+
+
+def test_the_seat_writes_its_memo_before_the_commitment() -> None:
+    table, agents = honest_table(8)
+    turn = play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("deploy",)))
+    assert "deploy/1" not in table.seats[BLUE].memo
+    kind, _ = table.seats[BLUE].game.build(table.state.game, turn, agents[BLUE])
+    assert kind == "deploy" and len(table.seats[BLUE].memo["deploy/1"]) == 4
+
+
+def test_an_abandoned_game_is_won_by_the_other_side_after_its_final_reveal() -> None:
+    table, agents = honest_table(9)
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
+    deserter = turn.seat
+    abandon = table.seats[1 - deserter].sign(
+        table.state, "abandon", {"seat": deserter, "reason": "timeout"}
+    )
+    table.state = table.table.apply(table.state, abandon)
+    table.records.append(abandon)
+    assert expected(table) == Turn(1 - deserter, ("final",))
+    final = table.run(agents)
+    assert final.result is not None
+    assert final.result.winner == model.SIDES[1 - deserter]
+    assert final.result.forfeits == (deserter,)
+    assert all(c.rank is not None for c in final.game.cards[1 - deserter])
+
+
+def test_when_both_seats_forfeit_nobody_wins() -> None:
+    table, agents = honest_table(10)
+    play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("reveal",)))
+    for deserter in (BLUE, RED):
+        abandon = table.seats[1 - deserter].sign(
+            table.state, "abandon", {"seat": deserter, "reason": "quit"}
+        )
+        table.state = table.table.apply(table.state, abandon)
+        table.records.append(abandon)
+    final = table.run(agents)
+    assert final.result is not None
+    assert (final.result.winner, final.result.forfeits) == (None, (0, 1))
+
+
+def after_capture() -> Board:
+    """Example 3's board right after Red captured the flag at step 4."""
+    cards = (
+        (model.Card(bytes(32), True, "activated", 8), model.Card(bytes(32), True, "activated", 9)),
+        (model.Card(bytes(32), True, "retired", 1), model.Card(bytes(32), False, "retired", 3)),
+    )
+    hidden = (model.Card(bytes(32), True), model.Card(bytes(32), True))
+    return Board(
+        phase="over",
+        day=3,
+        da=4,
+        exhausted=((2,), (6,)),
+        current=6,
+        captured_by=RED,
+        cards=(
+            cards[0] + hidden,
+            cards[1] + (model.Card(bytes(32), False), model.Card(bytes(32), True)),
+        ),
+    )
+
+
+def test_a_cheat_found_at_the_final_reveal_costs_the_flag_capture() -> None:
+    b = after_capture()
+    with pytest.raises(model.Violation, match="not increasing"):
+        model.final_open(b, RED, [10, 3])
+    b = model.forfeit(b, RED, 40, "fraud")
+    assert model.final_opener(b) == BLUE
+    b = model.final_open(b, BLUE, [5, 9])
+    result = outcome(b)
+    assert (result.winner, result.reason, result.forfeits, result.evidence) == (
+        "Blue",
+        "fraud",
+        (0,),
+        (40,),
+    )
+
+
+def test_the_centre_tie_break_goes_to_the_higher_marker_and_equal_markers_draw() -> None:
+    end = Board(phase="over", day=3, step=8, da=0, markers=(3, 5))
+    assert outcome(end).winner == "Blue"
+    assert outcome(Board(phase="over", day=3, step=8, da=0, markers=(4, 4))).winner is None
+    assert outcome(Board(phase="over", day=3, step=8, da=1, markers=(0, 9))).winner == "Red"
+
+
+def test_the_seat_view_shows_its_own_hidden_ranks_and_the_public_view_does_not() -> None:
+    table, agents = honest_table(11)
+    play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
+    own = tuple(table.seats[RED].memo["deploy/1"])
+    mine = render(board(table), RED, own)
+    public = GAME.render(board(table), None)
+    assert f"hidden ({model.rank_label(own[-1])})" in mine
+    assert "hidden (" not in public
+    assert "DA" in public and "Old Intel" in public and "Intel" in public
+
+
+def test_replay_narrates_every_record_in_one_line() -> None:
+    table, agents = honest_table(12, ("random", "heuristic"))
+    table.run(agents)
+    engine = GAME.table()
+    state = engine.start(table.genesis)
+    for signed in table.records:
+        after = engine.apply(state, signed)
+        line = GAME.narrate(state.game, signed.record, after.game)
+        assert line and "\n" not in line
+        state = after
