@@ -168,7 +168,11 @@ class Thinking:
 def _human(session_box: list[Session], definition: registry.GameDefinition) -> Callable[[int], Agent]:
     def agent_for(seat: int) -> Agent:
         def board() -> str:
-            return definition.render(session_box[0].state.game, seat) if session_box else ""
+            if not session_box:
+                return ""
+            session = session_box[0]
+            assert session.table_seat is not None
+            return definition.render(session.table_seat.view(session.state), seat)
 
         return TerminalAgent(board)
 
@@ -190,7 +194,7 @@ def _spawn_bots(args: argparse.Namespace, count: int, table: bytes, game: str) -
 async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subprocess.Popen[bytes] | None]:
     definition = registry.load(args.game)
     options = game_options(definition, args)
-    players = players_of(options, definition)
+    players = players_of(args, definition)
     if args.bots < 0 or args.bots > players - (1 if seated else 0):
         raise SystemExit(f"--bots must be 0..{players - (1 if seated else 0)}")
     identity = load_identity()
@@ -217,7 +221,8 @@ async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subpro
 
 def _finish(session: Session, out: str | None = None) -> int:
     state = session.state
-    print(session.definition.render(state.game, session.seat))
+    view = session.table_seat.view(state) if session.table_seat is not None else state.game
+    print(session.definition.render(view, session.seat))
     if out:
         Path(out).write_bytes(session.transcript.to_bytes())
         print(f"transcript: {out} ({len(session.records)} records)")

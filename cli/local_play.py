@@ -16,12 +16,12 @@ from spycraft.p2p.entropy import SystemEntropy
 def play(args: argparse.Namespace) -> int:
     definition = registry.load(args.game)
     options = game_options(definition, args)
-    players = players_of(options, definition)
+    players = players_of(args, definition)
     entropy = SystemEntropy()
     names = [f"bot{i}" for i in range(players)]
     names[0] = "you"
     local = new_local_table(definition, options, players, entropy, names)
-    human = TerminalAgent(lambda: definition.render(local.state.game, 0))
+    human = TerminalAgent(lambda: definition.render(local.seats[0].view(local.state), 0))
     agents: list[Agent] = [
         human if i == 0 else definition.bots["heuristic"](entropy, i) for i in range(players)
     ]
@@ -33,7 +33,7 @@ def play(args: argparse.Namespace) -> int:
             print(f"  {line}")
 
     state = local.run(agents, on_record=narrate)
-    print(definition.render(state.game, 0))
+    print(definition.render(local.seats[0].view(state), 0))
     assert state.result is not None
     print(f"result: {state.result.describe()}")
     return 0

@@ -27,8 +27,13 @@ def game_options(definition: registry.GameDefinition, args: argparse.Namespace) 
     return definition.options(**kwargs)
 
 
-def players_of(options: dict[str, Any], definition: registry.GameDefinition) -> int:
-    return int(options.get("players", definition.rules.seat_counts[0]))
+def players_of(args: argparse.Namespace, definition: registry.GameDefinition) -> int:
+    """The seat count asked for (the game's smallest by default), checked against the game."""
+    players = args.players if args.players is not None else definition.rules.seat_counts[0]
+    if players not in definition.rules.seat_counts:
+        counts = definition.rules.seat_counts
+        raise SystemExit(f"{definition.name} is played by {counts[0]} to {counts[-1]} players")
+    return int(players)
 
 
 def bot_agents(definition: registry.GameDefinition, spec: str, players: int,
@@ -48,7 +53,7 @@ def selfplay(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"spycraft selfplay: {exc}", file=sys.stderr)
         return 2
-    players = players_of(options, definition)
+    players = players_of(args, definition)
     entropy = SeededEntropy(args.seed)
     local = new_local_table(definition, options, players, entropy.child("table"))
     agents = bot_agents(definition, args.bots, players, entropy)
@@ -109,21 +114,30 @@ def replay(args: argparse.Namespace) -> int:
     print(f"{definition.title}, table {genesis.table.hex()}")
     for i, seat in enumerate(genesis.seats):
         print(f"  seat {i}: {seat.name} [{seat.fingerprint}]")
-    state = table.start(transcript.genesis)
     viewer = args.seat
-    try:
-        for signed in transcript.records:
-            before = state
-            state = table.apply(state, signed)
-            line = definition.narrate(before.game, signed.record, state.game)
-            if line:
-                print(f"{signed.seq:4} {line}")
-            if line and not args.brief and signed.record.kind not in ("beacon", "result"):
-                print(definition.render(state.game, viewer))
-    except RecordError as exc:
-        print(f"replay stops: {exc}")
+    states = [table.start(transcript.genesis)]
+    problem: RecordError | None = None
+    for signed in transcript.records:
+        try:
+            states.append(table.apply(states[-1], signed))
+        except RecordError as exc:
+            problem = exc
+            break
+    games = [s.game for s in states]
+    views = games
+    if viewer is not None and definition.hindsight is not None and problem is None:
+        views = definition.hindsight(games, viewer)
+    for i, signed in enumerate(transcript.records[: len(states) - 1], start=1):
+        line = definition.narrate(games[i - 1], signed.record, games[i])
+        if line:
+            print(f"{signed.seq:4} {line}")
+        if line and not args.brief and signed.record.kind not in ("beacon", "result"):
+            print(definition.render(views[i], viewer))
+    if problem is not None:
+        print(f"replay stops: {problem}")
         return 1
-    print(definition.render(state.game, viewer))
+    state = states[-1]
+    print(definition.render(views[-1], viewer))
     if state.result is not None:
         print(f"result: {state.result.describe()}")
     return 0

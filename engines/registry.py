@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent
@@ -21,7 +21,9 @@ class GameDefinition:
     bots: Mapping[str, Callable[[Entropy, int], Agent]]  # name -> (entropy, seat) -> agent
     options: Callable[..., dict[str, Any]]  # keyword options from the CLI -> genesis options
     render: Callable[[Any, int | None], str]  # (game state, seat or None for public) -> text
-    narrate: Callable[[Any, Any, Any], str]  # (state before, record, state after) -> one line
+    narrate: Callable[[Any, Any, Any], str]  # (state before or None, record, state after) -> line
+    # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
+    hindsight: Callable[[Sequence[Any], int], list[Any]] | None = None
 
     def table(self) -> Table[Any]:
         return Table(self.rules)

@@ -97,6 +97,11 @@ class TableSeat:
     def memo(self) -> dict[str, Any]:
         return self.context.memo
 
+    def view(self, state: TableState[Any]) -> Any:
+        """What this seat sees: the game's seat view when the game has one, else the state."""
+        view = getattr(self.game, "view", None)
+        return view(state.game) if view is not None else state.game
+
     def my_turn(self, state: TableState[Any]) -> Turn | None:
         turn = self.table.expect(state)
         return turn if turn is not None and turn.seat == self.index else None

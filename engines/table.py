@@ -104,7 +104,7 @@ class Result:
         }
 
     def describe(self) -> str:
-        who = "no winner" if self.winner is None else f"{self.winner} wins"
+        who = "no winner" if self.winner is None else f"winner: {self.winner}"
         text = f"{who} ({self.reason})"
         if self.forfeits:
             text += f"; forfeit by seat {', '.join(map(str, self.forfeits))}"

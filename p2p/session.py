@@ -337,8 +337,10 @@ class Session:
     async def _writer(self, link: Link) -> None:
         try:
             async for frame in link.receive_channel:
+                before = link.stream.bytes_sent
                 await link.stream.send(frame)
                 self.frames_sent += 1
+                self.bytes_sent += link.stream.bytes_sent - before
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             log.info("link to %s lost while sending: %s", link.name, exc)
         except FrameError as exc:

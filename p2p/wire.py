@@ -262,12 +262,16 @@ class FramedStream:
         self.stream = stream
         self.max_frame_size = max_frame_size
         self._send_lock = trio.Lock()
+        self.frames_sent = 0
+        self.bytes_sent = 0
 
     async def send(self, frame: Mapping[str, Any]) -> None:
         """Validate, encode and write one frame; concurrent callers are serialised."""
         data = encode_frame(frame, max_frame_size=self.max_frame_size)
         async with self._send_lock:
             await self.stream.send_all(data)
+            self.frames_sent += 1
+            self.bytes_sent += len(data)
 
     async def receive(self) -> dict[str, Any]:
         """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and

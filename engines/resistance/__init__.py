@@ -9,6 +9,7 @@ from spycraft.engines.resistance.bots import BOTS
 from spycraft.engines.resistance.engine import ResistanceRules
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.resistance.view import narrate, render
+from spycraft.engines.resistance.hindsight import hindsight
 
 
 def options(
@@ -27,4 +28,5 @@ GAME = GameDefinition(
     options=options,
     render=render,
     narrate=narrate,
+    hindsight=hindsight,
 )

@@ -92,6 +92,9 @@ class ResistanceSeat:
             )
         return self._reading
 
+    def view(self, state: State) -> SeatView:
+        return SeatView(state.game, self.knowledge(state))
+
     def knowledge(self, state: State) -> Knowledge:
         reading = self.reading(state)
         spy = reading is not None and reading.role == recognition.SPY

@@ -13,7 +13,7 @@ from spycraft.engines.registry import GameDefinition
 from spycraft.engines.spies_and_lies.bots import BOTS
 from spycraft.engines.spies_and_lies.rules import RULES
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
-from spycraft.engines.spies_and_lies.view import narrate, render
+from spycraft.engines.spies_and_lies.view import hindsight, narrate, render
 
 
 def options(players: int = 2, **unknown: Any) -> dict[str, Any]:
@@ -34,4 +34,5 @@ GAME = GameDefinition(
     options=options,
     render=render,
     narrate=narrate,
+    hindsight=hindsight,
 )

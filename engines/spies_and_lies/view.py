@@ -74,7 +74,14 @@ def _flags(flags: model.Flags) -> str:
 
 
 def render(state: Any, seat: int | None = None, own_deployment: Sequence[int] | None = None) -> str:
-    """A text picture of the board; ``own_deployment`` shows ``seat``'s own hidden ranks."""
+    """A text picture of the board; ``own_deployment`` shows ``seat``'s own hidden ranks.
+
+    ``state`` is the table's game state, a bare ``Board``, or a ``SeatView`` (which carries the
+    seat's own deployment)."""
+    if isinstance(state, SeatView):
+        if own_deployment is None and seat == state.seat:
+            own_deployment = state.deployment
+        state = state.board
     b: Board = getattr(state, "game", state)
     lines = [f"Stratego: Spies & Lies · day {b.day} of {model.LAST_DAY} · SP {SIDES[b.sp]}"]
     if b.phase == "mission":
@@ -184,3 +191,21 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     if kind in ("fraud", "abandon"):
         return f"{who} writes {kind}: {', '.join(SIDES[s] for s in a.forfeits)} forfeits"
     return f"{who} writes {kind}"
+
+
+def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
+    """What ``seat`` saw at each state of a finished game: the board plus its own deployment.
+
+    Every deployed card is face up by the end of its day (or opened by the final reveal), so the
+    transcript alone tells which rank stood under each of the seat's Mission cards that day.
+    """
+    boards: list[Board] = [getattr(s, "game", s) for s in states]
+    deployed: dict[int, tuple[int, ...]] = {}
+    for board in boards:
+        ranks = tuple(c.rank for c in board.cards[seat]) if board.cards[seat] else ()
+        if len(ranks) == 4 and all(r is not None for r in ranks):
+            deployed[board.day] = tuple(r for r in ranks if r is not None)
+    return [
+        SeatView(board, seat, deployed.get(board.day) if board.cards[seat] else None)
+        for board in boards
+    ]
