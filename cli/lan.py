@@ -15,8 +15,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
@@ -186,9 +187,10 @@ def _spawn_bots(args: argparse.Namespace, count: int, table: bytes, game: str) -
     command = [sys.executable, "-m", "spycraft", "bots", "--count", str(count), "--game", game,
                "--table", table.hex(), "--interface", args.interface,
                "--turn-timeout", str(args.turn_timeout)]
-    log_file = open(home.parent / "bot-peers.log", "ab") if home.parent.exists() else subprocess.DEVNULL
-    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-                            stderr=log_file)
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / "bot-peers.log", "ab") as log_file:  # the child keeps its own copy
+        return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+                                stderr=log_file)
 
 
 async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subprocess.Popen[bytes] | None]:
@@ -315,11 +317,15 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
         definition = registry.load(ad.game)
         if args.bot not in definition.bots:
             raise SystemExit(f"--bot: {definition.name} has bots {', '.join(definition.bots)}")
+        make_bot = definition.bots[args.bot]
+
+        def agent_for(seat: int, make_bot: Callable[[Any, int], Agent] = make_bot) -> Agent:
+            return Thinking(make_bot(entropy, seat), args.think)
+
         try:
             session = await join_table(
                 ad, definition=definition, me=Me.fresh(identity, f"bot-{identity.fingerprint[:4]}"),
-                interface=args.interface, root=data_dir(),
-                agent_for=lambda seat: Thinking(definition.bots[args.bot](entropy, seat), args.think),
+                interface=args.interface, root=data_dir(), agent_for=agent_for,
                 config=_config(args), bot={"bot": args.bot, "think": str(args.think)},
             )
         except LobbyError as exc:

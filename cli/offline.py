@@ -12,7 +12,8 @@ from spycraft.crypto.errors import MalformedRecord, RecordError
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
-from spycraft.engines.audit import Unreadable, audit as audit_bytes
+from spycraft.engines.audit import Unreadable
+from spycraft.engines.audit import audit as audit_bytes
 from spycraft.engines.local import new_local_table
 
 

@@ -9,7 +9,7 @@ the rules engine. Without a terminal (piped input) it falls back to plain ``inpu
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from spycraft.engines.agent import Decision
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.hashing import tagged_hash
 
 NONCE_BYTES = 32
@@ -22,7 +23,7 @@ class Commitment:
     purpose: str
 
     @classmethod
-    def to(cls, purpose: str, value: Any, nonce: bytes) -> "Commitment":
+    def to(cls, purpose: str, value: Any, nonce: bytes) -> Commitment:
         if len(nonce) != NONCE_BYTES:
             raise ValueError("a commitment nonce is 32 bytes")
         return cls(tagged_hash("commit/" + purpose, [value, nonce]), purpose)
@@ -33,5 +34,5 @@ class Commitment:
             return False
         try:
             return Commitment.to(self.purpose, value, nonce).digest == self.digest
-        except Exception:  # a value that cannot even be encoded opens nothing
+        except EncodingError:  # a value that cannot even be encoded opens nothing
             return False

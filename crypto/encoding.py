@@ -137,7 +137,7 @@ def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
     scan(bytes(data))
     try:
         value = cbor2.loads(bytes(data))
-    except Exception as exc:  # cbor2 raises several types on garbage; all mean the same here
+    except (cbor2.CBORDecodeError, ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise EncodingError(f"not CBOR: {exc}") from None
     value = _freeze(value)
     try:

@@ -23,7 +23,7 @@ class Entropy(Protocol):
         """n fresh secret bytes."""
         ...
 
-    def child(self, label: str) -> "Entropy":
+    def child(self, label: str) -> Entropy:
         """An independent stream for one purpose."""
         ...
 
@@ -43,7 +43,7 @@ class SeededEntropy:
         info = encode(["spycraft/seeded-entropy", list(self._path), self._counter])
         return HKDF(algorithm=hashes.SHA256(), length=n, salt=None, info=info).derive(self._seed)
 
-    def child(self, label: str) -> "SeededEntropy":
+    def child(self, label: str) -> SeededEntropy:
         return SeededEntropy(self._seed, self._path + (label,))
 
 

@@ -18,8 +18,9 @@ Parsing is strict (canonical CBOR, exact shapes, exact field types) and every fa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import cbor2
 

@@ -26,7 +26,7 @@ class Transcript:
         return self.genesis.raw + b"".join(r.raw for r in self.records)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "Transcript":
+    def from_bytes(cls, data: bytes) -> Transcript:
         """Parse a transcript; the first malformed item raises ``MalformedRecord`` with its seq."""
         if len(data) > MAX_TRANSCRIPT_BYTES:
             raise MalformedRecord(None, None, "transcript too large")

@@ -5,13 +5,19 @@ from dataclasses import replace
 import pytest
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import BadSignature, ChainBroken, IllegalAction, MalformedRecord, OutOfTurn
+from spycraft.crypto.errors import (
+    BadOpening,
+    BadSignature,
+    ChainBroken,
+    IllegalAction,
+    MalformedRecord,
+    OutOfTurn,
+)
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Record, parse_record, sign_record
 from spycraft.engines.agent import RandomAgent
 from spycraft.engines.local import new_local_table
 from spycraft.engines.table import FRAUD
-
 from tests.foundation.toy import GAME
 
 
@@ -110,7 +116,7 @@ def test_fraud_evidence_makes_the_cheater_forfeit():
     a = agents()
     local.step(a), local.step(a), local.step(a), local.step(a)  # commits and beacon
     cheat = local.seats[0].sign(local.state, "open", {"coin": 0, "nonce": b"\x01" * 32})
-    with pytest.raises(Exception):
+    with pytest.raises(BadOpening):
         local.table.apply(local.state, cheat)
     accusation = local.seats[1].sign(local.state, "fraud", {"evidence": [cheat.raw]})
     state = local.table.apply(local.state, accusation)

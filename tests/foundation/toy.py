@@ -12,9 +12,8 @@ from typing import Any
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
 from spycraft.crypto.hashing import uniform_from
-from spycraft.engines.agent import Decision
+from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.agent import RandomAgent
 from spycraft.engines.table import Draw, Result, Turn
 
 

@@ -16,7 +16,7 @@ from spycraft.crypto.transcript import Transcript
 ROOT = Path(__file__).resolve().parents[2]
 
 
-RUNNING: list["Proc"] = []
+RUNNING: list[Proc] = []
 
 
 def kill_all() -> None:
@@ -35,9 +35,9 @@ class Proc:
         command = [sys.executable, "-m", module, *args]
         if netns is not None:
             command = ["ip", "netns", "exec", netns, *command]
-        self._log_file = open(self.log, "ab")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                        stdout=self._log_file, stderr=subprocess.STDOUT)
+        with open(self.log, "ab") as log_file:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                            stdout=log_file, stderr=subprocess.STDOUT)
         RUNNING.append(self)
 
     def wait(self, timeout: float) -> int:
@@ -53,7 +53,6 @@ class Proc:
             self.process.wait(timeout=10)
 
     def output(self) -> str:
-        self._log_file.flush()
         return self.log.read_text(errors="replace")
 
     def table_id(self, timeout: float = 20) -> str:
@@ -88,7 +87,7 @@ class Proc:
 
 def spycraft(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "spycraft", *args], cwd=ROOT, text=True,
-                          capture_output=True, timeout=120)
+                          capture_output=True, timeout=120, check=False)
 
 
 def audit(path: Path) -> subprocess.CompletedProcess[str]:

@@ -68,7 +68,7 @@ def test_a_stalled_peer_is_declared_absent_and_forfeits(tmp_path):
 
 
 def test_a_record_for_another_seat_is_refused_and_its_sender_disconnected(tmp_path):
-    seat, h, honest, cheater = play_against(tmp_path, "forge")
+    _seat, h, honest, cheater = play_against(tmp_path, "forge")
     transcript = finish(h, honest, cheater)
     assert "forged" in cheater.output()
     assert "bad signature" in honest.output() or "bad signature" in h.output()
