@@ -12,6 +12,7 @@ from pathlib import Path
 
 from spycraft.crypto.identity import Identity
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.storage import write_private
 
 
 def config_dir() -> Path:
@@ -30,19 +31,6 @@ def data_dir() -> Path:
     return Path(base) / "spycraft"
 
 
-def write_secret(path: Path, data: bytes) -> None:
-    """Write a secret file atomically with mode 0600 from the first byte."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-
-
 def load_identity(create: bool = True) -> Identity:
     path = config_dir() / "identity.key"
     if path.exists():
@@ -53,5 +41,5 @@ def load_identity(create: bool = True) -> Identity:
     if not create:
         raise SystemExit(f"no identity at {path}")
     identity = Identity(SystemEntropy().take(32))
-    write_secret(path, identity.secret)
+    write_private(path, identity.secret)
     return identity

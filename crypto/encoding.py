@@ -78,8 +78,19 @@ def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: 
     byte: cbor2 expands value-sharing and string-reference tags (28/29, 256/25) while decoding,
     so a small hostile input could otherwise grow into a huge value before any check.
     """
+    if _walk(data, 0, allowed_tags, max_nesting) != len(data):
+        raise EncodingError("trailing bytes after the CBOR item")
+
+
+def item_length(data: bytes, start: int = 0) -> int:
+    """The length in bytes of the one item of the profile that begins at ``start``."""
+    return _walk(data, start, COSE_TAGS, MAX_NESTING) - start
+
+
+def _walk(data: bytes, start: int, allowed_tags: frozenset[int], max_nesting: int) -> int:
+    """Where the profile item that begins at ``start`` ends; EncodingError if it is not one."""
     end = len(data)
-    pos = 0
+    pos = start
     pending: list[int] = [1]  # items still expected by each open array or map (or tag)
     while pending:
         if pending[-1] == 0:
@@ -107,7 +118,9 @@ def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: 
             raise EncodingError("indefinite or reserved CBOR length")
         if major == 6:
             if argument not in allowed_tags:
-                raise EncodingError(f"CBOR tag {argument} is not admitted (only tags {sorted(allowed_tags)})")
+                raise EncodingError(
+                    f"CBOR tag {argument} is not admitted (only tags {sorted(allowed_tags)})"
+                )
             count = 1
         elif major in (2, 3):
             if argument > end - pos:
@@ -124,8 +137,7 @@ def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: 
             if len(pending) > max_nesting:
                 raise EncodingError(f"CBOR nested deeper than {max_nesting}")
             pending.append(count)
-    if pos != end:
-        raise EncodingError("trailing bytes after the CBOR item")
+    return pos
 
 
 def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
@@ -147,48 +159,6 @@ def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
     if again != bytes(data):
         raise EncodingError("not canonical CBOR (RFC 8949 §4.2.1)")
     return value
-
-
-def item_length(data: bytes, start: int = 0) -> int:
-    """The length in bytes of the CBOR item that begins at ``start`` (structure only)."""
-    end = len(data)
-    pos = start
-    pending = [1]
-    while pending:
-        if pending[-1] == 0:
-            pending.pop()
-            continue
-        pending[-1] -= 1
-        if pos >= end:
-            raise EncodingError("truncated CBOR")
-        initial = data[pos]
-        pos += 1
-        major, info = initial >> 5, initial & 0x1F
-        if info < 24:
-            argument = info
-        elif info <= 27:
-            width = 1 << (info - 24)
-            if pos + width > end:
-                raise EncodingError("truncated CBOR")
-            argument = int.from_bytes(data[pos : pos + width], "big")
-            pos += width
-        else:
-            raise EncodingError("indefinite or reserved CBOR length")
-        if major in (2, 3):
-            if argument > end - pos:
-                raise EncodingError("CBOR string longer than the data")
-            pos += argument
-        elif major in (4, 5):
-            count = argument * (2 if major == 5 else 1)
-            if count > end - pos:
-                raise EncodingError("CBOR container longer than the data")
-            if count:
-                if len(pending) > MAX_NESTING:
-                    raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
-                pending.append(count)
-        elif major == 6:
-            pending.append(1)
-    return pos - start
 
 
 def split_sequence(data: bytes) -> list[bytes]:
