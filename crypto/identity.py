@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from functools import cached_property
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -45,11 +46,11 @@ class Identity:
         if len(self.secret) != 32:
             raise ValueError("an Ed25519 private seed is 32 bytes")
 
-    @property
+    @cached_property
     def _key(self) -> Ed25519PrivateKey:
         return Ed25519PrivateKey.from_private_bytes(self.secret)
 
-    @property
+    @cached_property
     def public(self) -> bytes:
         return self._key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw

@@ -92,12 +92,8 @@ def sign_record(record: Record, identity: Identity) -> SignedRecord:
     payload = encode(record.to_cbor())
     signature = identity.sign(_sig1_structure(payload))
     raw = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature]))
-    return SignedRecord(_thaw_record(record), raw)
-
-
-def _thaw_record(record: Record) -> Record:
-    """Bodies are compared after a decode, which turns lists into tuples: normalise early."""
-    return parse_payload(encode(record.to_cbor()))
+    # Parse the payload back so the record reads exactly as every receiver will read it.
+    return SignedRecord(parse_payload(payload), raw)
 
 
 def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:

@@ -10,10 +10,12 @@ one ``Link`` per connected peer (every seat, plus observers such as a host witho
   persisted, the record goes through the engine like anyone else's, is appended (fsync) and
   broadcast.
 * **Receiving.** A record for the next seq goes through the engine; if it passes it is appended
-  (fsync), acknowledged to its author and forwarded to every other link (gossip), so a record
-  reaches everyone even over a broken mesh link and an equivocation cannot stay hidden. A record
-  from the future is held and the sender is asked to ``sync``; a record for a seq we hold is
-  compared with ours (see conflicts).
+  (fsync) and acknowledged to every link with its link hash. Acks are small and go everywhere,
+  so they do the work of gossip: a peer that hears of a record it lacks asks that peer to
+  ``sync``, and a peer that hears of a different record for a seq it holds sends its own (so an
+  equivocation cannot stay hidden, and a broken mesh link loses nothing). A record from the
+  future is held and the sender is asked to ``sync``; a record for a seq we hold is compared
+  with ours (see conflicts).
 * **Bad input.** A frame that fails the wire gates, or an invalid record, disconnects the link
   that sent it, with the reason logged; nothing recorded is lost. When the seat expected next
   signs a record the engine rejects, its first successor in seat order writes a ``fraud``
@@ -34,8 +36,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
@@ -96,7 +99,7 @@ class RosterSeat:
         )
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "RosterSeat":
+    def from_bytes(cls, data: bytes) -> RosterSeat:
         m = decode(data)
         if not isinstance(m, dict) or set(m) != {"name", "identity", "table_key", "beacon", "host", "port"}:
             raise FrameError("roster seat must be a map of name, identity, table_key, beacon, host, port")
@@ -502,11 +505,7 @@ class Session:
             self._after_accept(nxt, link)
 
     def _after_accept(self, signed: SignedRecord, source: Link | None) -> None:
-        self._broadcast({"t": "record", "record": signed.raw}, skip=source)
-        ack = {"t": "ack", "seq": signed.seq, "link": signed.link}
-        for link in self.links.values():
-            if link.seat == signed.seat:
-                link.post(ack)
+        self._broadcast({"t": "ack", "seq": signed.seq, "link": signed.link})
 
     def _on_invalid(self, link: Link, signed: SignedRecord, error: RecordError) -> None:
         if isinstance(error, ChainBroken):
@@ -588,9 +587,12 @@ class Session:
             self._write_interrupt("fraud", {"evidence": [mine.raw, theirs.raw]})
 
     def _on_ack(self, link: Link, seq: int, link_hash: bytes) -> None:
-        if seq <= self.state.seq and self.records[seq - 1].link != link_hash:
+        if seq > self.state.seq:
+            link.acked = max(link.acked, seq)  # if the record itself does not come, the
+            return  # watchdog asks this peer for it
+        if seq == 0 or self.records[seq - 1].link != link_hash:
             log.warning("%s holds another record %d than we do: sending ours", link.name, seq)
-            self._send_records(link, seq)
+            self._send_records(link, max(seq, 1))
             return
         link.acked = max(link.acked, seq)
         if seq in self.created_at and seq not in self.all_acked_at:
@@ -639,8 +641,17 @@ class Session:
 
     async def _watchdog(self) -> None:
         n = len(self.roster)
+        behind_since: float | None = None
         while True:
             await trio.sleep(min(0.5, self.config.turn_timeout / 4))
+            ahead = [link for link in self.links.values() if link.acked > self.state.seq]
+            if not ahead:
+                behind_since = None
+            elif behind_since is None:
+                behind_since = trio.current_time()
+            elif trio.current_time() - behind_since >= 0.5:
+                ahead[0].post({"t": "sync", "from_seq": self.state.seq + 1})
+                behind_since = None
             turn = self.table.expect(self.state)
             if turn is None or self.seat is None or turn.seat == self.seat:
                 continue
@@ -658,4 +669,4 @@ def _priority(signed: SignedRecord) -> tuple[int, bytes]:
     return (rank, signed.raw)
 
 
-__all__ = ["Session", "SessionConfig", "RosterSeat", "Link", "SpycraftError"]
+__all__ = ["Link", "RosterSeat", "Session", "SessionConfig", "SpycraftError"]

@@ -1,0 +1,441 @@
+"""LAN timings on loopback: lobby to genesis, record latency, frames and bytes (a plain script).
+
+Run: ``.venv/bin/python benchmarks/bench_lan.py [--processes] [--plot]``.
+
+Everything runs on 127.0.0.1 only: real TCP, real zeroconf (multicast DNS on the loopback
+interface). Peers use the ``p2p.lobby`` API as ``spycraft play`` / ``spycraft bots`` do: one
+opener (``open_table``, seated, with a heuristic bot agent) and N-1 joiners that each browse for
+the table with their own zeroconf instance (``browse_tables``) and call ``join_table``. Each peer
+has its own temporary data root. ``SessionConfig(turn_timeout=60)``; agents are
+``definition.bots["heuristic"](SystemEntropy(), seat)``.
+
+Two modes:
+
+* default: **one trio program** holding all peers (one process: every peer's verification shares
+  one interpreter and one GIL, so per-record latency includes the other nine peers' CPU);
+* ``--processes``: **one process per peer** (multiprocessing, spawn), closer to one laptop per
+  seat, but ten processes still share this machine's cores.
+
+Figures:
+
+(a) open -> genesis: from the opener calling ``open_table`` (joiners already browsing) to the
+    opener holding the signed genesis, and to the last joiner holding it; the time at which the
+    ad was registered (``on_open``), and the last seat was taken. With real name-conflict
+    probing and with ``cooperating_responders=True``.
+(b) record latency: for every record, ``Session.all_acked_at[seq] - Session.created_at[seq]``
+    on its author (creation -> acked by every other seat), median / p90 / p99 / max.
+(c) frames and bytes per game: the sum over peers of ``Session.frames_sent`` /
+    ``Session.bytes_sent`` (session frames only: lobby frames, hellos, and the mDNS traffic are
+    not counted), also per record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import multiprocessing as mp
+import shutil
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from spycraft.crypto.identity import Identity
+from spycraft.engines import registry
+from spycraft.p2p.discovery import browse_tables
+from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.lobby import Me, join_table, open_table
+from spycraft.p2p.session import Session, SessionConfig
+
+LO = "127.0.0.1"
+
+
+@dataclass
+class PeerStats:
+    seat: int = -1
+    opener: bool = False
+    t_start: float = 0.0  # time.monotonic() (system-wide) when the peer started
+    t_open: float = 0.0  # opener: ad registered (on_open)
+    t_found: float = 0.0  # joiner: ad found by browsing
+    t_genesis: float = 0.0  # genesis signed and stored
+    t_done: float = 0.0  # session.run() returned
+    latencies: list[float] = field(default_factory=list)
+    unacked: int = 0
+    records_written: int = 0
+    records: int = 0
+    frames_sent: int = 0
+    bytes_sent: int = 0
+    frames_received: int = 0
+    append_seconds: float = 0.0
+    appends: int = 0
+    result: str = ""
+    transcript_link: bytes = b""
+    cpu: float = 0.0
+
+
+def _agent(definition: registry.GameDefinition):
+    return lambda seat: definition.bots["heuristic"](SystemEntropy(), seat)
+
+
+def _collect(session: Session, stats: PeerStats) -> None:
+    stats.seat = session.seat if session.seat is not None else -1
+    for seq, created in session.created_at.items():
+        acked = session.all_acked_at.get(seq)
+        if acked is None:
+            stats.unacked += 1
+        else:
+            stats.latencies.append(acked - created)
+    stats.records_written = len(session.created_at)
+    stats.records = len(session.records)
+    stats.frames_sent = session.frames_sent
+    stats.bytes_sent = getattr(session, "bytes_sent", 0)
+    stats.frames_received = session.frames_received
+    stats.result = session.state.result.describe() if session.state.result else "unfinished"
+    stats.transcript_link = session.state.link
+
+
+def _time_appends(stats: PeerStats, session: Session) -> None:
+    """Time this peer's GameStore.append (append + fsync, on the trio thread)."""
+    store = session.store
+    original = store.append
+
+    def timed(signed: Any) -> None:
+        start = time.perf_counter()
+        original(signed)
+        stats.append_seconds += time.perf_counter() - start
+        stats.appends += 1
+
+    store.append = timed  # type: ignore[method-assign]
+
+
+async def run_opener(
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    root: Path,
+    coop: bool,
+    stats: PeerStats,
+    opened: Any,
+    genesis_ready: Any = None,
+) -> None:
+    """``opened(table_id)`` is called once the ad is registered."""
+    definition = registry.load(game)
+    stats.opener = True
+    stats.t_start = time.monotonic()
+    me = Me.fresh(Identity(SystemEntropy().take(32)), "opener")
+
+    def on_open(table: bytes, port: int) -> None:
+        stats.t_open = time.monotonic()
+        opened(table)
+
+    session = await open_table(
+        definition=definition,
+        options=options,
+        players=players,
+        me=me,
+        seated=True,
+        interface=LO,
+        root=root,
+        agent=_agent(definition)(0),
+        config=SessionConfig(turn_timeout=60),
+        on_open=on_open,
+        cooperating_responders=coop,
+    )
+    stats.t_genesis = time.monotonic()
+    _time_appends(stats, session)
+    if genesis_ready is not None:
+        await genesis_ready(session)
+    await session.run()
+    stats.t_done = time.monotonic()
+    _collect(session, stats)
+
+
+async def run_joiner(
+    index: int, game: str, root: Path, stats: PeerStats, table_id: Any, genesis_ready: Any = None
+) -> None:
+    """``table_id()`` is awaited for the id of the table to join (known once it is open)."""
+    definition = registry.load(game)
+    stats.t_start = time.monotonic()
+    wanted: bytes | None = None
+    ad = None
+    async with browse_tables(LO) as ads:
+        async for candidate in ads:
+            if candidate.change == "removed" or candidate.game != game:
+                continue
+            if wanted is None:
+                wanted = await table_id()
+            if candidate.table_id == wanted and candidate.seats_taken < candidate.seats_total:
+                ad = candidate
+                break
+    assert ad is not None
+    stats.t_found = time.monotonic()
+    me = Me.fresh(Identity(SystemEntropy().take(32)), f"bot{index}")
+    session = await join_table(
+        ad,
+        definition=definition,
+        me=me,
+        interface=LO,
+        root=root,
+        agent_for=_agent(definition),
+        config=SessionConfig(turn_timeout=60),
+    )
+    stats.t_genesis = time.monotonic()
+    _time_appends(stats, session)
+    if genesis_ready is not None:
+        await genesis_ready(session)
+    await session.run()
+    stats.t_done = time.monotonic()
+    _collect(session, stats)
+
+
+# --- one trio program ---------------------------------------------------------------------------
+
+
+async def table_in_process(
+    game: str, options: dict[str, Any], players: int, coop: bool, roots: list[Path]
+) -> list[PeerStats]:
+    stats = [PeerStats() for _ in range(players)]
+    known = trio.Event()
+    box: list[bytes] = []
+
+    def opened(table: bytes) -> None:
+        box.append(table)
+        known.set()
+
+    async def table_id() -> bytes:
+        await known.wait()
+        return box[0]
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run_opener, game, options, players, roots[0], coop, stats[0], opened)
+        for i in range(1, players):
+            nursery.start_soon(run_joiner, i, game, roots[i], stats[i], table_id)
+    return stats
+
+
+# --- one process per peer -----------------------------------------------------------------------
+
+
+def _child(
+    role: str,
+    index: int,
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    coop: bool,
+    root: str,
+    shared_id: Any,
+    id_set: Any,
+    out: Any,
+) -> None:
+    logging.basicConfig(level=logging.WARNING, format=f"peer {index} %(levelname)s: %(message)s")
+    stats = PeerStats()
+    c0 = time.process_time()
+    if role == "opener":
+
+        def opened(table: bytes) -> None:
+            shared_id.value = table.hex().encode()
+            id_set.set()
+
+        trio.run(run_opener, game, options, players, Path(root), coop, stats, opened)
+    else:
+
+        async def table_id() -> bytes:
+            await trio.to_thread.run_sync(id_set.wait)
+            return bytes.fromhex(shared_id.value.decode())
+
+        trio.run(run_joiner, index, game, Path(root), stats, table_id)
+    stats.cpu = time.process_time() - c0
+    out.put((index, stats))
+
+
+def table_in_processes(
+    game: str, options: dict[str, Any], players: int, coop: bool, roots: list[Path]
+) -> list[PeerStats]:
+    ctx = mp.get_context("spawn")
+    shared_id = ctx.Array("c", 32)
+    id_set = ctx.Event()
+    out = ctx.Queue()
+    procs = []
+    for i in range(players):
+        role = "opener" if i == 0 else "joiner"
+        p = ctx.Process(
+            target=_child,
+            args=(role, i, game, options, players, coop, str(roots[i]), shared_id, id_set, out),
+        )
+        procs.append(p)
+    for p in procs:  # joiners first so that they are browsing when the opener starts
+        if p is not procs[0]:
+            p.start()
+    time.sleep(
+        3.0
+    )  # let the joiners import and start browsing (not counted: t_start is the opener's)
+    procs[0].start()
+    results: dict[int, PeerStats] = {}
+    for _ in range(players):
+        index, st = out.get(timeout=600)
+        results[index] = st
+    for p in procs:
+        p.join(timeout=30)
+    return [results[i] for i in range(players)]
+
+
+# --- report -------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def one_table(
+    label: str, game: str, options: dict[str, Any], players: int, coop: bool, processes: bool
+) -> dict[str, Any]:
+    roots = [Path(tempfile.mkdtemp(prefix=f"spycraft-bench-{i}-")) for i in range(players)]
+    c0 = time.process_time()
+    try:
+        if processes:
+            stats = table_in_processes(game, options, players, coop, roots)
+        else:
+            stats = trio.run(table_in_process, game, options, players, coop, roots)
+    finally:
+        for r in roots:
+            shutil.rmtree(r, ignore_errors=True)
+    cpu_total = (time.process_time() - c0) if not processes else sum(s.cpu for s in stats)
+    opener = stats[0]
+    t0 = opener.t_start
+    links = {s.transcript_link for s in stats}
+    lat = [x for s in stats for x in s.latencies]
+    records = opener.records
+    out = {
+        "label": label,
+        "players": players,
+        "coop": coop,
+        "ad": opener.t_open - t0,
+        "last_found": max((s.t_found for s in stats[1:]), default=t0) - t0,
+        "opener_genesis": opener.t_genesis - t0,
+        "all_genesis": max(s.t_genesis for s in stats) - t0,
+        "game": max(s.t_done for s in stats) - max(s.t_genesis for s in stats),
+        "records": records,
+        "lat": lat,
+        "unacked": sum(s.unacked for s in stats),
+        "frames": sum(s.frames_sent for s in stats),
+        "bytes": sum(s.bytes_sent for s in stats),
+        "received": sum(s.frames_received for s in stats),
+        "append_s": sum(s.append_seconds for s in stats),
+        "appends": sum(s.appends for s in stats),
+        "cpu": cpu_total,
+        "identical": len(links) == 1,
+        "result": opener.result,
+    }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--processes", action="store_true", help="one process per peer")
+    parser.add_argument("--plot", action="store_true", help="10-player game with The Plot Thickens")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(name)s %(levelname)s: %(message)s",
+    )
+    logging.getLogger("zeroconf").setLevel(logging.WARNING)
+    res = registry.load("resistance")
+    sal = registry.load("spies-and-lies")
+    r_opts = res.options(players=10, plot=True) if args.plot else res.options(players=10)
+    r_label = "resistance 10p" + (" +plot" if args.plot else "")
+    runs = [
+        one_table(r_label, "resistance", r_opts, 10, False, args.processes),
+        one_table(r_label, "resistance", r_opts, 10, True, args.processes),
+        one_table("spies-and-lies 2p", "spies-and-lies", sal.options(), 2, False, args.processes),
+        one_table("spies-and-lies 2p", "spies-and-lies", sal.options(), 2, True, args.processes),
+    ]
+    mode = "one process per peer" if args.processes else "all peers in one trio program"
+    print(f"LAN on 127.0.0.1 ({mode}); seconds of wall time (time.monotonic)")
+    print("\n(a) open_table -> genesis")
+    widths = [-18, -10, 7, 9, 9, 9]
+    print(_row(["table", "probing", "ad up", "all found", "opener", "last peer"], widths))
+    for r in runs:
+        print(
+            _row(
+                [
+                    r["label"],
+                    "cooperat." if r["coop"] else "real",
+                    f"{r['ad']:.2f}",
+                    f"{r['last_found']:.2f}",
+                    f"{r['opener_genesis']:.2f}",
+                    f"{r['all_genesis']:.2f}",
+                ],
+                widths,
+            )
+        )
+    print("\n(b) record creation -> acked by every other seat (ms), (c) traffic per game")
+    widths = [-18, -10, 7, 7, 7, 7, 7, 5, 7, 9, 9, 7, 9]
+    print(
+        _row(
+            [
+                "table",
+                "probing",
+                "records",
+                "median",
+                "p90",
+                "p99",
+                "max",
+                "n/a",
+                "frames",
+                "KiB sent",
+                "B/record",
+                "game s",
+                "fsync ms",
+            ],
+            widths,
+        )
+    )
+    for r in runs:
+        lat = [1000 * x for x in r["lat"]]
+        print(
+            _row(
+                [
+                    r["label"],
+                    "cooperat." if r["coop"] else "real",
+                    r["records"],
+                    f"{statistics.median(lat):.1f}",
+                    f"{pct(lat, 0.9):.1f}",
+                    f"{pct(lat, 0.99):.1f}",
+                    f"{max(lat):.1f}",
+                    r["unacked"],
+                    r["frames"],
+                    f"{r['bytes'] / 1024:.0f}",
+                    f"{r['bytes'] / max(r['records'], 1):.0f}",
+                    f"{r['game']:.2f}",
+                    f"{1000 * r['append_s'] / max(r['appends'], 1):.2f}",
+                ],
+                widths,
+            )
+        )
+    print(
+        "\n(n/a: records whose all_acked_at was never set; fsync ms: mean GameStore.append per "
+        "record per peer, run on the trio thread)"
+    )
+    for r in runs:
+        print(
+            f"  {r['label']:<18} {'coop' if r['coop'] else 'real'}: CPU {r['cpu']:.1f} s for the "
+            f"whole run, {r['received']} frames received, {r['appends']} appends "
+            f"({r['append_s']:.2f} s), transcripts identical: {r['identical']}; {r['result']}"
+        )
+
+
+def _row(cells: list[Any], widths: list[int]) -> str:
+    return "  ".join(str(c).ljust(-w) if w < 0 else str(c).rjust(w) for c, w in zip(cells, widths))
+
+
+if __name__ == "__main__":
+    main()
