@@ -7,8 +7,9 @@ one seat may write the next record, and ``expect(state)`` names it with the reco
 write. ``apply(state, signed)`` checks, in this order, and raises a typed error naming the seat
 and the seq for the first thing that is wrong:
 
-1. the chain: right table id, the next seq, ``prev`` = link hash of the previous item;
-2. the signature: a COSE_Sign1 by the identity key the genesis gives that seat;
+1. the signature: this table's id, and a COSE_Sign1 by the identity key the genesis gives the
+   seat the record names (so a record that seat never signed is never blamed on it);
+2. the chain: the next seq, ``prev`` = link hash of the previous item;
 3. the turn: the seat and the kind ``expect`` named (except the two interrupts below);
 4. the content: the table's own kinds here, every other kind by the game's rules.
 
@@ -35,11 +36,13 @@ while the honest seats still open their secrets.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Mapping, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from spycraft.crypto import beacon
 from spycraft.crypto.errors import (
+    BadSignature,
     ChainBroken,
     Equivocation,
     IllegalAction,
@@ -63,7 +66,7 @@ FRAUD = "fraud"
 ABANDONED = "abandoned"
 
 
-def forfeit_reason(reasons: "tuple[str, ...] | list[str]") -> str:
+def forfeit_reason(reasons: tuple[str, ...] | list[str]) -> str:
     """The reason a forfeit result gives: fraud if any forfeit was for fraud, else abandoned."""
     return FRAUD if FRAUD in reasons else ABANDONED
 INTERRUPTS = ("fraud", "abandon")
@@ -151,7 +154,7 @@ class TableState(Generic[S]):
     pending: tuple[bytes, ...] = ()  # pre-images of the round in progress, in seat order
     result: Result | None = None  # set by the result record: the table is closed
     history: tuple[tuple[int, int, str], ...] = field(default=())  # (seq, seat, kind)
-    incidents: tuple["Incident", ...] = ()  # frauds proven and abandons declared
+    incidents: tuple[Incident, ...] = ()  # frauds proven and abandons declared
 
 
 @dataclass(frozen=True)
@@ -223,11 +226,13 @@ class Table(Generic[S]):
 
     def apply(self, state: TableState[S], signed: SignedRecord) -> TableState[S]:
         record = signed.record
-        self.check_link(state, record)
+        if record.table != state.genesis.table:
+            raise ChainBroken(record.seat, record.seq, "record belongs to another table")
         seats = state.genesis.seats
         if record.seat >= len(seats):
             raise MalformedRecord(record.seat, record.seq, "no such seat at this table")
         verify_record_signature(signed, seats[record.seat].identity)
+        self.check_link(state, record)
         turn = self.expect(state)
         if turn is None:
             raise OutOfTurn(record.seat, record.seq, "the table is closed: the result is recorded")
@@ -321,17 +326,19 @@ class Table(Generic[S]):
             incident = Incident(record.seq, record.seat, turn.seat, "abandon", body["reason"])
             game = self.rules.forfeit(state.game, turn.seat, record.seq, ABANDONED)
             return game, incident
-        error = self.check_evidence(state, turn, record)
-        accused = error.seat if error.seat is not None else turn.seat
+        accused, error = self.check_evidence(state, turn, record)
         incident = Incident(record.seq, record.seat, accused, "fraud", str(error))
         return self.rules.forfeit(state.game, accused, record.seq, FRAUD), incident
 
-    def check_evidence(self, state: TableState[S], turn: Turn, record: Record) -> RecordError:
-        """The error that the evidence in a fraud record proves.
+    def check_evidence(
+        self, state: TableState[S], turn: Turn, record: Record
+    ) -> tuple[int, RecordError]:
+        """The seat that the evidence in a fraud record proves a cheat against, and the cheat.
 
         One record: the seat expected at this seq signed it for this very place in the chain, and
-        the engine rejects it. Two records: one seat signed two different records for one seq
-        (equivocation), provable against any seat at any time.
+        the engine rejects it. Two records: one seat signed two different records for one seq on
+        one ``prev`` (equivocation), provable against any seat at any time. Evidence that does
+        not hold (a bad signature inside it, a valid record) is the accuser's error.
         """
         body = record.body
         if not isinstance(body, dict) or set(body) != {"evidence"} or not isinstance(body["evidence"], tuple):
@@ -351,7 +358,12 @@ class Table(Generic[S]):
                 raise IllegalAction(
                     record.seat, record.seq, f"evidence is not a record of seat {accused} at this table"
                 )
-            verify_record_signature(e, seats[e.seat].identity)
+            try:
+                verify_record_signature(e, seats[e.seat].identity)
+            except BadSignature:
+                raise IllegalAction(
+                    record.seat, record.seq, f"evidence record {e.seq} is not signed by seat {accused}"
+                ) from None
         if len(offered) == 2:
             a, b = offered
             if a.seq != b.seq or a.record.prev != b.record.prev or a.raw == b.raw:
@@ -360,16 +372,15 @@ class Table(Generic[S]):
                     record.seq,
                     "equivocation evidence needs two different records for one seq and one prev",
                 )
-            return Equivocation(accused, a.seq, "signed two different records for one seq")
+            return accused, Equivocation(accused, a.seq, "signed two different records for one seq")
         (e,) = offered
         if e.seq != record.seq or e.record.prev != state.link:
             raise IllegalAction(record.seat, record.seq, "evidence was not offered for this place in the chain")
         try:
             self.apply(state, e)
         except RecordError as exc:
-            return exc
+            return accused, exc
         raise IllegalAction(record.seat, record.seq, "the evidence record is valid: no fraud shown")
-
 
 def frozen(value: Any) -> Any:
     """A value as it reads after a CBOR round trip (lists become tuples)."""

@@ -521,7 +521,8 @@ class Session:
             turn is not None
             and signed.seat == turn.seat
             and signed.record.prev == self.state.link
-            and not isinstance(error, (BadSignature, MalformedRecord))
+            and not isinstance(error, BadSignature)
+            and self._signed_by_its_seat(signed)
         )
         if provable and signed.seq not in self._reported:
             self._reported.add(signed.seq)
@@ -530,6 +531,16 @@ class Session:
                 self._write_interrupt("fraud", {"evidence": [signed.raw]})
         if link.seat == signed.seat or isinstance(error, (BadSignature, MalformedRecord)) or provable:
             self._bye(link, f"invalid record {signed.seq}: {error}")
+
+    def _signed_by_its_seat(self, signed: SignedRecord) -> bool:
+        seats = self.genesis.genesis.seats
+        if signed.seat >= len(seats):
+            return False
+        try:
+            verify_record_signature(signed, seats[signed.seat].identity)
+        except BadSignature:
+            return False
+        return True
 
     def _on_conflict(self, link: Link, mine: SignedRecord, theirs: SignedRecord) -> None:
         seq = mine.seq
