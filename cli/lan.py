@@ -27,7 +27,7 @@ from spycraft.cli.tui import TerminalAgent
 from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
-from spycraft.p2p.discovery import TableAd, browse_tables
+from spycraft.p2p.discovery import TableAd, browse_tables, interface_address
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
 from spycraft.p2p.session import Session, SessionConfig
@@ -206,7 +206,8 @@ async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subpro
     spawned: list[subprocess.Popen[bytes]] = []
 
     def on_open(table: bytes, port: int) -> None:
-        print(f"{definition.title}: table {table.hex()} open on {args.interface}:{port}, "
+        print(f"{definition.title}: table {table.hex()} open on "
+              f"{interface_address(args.interface)}:{port}, "
               f"{players} seats; your fingerprint {identity.fingerprint}", flush=True)
         if args.bots:
             spawned.append(_spawn_bots(args, args.bots, table, definition.name))

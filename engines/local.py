@@ -7,8 +7,9 @@ missing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.entropy import Entropy

@@ -11,5 +11,5 @@ class SystemEntropy:
     def take(self, n: int) -> bytes:
         return os.urandom(n)
 
-    def child(self, label: str) -> "SystemEntropy":
+    def child(self, label: str) -> SystemEntropy:
         return self

@@ -18,8 +18,9 @@ Theory of operation
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import trio
 
@@ -65,7 +66,7 @@ class Me:
     master: bytes
 
     @classmethod
-    def fresh(cls, identity: Identity, name: str) -> "Me":
+    def fresh(cls, identity: Identity, name: str) -> Me:
         return cls(identity, name, SystemEntropy().take(32))
 
     def hello(self, table: bytes, seat: int | None = None) -> dict[str, Any]:

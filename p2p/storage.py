@@ -75,7 +75,7 @@ class SeatFile:
         }
 
     @classmethod
-    def from_cbor(cls, m: dict[str, Any]) -> "SeatFile":
+    def from_cbor(cls, m: dict[str, Any]) -> SeatFile:
         return cls(
             game=m["game"],
             table=m["table"],
@@ -108,7 +108,7 @@ class GameStore:
         self.seat_path = folder / "seat.cbor"
 
     @classmethod
-    def create(cls, root: Path, table: bytes) -> "GameStore":
+    def create(cls, root: Path, table: bytes) -> GameStore:
         folder = root / "games" / table.hex()
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         return cls(folder)

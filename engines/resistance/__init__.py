@@ -7,9 +7,9 @@ from typing import Any
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.resistance.bots import BOTS
 from spycraft.engines.resistance.engine import ResistanceRules
+from spycraft.engines.resistance.hindsight import hindsight
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.resistance.view import narrate, render
-from spycraft.engines.resistance.hindsight import hindsight
 
 
 def options(
@@ -21,7 +21,7 @@ def options(
 
 GAME = GameDefinition(
     name="resistance",
-    title="The Resistance (with The Plot Thickens)",
+    title="The Resistance",
     rules=ResistanceRules(),
     seat=ResistanceSeat,
     bots=BOTS,

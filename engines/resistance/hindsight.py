@@ -9,7 +9,8 @@ plot looks showed it, and its own mission cards.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.group import scalar_sum

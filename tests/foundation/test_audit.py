@@ -42,7 +42,6 @@ from spycraft.crypto.records import (
     link_hash,
     parse_record,
     sign_record,
-    verify_record_signature,
 )
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import registry

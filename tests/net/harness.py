@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from spycraft.crypto.errors import SpycraftError
@@ -27,7 +28,10 @@ def kill_all() -> None:
 
 class Proc:
     def __init__(self, name: str, args: list[str], tmp: Path, *, home: Path | None = None,
-                 module: str = "spycraft", netns: str | None = None) -> None:
+                 module: str = "spycraft", netns: str | None = None,
+                 prefix: Sequence[str] = ()) -> None:
+        """``prefix``: words run before the Python command, e.g. ``netns-lab.sh exec 2``
+        (``tests.lab.netns.Lab.on``); they must ``exec`` it so ``kill`` reaches Python."""
         self.name = name
         self.home = home or tmp / f"home-{name}"
         self.log = tmp / f"{name}.log"
@@ -35,6 +39,7 @@ class Proc:
         command = [sys.executable, "-m", module, *args]
         if netns is not None:
             command = ["ip", "netns", "exec", netns, *command]
+        command = [*prefix, *command]
         with open(self.log, "ab") as log_file:  # the child keeps its own descriptor
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                             stdout=log_file, stderr=subprocess.STDOUT)
@@ -83,6 +88,25 @@ class Proc:
                 break
             time.sleep(0.05)
         raise AssertionError(f"{self.name} never printed {text!r}:\n{self.output()}")
+
+
+def wait_all(procs: Sequence[Proc], timeout: float) -> None:
+    """Wait until every process exits 0; fail at once, with its log, when one exits otherwise
+    (peers still waiting for it would only time out later, showing the wrong log)."""
+    deadline = time.monotonic() + timeout
+    waiting = list(procs)
+    while waiting:
+        for p in list(waiting):
+            code = p.process.poll()
+            if code == 0:
+                waiting.remove(p)
+            elif code is not None:
+                raise AssertionError(f"{p.name} exited with {code}:\n{p.output()}")
+        if time.monotonic() > deadline:
+            logs = "\n".join(f"--- {p.name}:\n{p.output()}" for p in waiting)
+            names = [p.name for p in waiting]
+            raise AssertionError(f"not finished in {timeout} s: {names}\n{logs}")
+        time.sleep(0.05)
 
 
 def spycraft(*args: str) -> subprocess.CompletedProcess[str]:
