@@ -184,7 +184,7 @@ async def open_table(
                 await framed.send(me.hello(table, 0 if seated else None))
             except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
                     trio.BrokenResourceError, OSError) as exc:
-                log.info("lobby refused a peer: %s", exc)
+                log.warning("lobby refused a peer: %s", exc)
                 await framed.aclose()
                 return
             host = stream.socket.getpeername()[0]

@@ -400,7 +400,7 @@ class Session:
                         return
                     await framed.send(self.my_hello())
             except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
-                log.info("refused a connection: %s", exc)
+                log.warning("refused a connection: %s", exc)
                 await framed.aclose()
                 return
             self._add_link(framed, hello)

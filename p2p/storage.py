@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.encoding import decode, encode, item_length
+from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.records import SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
 
@@ -133,9 +134,23 @@ class GameStore:
         write_private(self.transcript_path, transcript.to_bytes())
 
     def load_transcript(self) -> Transcript | None:
+        """The stored transcript. A crash inside an append leaves a torn last item, which no peer
+        ever acknowledged (we ack only after the fsync): it is cut off, and sync brings it back."""
         if not self.transcript_path.exists():
             return None
-        return Transcript.from_bytes(self.transcript_path.read_bytes())
+        data = self.transcript_path.read_bytes()
+        complete = 0
+        while complete < len(data):
+            try:
+                complete += item_length(data, complete)
+            except EncodingError:
+                break
+        if complete < len(data):
+            with open(self.transcript_path, "r+b") as f:
+                f.truncate(complete)
+                os.fsync(f.fileno())
+            data = data[:complete]
+        return Transcript.from_bytes(data)
 
 
 def stored_games(root: Path) -> list[GameStore]:

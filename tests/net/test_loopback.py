@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from pathlib import Path
 
@@ -60,3 +62,26 @@ def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path):
     assert next((tmp_path / "alice").glob("*.cbor")).read_bytes() == final
     assert audit(tmp_path / "host.cbor").returncode == 0
     assert b.records_stored() > killed_at
+
+
+def test_garbage_and_oversize_frames_are_refused_with_a_reason_and_the_game_goes_on(tmp_path):
+    import socket
+
+    h = host(tmp_path)
+    table = h.table_id()
+    port = int(re.search(r"open on 127\.0\.0\.1:(\d+)", h.output()).group(1))
+    for junk in (b"\xff\xff\xff\xff" + b"x" * 64, os.urandom(200), b"\x00\x00\x00\x03\xa1\x01\x02"):
+        with socket.create_connection((LO, port), timeout=5) as s:
+            s.sendall(junk)
+            s.settimeout(5)
+            try:
+                s.recv(100)  # the table answers nothing useful and closes
+            except OSError:
+                pass
+    a, b = bots(tmp_path, "alice", table), bots(tmp_path, "bob", table)
+    for p in (h, a, b):
+        assert p.wait(90) == 0, p.output()
+    log = h.output()
+    assert "exceeds the limit" in log
+    assert log.count("lobby refused a peer") >= 3
+    assert audit(tmp_path / "host.cbor").returncode == 0
