@@ -1,11 +1,14 @@
 """Where secrets come from: an ``Entropy`` hands out labelled, independent byte strings.
 
 Theory of operation: the sans-IO cores never read the OS or a clock. Whoever runs a seat passes
-it an ``Entropy``. Real play uses the operating system's CSPRNG (``spycraft.p2p.entropy``); only
-``spycraft selfplay`` and tests construct ``SeededEntropy``, which derives every secret from a
-seed through HKDF-SHA256 so that a selfplay run is reproducible byte for byte. ``child(label)``
-gives an independent stream for one purpose (one seat, one table key, one bot), so adding a
-draw in one place never shifts the secrets drawn elsewhere.
+it an ``Entropy``. Real play draws every root secret (identities, each seat's master secret, bot
+choices) from the operating system's CSPRNG (``spycraft.p2p.entropy``); only ``spycraft
+selfplay`` and tests seed a ``SeededEntropy`` with a user-given number, so that a selfplay run is
+reproducible byte for byte. ``SeededEntropy`` is also the deterministic stream a seat derives
+from its own master secret for one record (``derive_secret``), so a record rebuilt after a
+crash has the same bytes; there its seed is a CSPRNG secret, never a user's number.
+``child(label)`` gives an independent stream for one purpose (one seat, one table key, one bot),
+so adding a draw in one place never shifts the secrets drawn elsewhere.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ class Entropy(Protocol):
 
 
 class SeededEntropy:
-    """Deterministic secrets from a seed, for selfplay and tests only."""
+    """A deterministic stream from a seed: HKDF-SHA256 over the seed, the path and a counter."""
 
     def __init__(self, seed: bytes | int, path: tuple[str, ...] = ()) -> None:
         if isinstance(seed, int):
