@@ -147,6 +147,8 @@ class Narrator:
                 print(f"  {line}", flush=True)
         elif kind == "joined":
             print(f"  {data.name} [{data.fingerprint}] sat down", flush=True)
+        elif kind == "left":
+            print(f"  {data.name} [{data.fingerprint}] left before the game started", flush=True)
         elif kind == "lobby":
             print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
         elif kind in ("fraud", "equivocation"):

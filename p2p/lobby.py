@@ -188,13 +188,33 @@ async def open_table(
                 await framed.aclose()
                 return
             host = stream.socket.getpeername()[0]
-            joined.append(Joined(framed, hello, join["beacon"], host, join["port"]))
+            joiner = Joined(framed, hello, join["beacon"], host, join["port"])
+            joined.append(joiner)
             emit("joined", hello)
+            await seats_changed()
+            if full.is_set():
+                return
+            # A joiner says nothing until the roster: anything it sends now, or its connection
+            # closing, means it got up from the table before the game started.
+            try:
+                frame = await framed.receive()
+                reason = f"sent a {frame['t']} frame in the lobby"
+            except (FrameError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
+                reason = f"left the lobby: {exc or 'connection closed'}"
+            if full.is_set():
+                return
+            joined.remove(joiner)
+            log.warning("%s [%s] %s", hello.name, hello.fingerprint, reason)
+            emit("left", hello)
+            await framed.aclose()
+            await seats_changed()
+
+        async def seats_changed() -> None:
             seats = ([me.identity.public] if seated else []) + [j.hello.identity_key for j in joined]
             for j in joined:
                 try:
                     await j.framed.send({"t": "lobby", "seats": seats, "total": players})
-                except (trio.BrokenResourceError, OSError):
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
             if len(joined) == wanted:
                 full.set()

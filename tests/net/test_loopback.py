@@ -85,3 +85,17 @@ def test_garbage_and_oversize_frames_are_refused_with_a_reason_and_the_game_goes
     assert "exceeds the limit" in log
     assert log.count("lobby refused a peer") >= 3
     assert audit(tmp_path / "host.cbor").returncode == 0
+
+
+def test_a_player_who_leaves_the_lobby_frees_the_seat_for_another(tmp_path):
+    h = host(tmp_path)
+    table = h.table_id()
+    quitter = bots(tmp_path, "quitter", table)
+    h.wait_for("sat down", 30)
+    quitter.kill()  # gets up before the table is full
+    h.wait_for("left before the game started", 30)
+    a, b = bots(tmp_path, "alice", table), bots(tmp_path, "bob", table)
+    for p in (h, a, b):
+        assert p.wait(90) == 0, p.output()
+    assert audit(tmp_path / "host.cbor").returncode == 0
+    assert (tmp_path / "host.cbor").read_bytes() == next((tmp_path / "alice").glob("*.cbor")).read_bytes()
