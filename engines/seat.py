@@ -120,6 +120,11 @@ class TableSeat:
             kind, body = self.game.build(state.game, turn, agent)
         return self.sign(state, kind, body)
 
+    def sign_result(self, state: TableState[Any]) -> SignedRecord | None:
+        """The result record, when the game is over (any seat may write it)."""
+        need = self.table.need(state)
+        return self.sign(state, "result", need.to_cbor()) if isinstance(need, Result) else None
+
     def sign(self, state: TableState[Any], kind: str, body: Any) -> SignedRecord:
         record = Record(state.genesis.table, state.seq + 1, state.link, self.index, kind, body)
         return sign_record(record, self.identity)

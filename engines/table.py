@@ -17,8 +17,9 @@ The table owns four kinds; a game owns the rest:
 
 * ``beacon``: when the game asks for randomness (``Draw``), every seat in seat order reveals the
   next pre-image of its hash chain (crypto.beacon); the round's seed goes to ``game.on_draw``.
-* ``result``: when the game is over, the first seat that has not forfeited writes the result;
-  it must equal what the engine computed, so a transcript's last record states its outcome.
+* ``result``: when the game is over, the first seat that has not forfeited writes the result
+  (any seat may, if that one is gone); it must equal what the engine computed, so a
+  transcript's last record states its outcome. Once the outcome is fixed nobody can forfeit.
 * ``fraud`` (interrupt): another seat proves that the seat expected next cheated, with signed
   evidence: a record that seat signed for this very seq that the engine rejects, or two
   different records it signed for one seq (equivocation). That seat forfeits.
@@ -236,6 +237,12 @@ class Table(Generic[S]):
         turn = self.expect(state)
         if turn is None:
             raise OutOfTurn(record.seat, record.seq, "the table is closed: the result is recorded")
+        if turn.kinds == ("result",):
+            # The game is over and its outcome fixed: nobody can forfeit any more, and any seat
+            # may write the result if the one named first is gone.
+            if record.kind != "result":
+                raise OutOfTurn(record.seat, record.seq, "the game is over: only the result remains")
+            return self._result(state, signed)
         if record.kind in INTERRUPTS:
             game, incident = self._interrupt(state, turn, record)
             return self._advance(state, signed, game, incidents=state.incidents + (incident,))
@@ -246,17 +253,11 @@ class Table(Generic[S]):
                 f"expected seat {turn.seat} to write {' or '.join(turn.kinds)}, "
                 f"got {record.kind} from seat {record.seat}",
             )
-        elif record.kind == "beacon":
+        if record.kind == "beacon":
             return self._beacon(state, signed)
-        elif record.kind == "result":
-            return self._result(state, signed)
-        else:
-            game = self.rules.apply(state.game, record)
-        return self._advance(state, signed, game)
+        return self._advance(state, signed, self.rules.apply(state.game, record))
 
     def check_link(self, state: TableState[S], record: Record) -> None:
-        if record.table != state.genesis.table:
-            raise ChainBroken(record.seat, record.seq, "record belongs to another table")
         if record.seq != state.seq + 1:
             raise ChainBroken(record.seat, record.seq, f"expected seq {state.seq + 1}, got {record.seq}")
         if record.prev != state.link:

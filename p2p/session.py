@@ -670,6 +670,13 @@ class Session:
             waited = trio.current_time() - self._last_change
             if waited >= self.config.turn_timeout * distance and self._abandoned_at != self.state.seq:
                 self._abandoned_at = self.state.seq
+                assert self.table_seat is not None
+                result = self.table_seat.sign_result(self.state)
+                if result is not None:  # the writer of the result is gone: we write it
+                    log.warning("seat %d did not write the result; writing it", turn.seat)
+                    self._accept(result)
+                    self._broadcast({"t": "record", "record": result.raw})
+                    continue
                 reason = f"no record from seat {turn.seat} in {math.floor(waited)} s"
                 log.warning("declaring seat %d absent: %s", turn.seat, reason)
                 self._write_interrupt("abandon", {"seat": turn.seat, "reason": reason})

@@ -329,7 +329,12 @@ def test_a_seat_that_re_signs_an_edited_record_is_caught_with_the_right_error(
         "prev": (ChainBroken, "prev does not match the previous record"),
         # signed with the key of the seat it names no more
         "seat": (BadSignature, "does not verify under the seat's key"),
-        "kind": (OutOfTurn, f"expected seat {signed.seat} to write {kind}, got {value}"),
+        "kind": (
+            OutOfTurn,
+            "the game is over: only the result remains"
+            if kind == "result"
+            else f"expected seat {signed.seat} to write {kind}, got {value}",
+        ),
         "body": (BODY_ERRORS[kind], ""),
     }
     error_type, words = expected[field]

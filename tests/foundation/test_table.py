@@ -165,3 +165,18 @@ def test_malformed_cose_is_rejected_with_a_clear_error():
         parse_record(b"\xd2\x84")
     with pytest.raises(MalformedRecord):
         parse_record(b"\x00")
+
+
+def test_once_the_game_is_over_nobody_can_forfeit_and_any_seat_may_write_the_result():
+    local = new_table()
+    a = agents()
+    while local.table.expect(local.state).kinds != ("result",):
+        local.step(a)
+    writer = local.table.expect(local.state).seat
+    other = 1 - writer
+    late_abandon = local.seats[other].sign(local.state, "abandon", {"seat": writer, "reason": "slow"})
+    with pytest.raises(OutOfTurn):
+        local.table.apply(local.state, late_abandon)
+    result = local.seats[other].sign_result(local.state)
+    state = local.table.apply(local.state, result)
+    assert state.result is not None and local.table.expect(state) is None
