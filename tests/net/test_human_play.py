@@ -30,3 +30,29 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
     stored = list((tmp_path / "home" / "data" / "games").glob("*/transcript.cbor"))
     assert len(stored) == 1
     assert audit(stored[0]).returncode == 0
+
+
+def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
+    from tests.net.harness import Proc
+
+    opener = Proc("host", ["host", "spies-and-lies", "--bots", "1", "--interface", "127.0.0.1",
+                           "--out", str(tmp_path / "host.cbor")], tmp_path)
+    table = opener.table_id()
+    listed = subprocess.run(
+        [sys.executable, "-m", "spycraft", "tables", "--interface", "127.0.0.1", "--seconds", "4"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert f"+ {table}  spies-and-lies" in listed.stdout
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "me"))
+    joined = subprocess.run(
+        [sys.executable, "-m", "spycraft", "join", table[:8], "--interface", "127.0.0.1",
+         "--name", "grace"],
+        cwd=ROOT, env=env, input="#1\n" * 200, capture_output=True, text=True, timeout=240,
+        check=False,
+    )
+    assert joined.returncode == 0, joined.stdout[-3000:] + joined.stderr[-3000:]
+    assert f"joining Stratego: Spies & Lies table {table}" in joined.stdout
+    assert opener.wait(60) == 0, opener.output()
+    mine = next((tmp_path / "me" / "data" / "games").glob("*/transcript.cbor")).read_bytes()
+    assert mine == (tmp_path / "host.cbor").read_bytes()
