@@ -142,6 +142,8 @@ class Narrator:
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "record":
             before, signed, after = data
+            if signed.record.kind == "beacon" and after.pending:
+                return  # a beacon round in progress says nothing until its draw is made
             line = self.definition.narrate(before.game, signed.record, after.game)
             if line:
                 print(f"  {line}", flush=True)
