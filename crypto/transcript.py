@@ -33,21 +33,25 @@ class Transcript:
         if not data:
             raise MalformedRecord(None, 0, "empty transcript: no genesis")
         pos = 0
-        items: list[bytes] = []
+        genesis: SignedGenesis | None = None
+        records: list[SignedRecord] = []
         while pos < len(data):
+            position = len(records) + (0 if genesis is None else 1)
             try:
                 length = item_length(data, pos)
             except EncodingError as exc:
                 raise MalformedRecord(
-                    None, len(items), f"item {len(items)} at byte {pos} is cut or damaged: {exc}"
+                    None, position, f"item {position} at byte {pos} is cut or damaged: {exc}"
                 ) from None
-            items.append(data[pos : pos + length])
+            raw = data[pos : pos + length]
             pos += length
-        genesis = parse_genesis(items[0])
-        records = []
-        for position, raw in enumerate(items[1:], start=1):
+            if genesis is None:
+                genesis = parse_genesis(raw)
+                continue
             try:
                 records.append(parse_record(raw))
             except MalformedRecord as exc:
                 raise MalformedRecord(exc.seat, position, exc.what) from None
+        if genesis is None:  # cannot happen with non-empty data; keeps the type exact
+            raise MalformedRecord(None, 0, "empty transcript: no genesis")
         return cls(genesis, tuple(records))

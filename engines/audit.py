@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from spycraft.crypto.encoding import item_length
 from spycraft.crypto.errors import MalformedRecord, RecordError
+from spycraft.crypto.records import parse_genesis
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import registry
 from spycraft.engines.table import FRAUD, Result, TableState
@@ -53,7 +55,8 @@ def audit(data: bytes) -> AuditReport:
     except MalformedRecord as exc:
         if exc.seq in (None, 0):
             raise Unreadable(str(exc)) from None
-        return AuditReport("unknown", 0, error=exc)
+        genesis = parse_genesis(data[: item_length(data)]).genesis
+        return AuditReport(genesis.game, exc.seq - 1, error=exc)
     return audit_transcript(transcript)
 
 
