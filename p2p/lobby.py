@@ -350,6 +350,9 @@ async def join_table(
         raise
     store, seat_file = _store(root, signed, definition, roster, seat, me, interface, port, bot)
     opener_seated = any(r.identity == opener.identity_key for r in roster)
+    if not opener_seated:  # a host that watches: let it back in after a resume
+        seat_file.extra["observers"] = [opener.identity_key]
+        store.save_seat(seat_file)
     session = session_class(
         definition=definition, genesis=signed, roster=roster, seat=seat, identity=me.identity,
         master=me.master, store=store, seat_file=seat_file, listener=listener,
@@ -391,6 +394,7 @@ async def resume_session(
         definition=definition, genesis=genesis, roster=roster, seat=seat, identity=identity,
         master=seat_file.master, store=store, seat_file=seat_file, listener=listener,
         agent=agent_for(seat) if seat is not None else None, records=transcript.records,
+        observers=frozenset(seat_file.extra.get("observers", [])),
         config=config, events=events, dial=[i for i in range(len(roster)) if i != seat],
     )
     return session

@@ -9,6 +9,10 @@ one ``Link`` per connected peer (every seat, plus observers such as a host witho
   for a decision, in a worker thread so a human can think), the memo of private choices is
   persisted, the record goes through the engine like anyone else's, is appended (fsync) and
   broadcast.
+* **Disk.** One task owns the transcript file and works in a thread: it appends accepted
+  records in order (one fsync for all that are waiting) and rewrites the file after a rollback.
+  Nothing is announced before it is durable: our own records are broadcast, and others'
+  acknowledged, only once fsynced, so the event loop never waits for the disk.
 * **Receiving.** A record for the next seq goes through the engine; if it passes it is appended
   (fsync) and acknowledged to every link with its link hash. Acks are small and go everywhere,
   so they do the work of gossip: a peer that hears of a record it lacks asks that peer to
@@ -154,6 +158,7 @@ class Link:
 
 
 Events = Callable[[str, Any], None]
+DiskJob = tuple[str, Any, bool]  # ("append", record, ours) or ("rewrite", transcript, False)
 
 
 class Session:
@@ -205,12 +210,15 @@ class Session:
             else None
         )
         self.links: dict[bytes, Link] = {}
-        self.future: dict[int, SignedRecord] = {}
+        self.future: dict[int, tuple[SignedRecord, Link]] = {}  # seq -> (record, who sent it)
         self._changed = trio.Event()
         self._last_change = trio.current_time()
         self._abandoned_at: int | None = None
         self._reported: set[int] = set()
         self._nursery: trio.Nursery | None = None
+        self._disk_send, self._disk_recv = trio.open_memory_channel[DiskJob](math.inf)
+        self._disk_jobs = 0
+        self._disk_idle = trio.Event()
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_sent = 0
@@ -236,12 +244,13 @@ class Session:
         self._changed.set()
         self._changed = trio.Event()
 
-    def _accept(self, signed: SignedRecord) -> None:
-        """Engine, then disk, then memory: raises RecordError and changes nothing if invalid."""
+    def _accept(self, signed: SignedRecord, *, own: bool = False) -> None:
+        """Engine, then memory, then disk (queued): raises RecordError, changing nothing, if
+        invalid. Once durable, our own record is broadcast, anyone else's acknowledged."""
         new_state = self.table.apply(self.state, signed)
-        self.store.append(signed)
         self.records.append(signed)
         self.states.append(new_state)
+        self._to_disk(("append", signed, own))
         self.events("record", (self.states[-2], signed, new_state))
         if new_state.result is not None:
             self.seat_file.finished = True
@@ -254,9 +263,49 @@ class Session:
         log.warning("rolling back to record %d (dropping %d records)", seq, len(dropped))
         del self.records[seq:]
         del self.states[seq + 1 :]
-        self.store.truncate_to(self.transcript)
+        self._to_disk(("rewrite", self.transcript, False))
         self.future.clear()
         self._bump()
+
+    def _to_disk(self, job: DiskJob) -> None:
+        self._disk_jobs += 1
+        self._disk_send.send_nowait(job)
+
+    async def _disk(self) -> None:
+        """The one writer of the transcript file (see Disk in the module docstring)."""
+        async for job in self._disk_recv:
+            jobs = [job]
+            while True:
+                try:
+                    jobs.append(self._disk_recv.receive_nowait())
+                except trio.WouldBlock:
+                    break
+            appends: list[SignedRecord] = []
+            for kind, item, _ in jobs:
+                if kind == "rewrite":
+                    if appends:
+                        await trio.to_thread.run_sync(self.store.append, *appends)
+                        appends = []
+                    await trio.to_thread.run_sync(self.store.truncate_to, item)
+                else:
+                    appends.append(item)
+            if appends:
+                await trio.to_thread.run_sync(self.store.append, *appends)
+            for kind, item, own in jobs:
+                current = kind == "append" and len(self.records) >= item.seq
+                if current and self.records[item.seq - 1] is item:  # not rolled back meanwhile
+                    if own:
+                        self._broadcast({"t": "record", "record": item.raw})
+                    else:
+                        self._broadcast({"t": "ack", "seq": item.seq, "link": item.link})
+            self._disk_jobs -= len(jobs)
+            if self._disk_jobs == 0:
+                self._disk_idle.set()
+                self._disk_idle = trio.Event()
+
+    async def _flush(self) -> None:
+        while self._disk_jobs:
+            await self._disk_idle.wait()
 
     # --- running ------------------------------------------------------------------------------
 
@@ -270,7 +319,9 @@ class Session:
             for seat in self._initial_dial:
                 nursery.start_soon(self._dial, seat)
             nursery.start_soon(self._watchdog)
+            nursery.start_soon(self._disk)
             await self._drive()
+            await self._flush()
             await self._linger()
             nursery.cancel_scope.cancel()
         for link in list(self.links.values()):
@@ -297,8 +348,7 @@ class Session:
         if self.state is not state:
             return  # the table moved on while we thought (an abandon, a rollback): build again
         self.created_at[signed.seq] = trio.current_time()
-        self._accept(signed)
-        self._broadcast({"t": "record", "record": signed.raw})
+        self._accept(signed, own=True)
 
     async def _linger(self) -> None:
         """Give the others time to receive the last record (until every link acked it)."""
@@ -374,13 +424,13 @@ class Session:
                 self._redial(link)
 
     def _redial(self, link: Link) -> None:
-        """The mesh heals from the higher seat's side: it dials the lower seat it lost."""
+        """The mesh heals from the higher seat's side (it dials the lower seat it lost); an
+        observer, whom no seat dials, dials every seat it loses."""
         if (
             self._nursery is not None
             and not self.finished
-            and self.seat is not None
             and link.seat is not None
-            and self.seat > link.seat
+            and (self.seat is None or self.seat > link.seat)
         ):
             self._nursery.start_soon(self._dial, link.seat, 1.0)
 
@@ -486,7 +536,7 @@ class Session:
             return
         if seq > self.state.seq + 1:
             if seq <= self.state.seq + FUTURE_WINDOW:
-                self.future[seq] = signed
+                self.future[seq] = (signed, link)
                 link.post({"t": "sync", "from_seq": self.state.seq + 1})
             return
         try:
@@ -494,18 +544,13 @@ class Session:
         except RecordError as exc:
             self._on_invalid(link, signed, exc)
             return
-        self._after_accept(signed, link)
         while self.state.seq + 1 in self.future:
-            nxt = self.future.pop(self.state.seq + 1)
+            nxt, sender = self.future.pop(self.state.seq + 1)
             try:
                 self._accept(nxt)
             except RecordError as exc:
-                self._on_invalid(link, nxt, exc)
+                self._on_invalid(sender, nxt, exc)
                 return
-            self._after_accept(nxt, link)
-
-    def _after_accept(self, signed: SignedRecord, source: Link | None) -> None:
-        self._broadcast({"t": "ack", "seq": signed.seq, "link": signed.link})
 
     def _on_invalid(self, link: Link, signed: SignedRecord, error: RecordError) -> None:
         if isinstance(error, ChainBroken):
@@ -529,7 +574,7 @@ class Session:
             self.events("fraud", error)
             if self._is_reporter_for(signed.seat):
                 self._write_interrupt("fraud", {"evidence": [signed.raw]})
-        if link.seat == signed.seat or isinstance(error, (BadSignature, MalformedRecord)) or provable:
+        if link.seat == signed.seat or isinstance(error, (BadSignature, MalformedRecord)):
             self._bye(link, f"invalid record {signed.seq}: {error}")
 
     def _signed_by_its_seat(self, signed: SignedRecord) -> bool:
@@ -565,7 +610,6 @@ class Session:
         if _priority(theirs) < _priority(mine):
             self._rollback(seq - 1)
             self._accept(theirs)
-            self._after_accept(theirs, link)
         else:
             link.post({"t": "record", "record": mine.raw})
 
@@ -643,12 +687,11 @@ class Session:
         assert self.table_seat is not None
         signed = self.table_seat.sign(self.state, kind, body)
         try:
-            self._accept(signed)
+            self._accept(signed, own=True)
         except RecordError as exc:
             log.error("our own %s record was refused: %s", kind, exc)
             return
         log.warning("wrote %s record %d", kind, signed.seq)
-        self._broadcast({"t": "record", "record": signed.raw})
 
     async def _watchdog(self) -> None:
         n = len(self.roster)
@@ -674,8 +717,7 @@ class Session:
                 result = self.table_seat.sign_result(self.state)
                 if result is not None:  # the writer of the result is gone: we write it
                     log.warning("seat %d did not write the result; writing it", turn.seat)
-                    self._accept(result)
-                    self._broadcast({"t": "record", "record": result.raw})
+                    self._accept(result, own=True)
                     continue
                 reason = f"no record from seat {turn.seat} in {math.floor(waited)} s"
                 log.warning("declaring seat %d absent: %s", turn.seat, reason)

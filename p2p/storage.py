@@ -123,9 +123,10 @@ class GameStore:
     def write_genesis(self, genesis: SignedGenesis) -> None:
         write_private(self.transcript_path, genesis.raw)
 
-    def append(self, record: SignedRecord) -> None:
+    def append(self, *records: SignedRecord) -> None:
+        """Append records and fsync once (a group commit when several wait)."""
         with open(self.transcript_path, "ab") as f:
-            f.write(record.raw)
+            f.write(b"".join(r.raw for r in records))
             f.flush()
             os.fsync(f.fileno())
 
