@@ -99,13 +99,13 @@ def _collect(session: Session, stats: PeerStats) -> None:
 
 
 def _time_appends(stats: PeerStats, session: Session) -> None:
-    """Time this peer's GameStore.append (append + fsync, on the trio thread)."""
+    """Time this peer's GameStore.append (append + one fsync per batch, in the disk thread)."""
     store = session.store
     original = store.append
 
-    def timed(signed: Any) -> None:
+    def timed(*signed: Any) -> None:
         start = time.perf_counter()
-        original(signed)
+        original(*signed)
         stats.append_seconds += time.perf_counter() - start
         stats.appends += 1
 
