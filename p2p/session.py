@@ -589,14 +589,8 @@ class Session:
 
     def _on_conflict(self, link: Link, mine: SignedRecord, theirs: SignedRecord) -> None:
         seq = mine.seq
-        seats = self.genesis.genesis.seats
-        if theirs.seat >= len(seats):
-            self._bye(link, f"record {seq} names no seat")
-            return
-        try:
-            verify_record_signature(theirs, seats[theirs.seat].identity)
-        except BadSignature as exc:
-            self._bye(link, str(exc))
+        if not self._signed_by_its_seat(theirs):
+            self._bye(link, f"record {seq} is not signed by the seat it names")
             return
         if theirs.seat == mine.seat and theirs.record.prev == mine.record.prev:
             self._on_equivocation(mine, theirs)
@@ -626,12 +620,7 @@ class Session:
 
     def _on_equivocation(self, mine: SignedRecord, theirs: SignedRecord) -> None:
         seq = mine.seq
-        if seq in self._reported:
-            return
-        seats = self.genesis.genesis.seats
-        try:
-            verify_record_signature(theirs, seats[theirs.seat].identity)
-        except BadSignature:
+        if seq in self._reported or not self._signed_by_its_seat(theirs):
             return
         self._reported.add(seq)
         log.warning("seat %d signed two different records for seq %d: equivocation", mine.seat, seq)

@@ -258,18 +258,23 @@ def test_the_honest_transcript_replays_to_its_result(game: Transcript, data: byt
 # --- one field edited, old signature kept (an outsider) ----------------------------------------
 
 
+def outsider_edit(game: Transcript, pick: str, field: str) -> tuple[SignedRecord, Any, RecordError]:
+    """Edit one field of a record, keep its old signature, and audit: (record, new value, error)."""
+    seq = PICKS[pick]
+    signed = game.records[seq - 1]
+    value = new_value(signed, field)
+    records = raws(game)
+    records[seq - 1] = keep_signature(signed, edited(signed.record.to_cbor(), field, value))
+    return signed, value, failure(with_records(game, records))
+
+
 @pytest.mark.parametrize("pick", list(PICKS))
 @pytest.mark.parametrize("field", ["seat", "kind", "body"])
 def test_an_edit_that_keeps_the_old_signature_is_a_bad_signature(
     game: Transcript, field: str, pick: str
 ) -> None:
     seq = PICKS[pick]
-    signed = game.records[seq - 1]
-    value = new_value(signed, field)
-    forged = keep_signature(signed, edited(signed.record.to_cbor(), field, value))
-    records = raws(game)
-    records[seq - 1] = forged
-    error = failure(with_records(game, records))
+    signed, value, error = outsider_edit(game, pick, field)
     assert type(error) is BadSignature
     claimed_seat = value if field == "seat" else signed.seat
     assert (error.seat, error.seq) == (claimed_seat, seq)
@@ -283,28 +288,17 @@ def test_an_edit_of_a_chain_field_that_keeps_the_old_signature_is_a_bad_signatur
 ) -> None:
     # Table.apply checks the signature before the chain, so a record the seat never signed is
     # reported as not signed by it, never as a lie of that seat about the chain.
-    seq = PICKS[pick]
-    signed = game.records[seq - 1]
-    value = new_value(signed, field)
-    forged = keep_signature(signed, edited(signed.record.to_cbor(), field, value))
-    records = raws(game)
-    records[seq - 1] = forged
-    error = failure(with_records(game, records))
+    signed, value, error = outsider_edit(game, pick, field)
     assert type(error) is BadSignature
     assert error.seat == signed.seat
-    assert error.seq == (value if field == "seq" else seq)
+    assert error.seq == (value if field == "seq" else PICKS[pick])
 
 
 @pytest.mark.parametrize("pick", list(PICKS))
 def test_an_edit_of_the_table_id_names_another_table(game: Transcript, pick: str) -> None:
-    seq = PICKS[pick]
-    signed = game.records[seq - 1]
-    forged = keep_signature(signed, edited(signed.record.to_cbor(), "table", new_value(signed, "table")))
-    records = raws(game)
-    records[seq - 1] = forged
-    error = failure(with_records(game, records))
+    signed, _, error = outsider_edit(game, pick, "table")
     assert type(error) is ChainBroken
-    assert (error.seat, error.seq) == (signed.seat, seq)
+    assert (error.seat, error.seq) == (signed.seat, PICKS[pick])
     assert "another table" in error.what
 
 

@@ -34,6 +34,16 @@ def rejects(
     return caught.value
 
 
+def red_builds_a_rejected_record(
+    table: LocalTable, agents: list[Any], error: type[RecordError], match: str
+) -> None:
+    """Red's seat builds its (cheating) next record; the table refuses it, naming Red and seq."""
+    signed = table.seats[RED].build(table.state, agents[RED])
+    with pytest.raises(error, match=match) as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+
+
 def at(seat: int, kind: str) -> Any:
     return lambda turn, b: turn == Turn(seat, (kind,))
 
@@ -76,10 +86,7 @@ def test_an_out_of_order_deployment_is_a_rule_violation_at_the_reveal_that_break
     play_until(table, agents, is_reveal_of(RED, 1))
     table.step(agents)  # M2 is still consistent with a legal deployment (Sergeant at M3)
     play_until(table, agents, is_reveal_of(RED, 2))
-    signed = table.seats[RED].build(table.state, agents[RED])
-    with pytest.raises(RuleViolation, match="not increasing") as caught:
-        table.table.apply(table.state, signed)
-    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+    red_builds_a_rejected_record(table, agents, RuleViolation, "not increasing")
 
 
 def test_deploying_an_exhausted_soldier_is_caught_at_its_reveal() -> None:
@@ -92,10 +99,7 @@ def test_deploying_an_exhausted_soldier_is_caught_at_its_reveal() -> None:
 
     table, agents = cheating_red(1, with_exhausted)
     play_until(table, agents, is_reveal_of(RED, 0))
-    signed = table.seats[RED].build(table.state, agents[RED])
-    with pytest.raises(RuleViolation, match="not in the hand") as caught:
-        table.table.apply(table.state, signed)
-    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+    red_builds_a_rejected_record(table, agents, RuleViolation, "not in the hand")
 
 
 def test_deploying_one_soldier_twice_is_caught_at_the_second_reveal() -> None:
@@ -105,10 +109,7 @@ def test_deploying_one_soldier_twice_is_caught_at_the_second_reveal() -> None:
 
     table, agents = cheating_red(SERGEANT_IN_RED_HAND, repeated)
     play_until(table, agents, is_reveal_of(RED, 1))
-    signed = table.seats[RED].build(table.state, agents[RED])
-    with pytest.raises(RuleViolation, match="already deployed") as caught:
-        table.table.apply(table.state, signed)
-    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+    red_builds_a_rejected_record(table, agents, RuleViolation, "already deployed")
 
 
 def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_a_rule_violation() -> None:
@@ -128,10 +129,7 @@ def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_a_rule_violation(
         table.state, table.seats[RED].sign(table.state, "tokens", opening)
     )
     play_until(table, agents, is_reveal_of(RED, 0))
-    signed = table.seats[RED].build(table.state, agents[RED])
-    with pytest.raises(RuleViolation, match="only the Sergeant may lie") as caught:
-        table.table.apply(table.state, signed)
-    assert (caught.value.seat, caught.value.seq) == (RED, table.state.seq + 1)
+    red_builds_a_rejected_record(table, agents, RuleViolation, "only the Sergeant may lie")
 
 
 def test_tokens_that_do_not_open_the_layout_commitment_are_a_false_opening() -> None:
