@@ -1,0 +1,1 @@
+"""Shady Agents: the rulebook as data (cards, scoring)."""
