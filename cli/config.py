@@ -1,39 +1,96 @@
 """Where a user's spycraft files live: the identity key and the games in progress.
 
-The identity is created on first use under the user's config directory (``$XDG_CONFIG_HOME`` or
-``~/.config``), ``spycraft/identity.key``, mode 0600, from the OS's CSPRNG. ``SPYCRAFT_HOME``
-moves everything (tests and bot peers use it to give each peer its own identity).
+Theory of operation:
+
+* The folders come from ``platformdirs``, the platform's own rules: on Linux
+  ``$XDG_CONFIG_HOME/spycraft`` (``~/.config/spycraft``) for the identity and
+  ``$XDG_DATA_HOME/spycraft`` (``~/.local/share/spycraft``) for games; on macOS
+  ``~/Library/Application Support/spycraft`` for both; on Windows ``%LOCALAPPDATA%\\spycraft``
+  for both, which is under the user's profile (``C:\\Users\\NAME\\AppData\\Local``), does not
+  roam to other machines, and by the profile's default access list is readable only by that
+  user, administrators and SYSTEM: there the folder, not a file mode, keeps the key private.
+* Before platformdirs the folders were computed by hand, as the Linux ones, on every system. A
+  folder of that old form is still used when it holds what we look for (``identity.key``, or a
+  ``games`` folder) and the new one does not, so no upgrade loses an identity or an unfinished
+  game; nothing is moved. On Linux both forms are normally the same folder.
+* ``SPYCRAFT_HOME`` moves everything (tests and bot peers use it to give each peer its own
+  identity): ``$SPYCRAFT_HOME/config`` and ``$SPYCRAFT_HOME/data``.
+* The identity is created on first use, 32 bytes from the OS's CSPRNG, written with mode 0600.
+  On POSIX a key file that other users can read or write is refused, with the ``chmod`` that
+  fixes it, as ssh refuses an unprotected private key.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
+import stat
 from pathlib import Path
+
+import platformdirs
 
 from spycraft.crypto.identity import Identity
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.storage import write_private
+
+APP = "spycraft"
+IDENTITY_FILE = "identity.key"
+
+
+def _legacy_config_dir() -> Path:
+    """The folder that spycraft before platformdirs used, on every system."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / APP
+
+
+def _legacy_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP
+
+
+def _first_holding(what: str, new: Path, legacy: Path) -> Path:
+    """``new``, unless only ``legacy`` holds ``what``."""
+    if not (new / what).exists() and (legacy / what).exists():
+        return legacy
+    return new
 
 
 def config_dir() -> Path:
     home = os.environ.get("SPYCRAFT_HOME")
     if home:
         return Path(home) / "config"
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "spycraft"
+    new = Path(platformdirs.user_config_dir(APP, appauthor=False, roaming=False))
+    return _first_holding(IDENTITY_FILE, new, _legacy_config_dir())
 
 
 def data_dir() -> Path:
     home = os.environ.get("SPYCRAFT_HOME")
     if home:
         return Path(home) / "data"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "spycraft"
+    new = Path(platformdirs.user_data_dir(APP, appauthor=False, roaming=False))
+    return _first_holding("games", new, _legacy_data_dir())
+
+
+def identity_path() -> Path:
+    return config_dir() / IDENTITY_FILE
+
+
+def check_private(path: Path) -> None:
+    """On POSIX, refuse a secret file that anyone but its owner can read or write."""
+    if os.name != "posix":
+        return  # Windows: the profile folder's access list protects it (see above)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise SystemExit(
+            f"spycraft: {path} can be read or changed by other users (mode {mode:04o}); "
+            f"it is your secret identity key. Fix it with: chmod 600 {path}"
+        )
 
 
 def load_identity(create: bool = True) -> Identity:
-    path = config_dir() / "identity.key"
+    path = identity_path()
     if path.exists():
+        check_private(path)
         secret = path.read_bytes()
         if len(secret) != 32:
             raise SystemExit(f"{path} is damaged (expected 32 bytes); move it away to make a new one")
@@ -43,3 +100,12 @@ def load_identity(create: bool = True) -> Identity:
     identity = Identity(SystemEntropy().take(32))
     write_private(path, identity.secret)
     return identity
+
+
+def player_name() -> str:
+    """The name to sit down with when none is given: the login name on any platform."""
+    try:
+        name = getpass.getuser()  # USER, LOGNAME or USERNAME (Windows), then the password db
+    except (ImportError, KeyError, OSError):
+        name = ""
+    return name or "player"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,13 +20,20 @@ from typing import Any
 
 import trio
 
-from spycraft.cli.config import data_dir, load_identity
+from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import game_options, players_of
 from spycraft.cli.tui import TerminalAgent
 from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
-from spycraft.p2p.discovery import TableAd, browse_tables, interface_address
+from spycraft.p2p.discovery import (
+    DiscoveryError,
+    TableAd,
+    browse_tables,
+    default_interface,
+    find_interface,
+    interface_address,
+)
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
 from spycraft.p2p.session import Session, SessionConfig
@@ -36,21 +42,11 @@ from spycraft.p2p.storage import stored_games
 log = logging.getLogger("spycraft")
 
 
-def default_interface() -> str:
-    """The address of the interface that holds the default route (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
-            address: str = s.getsockname()[0]
-            return address
-    except OSError:
-        return "127.0.0.1"
-
-
 def add_net_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--interface", default=None,
                    help="IPv4 address or interface name to announce, browse and play on "
-                        "(default: the interface of the default route)")
+                        "(default: the interface of the default route, or the only LAN "
+                        "interface; `spycraft doctor` lists them)")
     p.add_argument("--turn-timeout", type=float, default=300.0,
                    help="seconds a seat may take before it is declared absent (default 300)")
     p.add_argument("-v", "--verbose", action="count", default=0)
@@ -110,21 +106,31 @@ def handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "join": lambda a: _run(join, a),
         "bots": lambda a: _run(bots, a),
         "tables": lambda a: _run(tables, a),
-        "resume": lambda a: _run(resume, a),
+        "resume": lambda a: _run(resume, a, choose_interface=False),
     }
 
 
-def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
+def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
+         choose_interface: bool = True) -> int:
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("zeroconf").setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
-    if args.interface is None:
-        args.interface = default_interface()
+    try:
+        if args.interface is not None:
+            find_interface(args.interface)
+        elif choose_interface:
+            choice = default_interface()
+            if choice.warning:
+                print(f"spycraft: {choice.reason}", file=sys.stderr)
+            args.interface = choice.interface.name
+    except DiscoveryError as exc:
+        print(f"spycraft: {exc} (`spycraft doctor` explains)", file=sys.stderr)
+        return 2
     try:
         result: int = trio.run(command, args)
         return result
-    except LobbyError as exc:
+    except (LobbyError, DiscoveryError) as exc:
         print(f"spycraft: {exc}", file=sys.stderr)
         return 1
 
@@ -204,7 +210,7 @@ async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subpro
     if args.bots < 0 or args.bots > players - (1 if seated else 0):
         raise SystemExit(f"--bots must be 0..{players - (1 if seated else 0)}")
     identity = load_identity()
-    name = getattr(args, "name", None) or os.environ.get("USER", "player")
+    name = getattr(args, "name", None) or player_name()
     me = Me.fresh(identity, name[:64] if seated else "host")
     box: list[Session] = []
     spawned: list[subprocess.Popen[bytes]] = []
@@ -295,7 +301,7 @@ async def join(args: argparse.Namespace) -> int:
         return 1
     definition = registry.load(ad.game)
     identity = load_identity()
-    name = args.name or os.environ.get("USER", "player")
+    name = args.name or player_name()
     print(f"joining {definition.title} table {ad.table_id.hex()} at {ad.address}:{ad.port} "
           f"(opened by {ad.fingerprint}), {ad.seats_taken}/{ad.seats_total} seated", flush=True)
     box: list[Session] = []
@@ -359,7 +365,8 @@ async def bots(args: argparse.Namespace) -> int:
 
 
 async def tables(args: argparse.Namespace) -> int:
-    print(f"tables on {args.interface} (Ctrl-C to stop):", flush=True)
+    print(f"tables on {args.interface} ({interface_address(args.interface)}; Ctrl-C to stop):",
+          flush=True)
     with trio.move_on_after(args.seconds if args.seconds is not None else float("inf")):
         async with browse_tables(args.interface) as ads:
             async for ad in ads:
@@ -380,6 +387,15 @@ async def resume(args: argparse.Namespace) -> int:
         return 2
     store = games[0]
     seat_file = store.load_seat()
+    if args.interface is not None and args.interface != seat_file.interface:
+        seat_file.interface = args.interface  # this machine's address may have changed
+        store.save_seat(seat_file)
+    try:
+        find_interface(seat_file.interface)
+    except DiscoveryError as exc:
+        print(f"spycraft resume: the game was played on {seat_file.interface!r}, but {exc}; "
+              f"pass --interface", file=sys.stderr)
+        return 2
     definition = registry.load(seat_file.game)
     identity = Identity(seat_file.identity) if seat_file.identity else load_identity(create=False)
     entropy = SystemEntropy()

@@ -1,8 +1,8 @@
 """The ``spycraft`` command: argparse entry points.
 
 Offline commands (selfplay, audit, replay) live in ``cli.offline``; the LAN commands (play, host,
-join, bots, tables, resume) in ``cli.lan``. Exit codes: 0 success, 1 a failed audit or game
-error, 2 bad usage or an unreadable file.
+join, bots, tables, resume) in ``cli.lan``; ``doctor`` in ``cli.doctor``. Exit codes: 0 success,
+1 a failed audit or game error, 2 bad usage or an unreadable file.
 """
 
 from __future__ import annotations
@@ -42,21 +42,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="seat", type=int, default=None, help="as this seat saw it")
     p.add_argument("--brief", action="store_true", help="one line per record, no boards")
 
-    from spycraft.cli import lan
+    from spycraft.cli import doctor, lan
 
     lan.add_commands(sub, add_game_options)
+    doctor.add_command(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from spycraft.cli import lan, offline
+    from spycraft.cli import doctor, lan, offline
 
     handlers = {
         "selfplay": offline.selfplay,
         "audit": offline.audit,
         "replay": offline.replay,
+        "doctor": doctor.run,
     }
     handlers.update(lan.handlers())
     try:

@@ -7,9 +7,18 @@ Theory of operation:
   is: ``v`` protocol version, ``game``, ``opt`` options digest (hex), ``seats`` taken/total
   ("1/2"), ``table`` table id (hex) and ``fp`` the opener's identity fingerprint. The opener is
   trusted with nothing: an ad only says where to connect; hellos and genesis settle the rest.
-* Everything runs on one chosen interface, given as an IPv4 address or an interface name
-  (resolved to its IPv4 address). Never all interfaces: tests pass 127.0.0.1 and mDNS stays on
-  loopback; the product takes ``--interface``.
+* Everything runs on one chosen interface, given as an IPv4 address of this machine or an
+  interface name (resolved to its IPv4 address). Never all interfaces: tests pass 127.0.0.1 and
+  mDNS stays on loopback; the product takes ``--interface``.
+* Interfaces come from ``ifaddr`` on every platform (no ioctl, no POSIX-only module). On Linux
+  ``/sys/class/net`` adds whether each is up, multicast-capable or point-to-point, and
+  ``/proc/net/route`` which one holds the default route; elsewhere the default route is found by
+  connecting a UDP socket to a documentation address (no packet is sent) and flags stay unknown
+  (None), with tunnel-like names (utun, ppp, "WireGuard", ...) taken as tunnels.
+  ``choose_interface`` picks, when the person names none: the default route's interface if it
+  can carry a table, else the only one that can; with several and no default route it refuses
+  and names them, since guessing wrong hides the table from everyone. Laptops on a bare switch
+  have no default route at all; that is the case this rule is for.
 * zeroconf runs its own asyncio loop in its own thread. ``ZeroconfBridge`` is the one place
   where that thread meets trio: Zeroconf is created and closed in ``trio.to_thread.run_sync``;
   zeroconf coroutines run on ``zc.loop`` through ``asyncio.run_coroutine_threadsafe`` and trio
@@ -27,17 +36,18 @@ Theory of operation:
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import ipaddress
 import logging
 import re
 import socket
-import struct
-from collections.abc import AsyncIterator, Callable, Coroutine
+import sys
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
+import ifaddr
 import trio
 from zeroconf import (
     DNSQuestionType,
@@ -67,7 +77,6 @@ _GAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SEATS = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _VERSION = re.compile(r"[1-9][0-9]{0,5}")
-_SIOCGIFADDR = 0x8915
 
 T = TypeVar("T")
 AdChange = Literal["added", "updated", "removed"]
@@ -79,28 +88,224 @@ class DiscoveryError(SpycraftError):
 
 # --- interfaces ---------------------------------------------------------------------------------
 
+# Linux interface flags (<linux/if.h>), read from /sys/class/net/NAME/flags.
+_IFF_UP = 0x1
+_IFF_LOOPBACK = 0x8
+_IFF_POINTOPOINT = 0x10
+_IFF_MULTICAST = 0x1000
+_RTF_UP = 0x1
+# An address of TEST-NET-1 (RFC 5737): connect() on a UDP socket only asks the kernel for a
+# route to it, so the socket's own address is the source address of the default route.
+_ROUTE_PROBE = ("192.0.2.1", 9)
+# Names that VPN and tunnel software gives its interfaces; used only where flags are not known.
+_TUNNEL_NAMES = re.compile(
+    r"^(utun|tun|tap|ppp|ipsec|wg|gif|stf|zt|tailscale)\d*|vpn|wireguard|tunnel|anyconnect",
+    re.IGNORECASE,
+)
 
-def interface_address(interface: str) -> str:
-    """The IPv4 address to use for ``interface``: an IPv4 address, or an interface name."""
+
+@dataclass(frozen=True)
+class NetworkInterface:
+    """One network interface with its IPv4 addresses, as this machine reports it.
+
+    ``up``, ``multicast`` and ``point_to_point`` are None where the platform does not tell
+    (Linux tells; ifaddr, our portable source, does not report flags on macOS or Windows).
+    ``default_route`` is None when it could not be learned at all.
+    """
+
+    name: str
+    label: str  # the name a person knows it by: "Wi-Fi" on Windows, else the same as name
+    addresses: tuple[str, ...]
+    prefixes: tuple[int, ...]
+    loopback: bool
+    up: bool | None
+    multicast: bool | None
+    point_to_point: bool | None
+    default_route: bool | None
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0]
+
+    @property
+    def can_carry_a_table(self) -> bool:
+        """Up, multicast-capable, not loopback, not a tunnel, as far as this machine tells."""
+        return (
+            not self.loopback
+            and self.up is not False
+            and self.multicast is not False
+            and self.point_to_point is not True
+        )
+
+    def describe(self) -> str:
+        name = self.name if self.label == self.name else f"{self.label} ({self.name})"
+        where = ", ".join(f"{a}/{p}" for a, p in zip(self.addresses, self.prefixes))
+        facts = ["loopback"] if self.loopback else []
+        for fact, value in (("up", self.up), ("multicast", self.multicast)):
+            if value is not None:
+                facts.append(fact if value else f"not {fact}")
+        if self.point_to_point:
+            facts.append("point-to-point (a VPN or tunnel)")
+        if self.default_route:
+            facts.append("default route")
+        return f"{name} {where} [{', '.join(facts) or 'state not reported'}]"
+
+
+@dataclass(frozen=True)
+class InterfaceChoice:
+    """The interface a table would use, and why (``note`` is worth showing a person)."""
+
+    interface: NetworkInterface
+    reason: str
+    warning: bool = False
+
+
+def network_interfaces() -> tuple[NetworkInterface, ...]:
+    """Every interface of this machine with at least one IPv4 address (ifaddr, any platform)."""
+    found: list[tuple[str, str, list[tuple[str, int]]]] = []
+    for adapter in ifaddr.get_adapters():
+        ipv4 = [(ip.ip, ip.network_prefix) for ip in adapter.ips if isinstance(ip.ip, str)]
+        if not ipv4:
+            continue
+        friendly = next((ip.nice_name for ip in adapter.ips if ip.nice_name), adapter.nice_name)
+        found.append((adapter.name, friendly or adapter.name, ipv4))
+    default = _default_route(found)
+    result = []
+    for name, label, ipv4 in found:
+        addresses = tuple(a for a, _ in ipv4)
+        flags = _linux_flags(name)
+        loopback = all(ipaddress.IPv4Address(a).is_loopback for a in addresses)
+        if flags is not None:
+            bits, operstate = flags
+            result.append(NetworkInterface(
+                name=name, label=label, addresses=addresses, prefixes=tuple(p for _, p in ipv4),
+                loopback=loopback or bool(bits & _IFF_LOOPBACK),
+                up=bool(bits & _IFF_UP) and operstate in ("up", "unknown"),
+                multicast=bool(bits & _IFF_MULTICAST),
+                point_to_point=bool(bits & _IFF_POINTOPOINT),
+                default_route=None if default is None else name == default,
+            ))
+        else:
+            tunnel = bool(_TUNNEL_NAMES.search(name) or _TUNNEL_NAMES.search(label))
+            result.append(NetworkInterface(
+                name=name, label=label, addresses=addresses, prefixes=tuple(p for _, p in ipv4),
+                loopback=loopback, up=None, multicast=None, point_to_point=tunnel or None,
+                default_route=None if default is None else name == default,
+            ))
+    return tuple(result)
+
+
+def _linux_flags(name: str) -> tuple[int, str] | None:
+    """(IFF flags, operstate) of a Linux interface, or None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    folder = Path("/sys/class/net") / name.split(":")[0]  # "eth0:1" is an alias of eth0
+    try:
+        flags = int((folder / "flags").read_text().strip(), 16)
+        operstate = (folder / "operstate").read_text().strip()
+    except (OSError, ValueError):
+        return None
+    return flags, operstate
+
+
+def _default_route(found: list[tuple[str, str, list[tuple[str, int]]]]) -> str | None:
+    """The name of the interface that holds the IPv4 default route, "" for none, None unknown."""
+    if sys.platform.startswith("linux"):
+        try:
+            table = Path("/proc/net/route").read_text()
+        except OSError:
+            table = None
+        if table is not None:
+            routes = []
+            for line in table.splitlines()[1:]:
+                fields = line.split()
+                default = len(fields) >= 8 and fields[1] == fields[7] == "00000000"
+                if default and int(fields[3], 16) & _RTF_UP:
+                    routes.append((int(fields[6]), fields[0]))
+            return min(routes)[1] if routes else ""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(_ROUTE_PROBE)  # picks a route; sends nothing
+            source: str = probe.getsockname()[0]
+    except OSError:
+        return ""  # no route to a global address: no default route
+    return next((name for name, _, ipv4 in found if source in (a for a, _ in ipv4)), None)
+
+
+def choose_interface(interfaces: Sequence[NetworkInterface]) -> InterfaceChoice:
+    """The interface a table uses when the person names none.
+
+    The default route's interface if it can carry a table; else the only interface that can;
+    else, with several and no default route among them, ``DiscoveryError`` naming them (the
+    person must pick one with ``--interface``); with none at all, loopback, with a warning
+    that only this machine will see the table.
+    """
+    usable = [i for i in interfaces if i.can_carry_a_table]
+    default = next((i for i in interfaces if i.default_route), None)
+    if default is not None and default in usable:
+        return InterfaceChoice(default, f"{default.label} holds the default route")
+    detour = (
+        f"the default route goes through {default.label}, which cannot carry a table "
+        f"(a VPN or tunnel?); " if default is not None else "no default route; "
+    )
+    if len(usable) == 1:
+        return InterfaceChoice(usable[0], f"{detour}{usable[0].label} is the only LAN interface")
+    if len(usable) > 1:
+        listed = ", ".join(f"{i.label} ({i.address})" for i in usable)
+        raise DiscoveryError(
+            f"{detour}several interfaces could carry a table: {listed}; "
+            f"choose one with --interface NAME"
+        )
+    loopback = next((i for i in interfaces if i.loopback), None)
+    if loopback is None:
+        raise DiscoveryError("this machine has no IPv4 interface at all")
+    return InterfaceChoice(
+        loopback,
+        f"{detour}no LAN interface is up, so only this machine will see the table "
+        f"({loopback.address})",
+        warning=True,
+    )
+
+
+def default_interface() -> InterfaceChoice:
+    """``choose_interface`` over this machine's interfaces."""
+    return choose_interface(network_interfaces())
+
+
+def find_interface(interface: str, interfaces: Sequence[NetworkInterface] | None = None
+                   ) -> NetworkInterface:
+    """The interface named by ``interface``: one of its IPv4 addresses, or its name (on Windows
+    also its friendly name, such as "Wi-Fi"). ``DiscoveryError`` in one line otherwise."""
+    known = network_interfaces() if interfaces is None else tuple(interfaces)
     try:
         address = ipaddress.IPv4Address(interface)
     except ValueError:
-        return _address_of_interface_name(interface)
-    if address.is_unspecified or address.is_multicast:
-        raise DiscoveryError(f"{interface} names no single interface")
-    return str(address)
+        address = None
+    if address is not None:
+        if address.is_unspecified or address.is_multicast:
+            raise DiscoveryError(f"{interface} names no single interface")
+        for candidate in known:
+            if interface in candidate.addresses:
+                return replace(candidate, addresses=(interface,) + tuple(
+                    a for a in candidate.addresses if a != interface))
+        mine = ", ".join(a for i in known for a in i.addresses) or "none"
+        raise DiscoveryError(
+            f"{interface} is not an address of this machine (its IPv4 addresses: {mine})"
+        )
+    for candidate in known:
+        if interface in (candidate.name, candidate.label):
+            return candidate
+    names = ", ".join(i.label for i in known) or "none"
+    raise DiscoveryError(
+        f"no IPv4 address or network interface called {interface!r} on this machine "
+        f"(its interfaces with IPv4: {names})"
+    )
 
 
-def _address_of_interface_name(name: str) -> str:
-    if name not in {n for _, n in socket.if_nameindex()}:
-        raise DiscoveryError(f"no IPv4 address or network interface called {name!r}")
-    request = struct.pack("256s", name.encode()[:15])
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            reply = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, request)
-    except OSError as exc:
-        raise DiscoveryError(f"interface {name!r} has no IPv4 address: {exc}") from None
-    return socket.inet_ntoa(reply[20:24])
+def interface_address(interface: str) -> str:
+    """The IPv4 address to use for ``interface``: an address of this machine, or an interface
+    name (its first IPv4 address). ``DiscoveryError`` if this machine has no such thing."""
+    return find_interface(interface).address
 
 
 # --- TXT records --------------------------------------------------------------------------------

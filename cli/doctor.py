@@ -1,0 +1,449 @@
+"""``spycraft doctor``: why a table does not appear on the LAN, and what to do about it.
+
+Theory of operation
+-------------------
+A table is found by mDNS (multicast UDP 5353 on one interface) and played over TCP on that
+interface's address, so the doctor checks exactly those, in the order a game needs them, each
+through the same code a game uses (``p2p.discovery``: ifaddr, real zeroconf, trio sockets):
+
+1. **Interfaces**: every IPv4 interface this machine reports, and the one a game would use
+   (``--interface`` or ``choose_interface``). Several candidates and no default route, an
+   unknown name, or nothing but loopback: the game cannot start, and we say which to pick.
+2. **mDNS here**: the system must let a socket join 224.0.0.251 on the interface; then one
+   zeroconf responder announces a short-lived test service (``_spycraft-doc._tcp``) and a second,
+   separate zeroconf instance asks for it by multicast and must get the answer. This is real
+   sending and receiving through the system's network stack and its firewall on this interface.
+3. **TCP here**: a listener on the interface's address (any free port, as a table uses) must
+   accept a connection made to that address and answer over it.
+4. **Other machines**: while it runs, the doctor's test service stays announced and it watches
+   for other doctors; each one heard is resolved and connected to over TCP. Run the doctor on
+   two laptops at once to test the path between them: ``--peers N`` makes hearing and reaching
+   N other machines a requirement. A machine alone cannot tell client isolation from an empty
+   network, so without ``--peers`` hearing nobody is only a note.
+
+Each failure is printed with its likely causes and the fix on the platform the doctor runs on
+(the firewall prompts of macOS and Windows, client isolation on guest Wi-Fi, a VPN, several
+interfaces). Exit status: 0 when a LAN game can work here, 1 when a check failed, 2 when the
+``--interface`` given is not on this machine.
+
+Nothing here trusts a stranger: a peer's ad is parsed with zeroconf's own checks, its TCP answer
+is one bounded line read under a deadline, and any error it causes is a failed check, not a crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import socket
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import trio
+import zeroconf
+from zeroconf import DNSQuestionType, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceInfo
+
+from spycraft.p2p.discovery import (
+    DiscoveryError,
+    InterfaceChoice,
+    NetworkInterface,
+    ZeroconfBridge,
+    choose_interface,
+    find_interface,
+    network_interfaces,
+    open_zeroconf,
+)
+
+DOCTOR_TYPE = "_spycraft-doc._tcp.local."
+MDNS_GROUP = "224.0.0.251"
+QUERY_TIMEOUT = 3.0
+TCP_TIMEOUT = 3.0
+LINGER = 3.0  # seconds to keep answering others after our own checks are done
+GREETING = b"spycraft-doctor "
+MAX_LINE = 128
+
+Out = Callable[[str], None]
+
+
+# --- advice: the likely causes and their fixes, per platform ------------------------------------
+
+
+def _platform() -> str:
+    if sys.platform == "darwin":
+        return "macOS"
+    if sys.platform == "win32":
+        return "Windows"
+    return "Linux" if sys.platform.startswith("linux") else sys.platform
+
+
+def firewall_fix(iface: str) -> str:
+    system = _platform()
+    if system == "macOS":
+        return ("macOS firewall: the first time spycraft listens, macOS asks \"Do you want the "
+                "application Python to accept incoming network connections?\": choose Allow. "
+                "If you chose Deny: System Settings > Network > Firewall > Options, set Python "
+                "to \"Allow incoming connections\". On macOS 15 and later also allow your "
+                "terminal under System Settings > Privacy & Security > Local Network.")
+    if system == "Windows":
+        return ("Windows Defender Firewall: the first time spycraft listens, Windows asks whether "
+                "Python may communicate on networks: tick Private networks and Allow. If this "
+                "network is marked Public, make it Private (Settings > Network & internet > your "
+                "Wi-Fi or Ethernet > Network profile type > Private), or allow python.exe under "
+                "Windows Defender Firewall > Allow an app through firewall.")
+    return (f"a host firewall may drop mDNS (UDP 5353) or the game's TCP port. ufw: "
+            f"`sudo ufw allow in on {iface} to any port 5353 proto udp` and "
+            f"`sudo ufw allow in on {iface} proto tcp`; firewalld: "
+            f"`sudo firewall-cmd --add-service=mdns` and put {iface} in a trusted zone.")
+
+
+ISOLATION_FIX = ("guest, hotel and some office Wi-Fi isolate clients (each reaches the internet, "
+                 "not the others): play on a home network, a phone's hotspot, or a cable and a "
+                 "switch; in a router's settings this is called AP or client isolation.")
+VPN_FIX = ("a VPN that owns the default route can hide the LAN: disconnect it or enable its "
+           "\"allow local network access\" setting, or pass --interface with your LAN interface.")
+SAME_NETWORK_FIX = ("every laptop must be on the same network (the same Wi-Fi name, or the same "
+                    "switch); two Wi-Fi networks of one router are often kept apart.")
+
+
+def several_fix(candidates: list[NetworkInterface]) -> str:
+    names = ", ".join(f"{i.label} ({i.address})" for i in candidates)
+    return (f"this machine has several interfaces that could carry a table ({names}) and no "
+            f"default route to tell them apart: run `spycraft doctor --interface NAME` to check "
+            f"one, then play with the same --interface NAME.")
+
+
+def no_lan_fix() -> str:
+    return ("no LAN interface is up: switch Wi-Fi on and join the same network as the others, "
+            "or plug in the cable. A table on loopback is seen by this machine only.")
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    out: Out
+    failed: bool = False
+
+    def ok(self, what: str, detail: str) -> None:
+        self.out(f"ok    {what}: {detail}")
+
+    def note(self, what: str, detail: str) -> None:
+        self.out(f"note  {what}: {detail}")
+
+    def fail(self, what: str, detail: str, *fixes: str) -> None:
+        self.failed = True
+        self.out(f"FAIL  {what}: {detail}")
+        for fix in fixes:
+            self.out(f"      - {fix}")
+
+
+def _instance_name() -> str:
+    host = re.sub(r"[^a-z0-9-]", "-", socket.gethostname().lower())[:24].strip("-") or "host"
+    return f"doctor-{host}-{os.urandom(3).hex()}"
+
+
+# --- checks ---------------------------------------------------------------------------------------
+
+
+def pick_interface(given: str | None, report: Report) -> tuple[InterfaceChoice | None, int]:
+    """List the interfaces and choose one; (None, exit status) when no game can start."""
+    interfaces = network_interfaces()
+    report.out("interfaces (IPv4):")
+    for interface in interfaces:
+        report.out(f"    {interface.describe()}")
+    if not interfaces:
+        report.out("    none")
+    if given is not None:
+        try:
+            chosen = find_interface(given, interfaces)
+        except DiscoveryError as exc:
+            report.fail("interface", str(exc),
+                        "pass --interface with a name or address from the list above")
+            return None, 2
+        return InterfaceChoice(chosen, "given with --interface"), 0
+    try:
+        choice = choose_interface(interfaces)
+    except DiscoveryError as exc:
+        usable = [i for i in interfaces if i.can_carry_a_table]
+        report.fail("interface", str(exc), several_fix(usable))
+        return None, 1
+    if choice.warning:
+        report.fail("interface", choice.reason, no_lan_fix())
+        return None, 1
+    return choice, 0
+
+
+def check_interface(choice: InterfaceChoice, report: Report) -> None:
+    interface = choice.interface
+    report.out(f"using {interface.label} ({interface.address}): {choice.reason}")
+    if interface.loopback:
+        report.note("interface", "loopback: a table here is seen by this machine only")
+    elif interface.up is False:
+        report.fail("interface", f"{interface.label} is down", no_lan_fix())
+    elif interface.point_to_point:
+        report.fail("interface", f"{interface.label} is a point-to-point link (a VPN or tunnel?)",
+                    VPN_FIX)
+    elif interface.multicast is False:
+        report.fail("interface", f"{interface.label} cannot send multicast, which mDNS needs",
+                    "use another interface with --interface, or enable multicast on this one "
+                    f"(Linux: `sudo ip link set {interface.name} multicast on`)")
+    if not interface.loopback and any(
+        i.default_route and i.point_to_point for i in network_interfaces()
+    ):
+        report.note("vpn", f"the default route goes through a VPN or tunnel. {VPN_FIX}")
+
+
+def join_mdns_group(address: str) -> str | None:
+    """Why this machine cannot join the mDNS group on ``address``, or None when it can."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            request = socket.inet_aton(MDNS_GROUP) + socket.inet_aton(address)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, request)
+    except OSError as exc:
+        return f"{exc.strerror or exc} (errno {exc.errno})"
+    return None
+
+
+async def check_mdns(interface: NetworkInterface, instance: str, port: int,
+                     report: Report) -> bool:
+    refused = join_mdns_group(interface.address)
+    if refused is not None:
+        report.fail("mDNS", f"the system refused to join the mDNS group {MDNS_GROUP} on "
+                    f"{interface.label}: {refused}",
+                    "the interface or the system does not allow multicast here: use another "
+                    "interface with --interface (Linux: check `ip link show` says MULTICAST and "
+                    "/proc/sys/net/ipv4/igmp_max_memberships is not 0)",
+                    firewall_fix(interface.name))
+        return False
+    started = trio.current_time()
+    name = f"{instance}.{DOCTOR_TYPE}"
+    try:
+        async with open_zeroconf(interface.address) as asker:
+            question = AsyncServiceInfo(DOCTOR_TYPE, name)
+            zc = asker.zc
+            found = await asker.call(lambda: question.async_request(
+                zc, int(QUERY_TIMEOUT * 1000), question_type=DNSQuestionType.QM))
+    except (OSError, zeroconf.Error) as exc:
+        report.fail("mDNS", f"a second mDNS responder could not start on {interface.label}: {exc}",
+                    "another program may hold UDP port 5353 for itself: quit it",
+                    firewall_fix(interface.name))
+        return False
+    elapsed = trio.current_time() - started
+    if not found or question.port != port:
+        report.fail("mDNS", f"announced a test service on {interface.label} but a second "
+                    f"responder on this machine did not hear it within {QUERY_TIMEOUT:.0f} s",
+                    firewall_fix(interface.name),
+                    "a security tool may block multicast: allow UDP 5353 to and from "
+                    f"{MDNS_GROUP}")
+        return False
+    report.ok("mDNS", f"announced a test service on {interface.label} and a second responder "
+              f"found it by multicast ({elapsed:.1f} s)")
+    return True
+
+
+async def _greet(stream: trio.SocketStream, instance: str) -> str:
+    """Send our greeting, read theirs: the other side's instance name."""
+    await stream.send_all(GREETING + instance.encode() + b"\n")
+    received = b""
+    while b"\n" not in received and len(received) <= MAX_LINE:
+        chunk = await stream.receive_some(MAX_LINE)
+        if not chunk:
+            break
+        received += chunk
+    line = received.split(b"\n", 1)[0]
+    if not line.startswith(GREETING):
+        raise ValueError("not a spycraft doctor")
+    return line[len(GREETING):].decode("ascii", "replace")
+
+
+async def serve_greetings(listener: trio.SocketListener, instance: str) -> None:
+    async def answer(stream: trio.SocketStream) -> None:
+        async with stream:
+            with trio.move_on_after(TCP_TIMEOUT):
+                try:
+                    await _greet(stream, instance)
+                except (OSError, ValueError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass  # a stranger's failure is its own
+
+    await trio.serve_listeners(answer, [listener])
+
+
+async def reach(address: str, port: int, instance: str) -> str:
+    """Connect to a doctor and exchange greetings: its instance name, or raises OSError."""
+    with trio.fail_after(TCP_TIMEOUT):
+        stream = await trio.open_tcp_stream(address, port)
+        async with stream:
+            return await _greet(stream, instance)
+
+
+async def check_tcp(interface: NetworkInterface, port: int, instance: str,
+                    report: Report) -> bool:
+    try:
+        answer = await reach(interface.address, port, instance)
+    except (OSError, ValueError, trio.TooSlowError, trio.BrokenResourceError) as exc:
+        report.fail("TCP", f"listened on {interface.address}:{port} but could not connect to it: "
+                    f"{exc or 'no answer'}", firewall_fix(interface.name))
+        return False
+    if answer != instance:
+        report.fail("TCP", f"{interface.address}:{port} answered as {answer!r}, not us",
+                    "another program answers on this address: is the address used twice on "
+                    "the LAN?")
+        return False
+    report.ok("TCP", f"listened on {interface.address}:{port} and connected to it")
+    return True
+
+
+@dataclass
+class Peer:
+    name: str
+    address: str
+    port: int
+    reached: bool | None = None
+    why: str = ""
+
+
+async def watch_peers(bridge: ZeroconfBridge, instance: str, wanted: int, wait: float,
+                      report: Report) -> None:
+    peers: dict[str, Peer] = {}
+    ours = f"{instance}.{DOCTOR_TYPE}"
+    zc = bridge.zc
+
+    async def resolve_and_reach(name: str) -> None:
+        info = AsyncServiceInfo(DOCTOR_TYPE, name)
+        found = await bridge.call(lambda: info.async_request(
+            zc, int(QUERY_TIMEOUT * 1000), question_type=DNSQuestionType.QM))
+        addresses = info.parsed_addresses() if found else []
+        if not addresses or info.port is None:
+            return
+        peer = Peer(name.removesuffix("." + DOCTOR_TYPE), addresses[0], info.port)
+        peers[name] = peer
+        try:
+            answered = await reach(peer.address, peer.port, instance)
+            peer.reached = answered == peer.name
+            peer.why = "" if peer.reached else f"answered as {answered!r}"
+        except (OSError, ValueError, trio.TooSlowError, trio.BrokenResourceError) as exc:
+            peer.reached, peer.why = False, str(exc) or "no answer"
+
+    def enough() -> bool:
+        return wanted > 0 and sum(1 for p in peers.values() if p.reached) >= wanted
+
+    report.out(f"listening {wait:.0f} s for other machines running `spycraft doctor`"
+               + (f" (need {wanted})" if wanted else "") + " ...")
+    with trio.move_on_after(wait):
+        async with bridge.browse(DOCTOR_TYPE) as events, trio.open_nursery() as nursery:
+            seen: set[str] = set()
+            while not enough():
+                with trio.move_on_after(0.2):
+                    for name, change in (await events.next_batch()).items():
+                        if name != ours and name not in seen and change is not \
+                                ServiceStateChange.Removed:
+                            seen.add(name)
+                            nursery.start_soon(resolve_and_reach, name)
+            nursery.cancel_scope.cancel()
+    reached = [p for p in peers.values() if p.reached]
+    for peer in peers.values():
+        if peer.reached:
+            report.ok("peer", f"heard {peer.name} by mDNS and reached {peer.address}:{peer.port} "
+                      f"over TCP")
+        else:
+            report.fail("peer", f"heard {peer.name} by mDNS but could not reach "
+                        f"{peer.address}:{peer.port} over TCP: {peer.why}",
+                        firewall_fix("IFACE") + " (on that machine)", ISOLATION_FIX)
+    if len(reached) < wanted:
+        report.fail("peers", f"reached {len(reached)} other machine(s), {wanted} needed",
+                    ISOLATION_FIX, firewall_fix("IFACE") + " (on every machine)", VPN_FIX,
+                    SAME_NETWORK_FIX)
+    elif not peers:
+        report.note("peers", "no other machine running `spycraft doctor` was heard; run it on "
+                    "another laptop at the same time (with --peers 1) to test the path between "
+                    "them")
+
+
+async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int:
+    report = Report(out)
+    out(f"spycraft doctor on {_platform()} ({platform.platform()}), Python "
+        f"{platform.python_version()}, zeroconf {zeroconf.__version__}")
+    choice, status = pick_interface(given, report)
+    if choice is None:
+        out("result: no LAN game can start here until the above is fixed")
+        return status
+    check_interface(choice, report)
+    interface = choice.interface
+    instance = _instance_name()
+    try:
+        listener = (await trio.open_tcp_listeners(0, host=interface.address))[0]
+    except OSError as exc:
+        report.fail("TCP", f"could not listen on {interface.address}: {exc}",
+                    firewall_fix(interface.name))
+        out("result: a LAN game will not work here until the failures above are fixed")
+        return 1
+    port = listener.socket.getsockname()[1]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(serve_greetings, listener, instance)
+        await check_tcp(interface, port, instance, report)
+        try:
+            async with open_zeroconf(interface.address) as bridge:
+                info = AsyncServiceInfo(
+                    DOCTOR_TYPE, f"{instance}.{DOCTOR_TYPE}", port=port,
+                    server=f"{instance}.local.", addresses=[socket.inet_aton(interface.address)],
+                )
+                zc = bridge.zc
+
+                async def register() -> None:
+                    await (await zc.async_register_service(info, cooperating_responders=True))
+
+                await bridge.call(register)
+                if await check_mdns(interface, instance, port, report):
+                    await watch_peers(bridge, instance, wanted, wait, report)
+                    if wanted:
+                        await trio.sleep(LINGER)  # the others may still be reaching us
+
+                async def unregister() -> None:
+                    await (await zc.async_unregister_service(info))
+
+                with trio.move_on_after(2):
+                    await bridge.call(unregister)
+        except (OSError, zeroconf.Error) as exc:
+            report.fail("mDNS", f"could not start mDNS on {interface.label}: {exc}",
+                        "another program may hold UDP port 5353 for itself: quit it",
+                        firewall_fix(interface.name))
+        nursery.cancel_scope.cancel()
+    if report.failed:
+        out("result: a LAN game will not work here until the failures above are fixed")
+        return 1
+    if interface.loopback:
+        out(f"result: a game on this machine alone can work on {interface.address}")
+    else:
+        out(f"result: a LAN game can work on {interface.label} ({interface.address})")
+    return 0
+
+
+def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("doctor", help="check that this machine can find and play LAN tables, "
+                       "and say how to fix what stops it")
+    p.add_argument("--interface", default=None,
+                   help="IPv4 address or interface name to check (default: the one a game "
+                        "would choose)")
+    p.add_argument("--wait", type=float, default=None,
+                   help="seconds to listen for other machines running the doctor "
+                        "(default 3, or 30 with --peers)")
+    p.add_argument("--peers", type=int, default=0,
+                   help="require hearing and reaching this many other machines that run "
+                        "`spycraft doctor` at the same time")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.peers < 0:
+        print("spycraft doctor: --peers must be 0 or more", file=sys.stderr)
+        return 2
+    wait = args.wait if args.wait is not None else (30.0 if args.peers else 3.0)
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
+    status: int = trio.run(diagnose, args.interface, wait, args.peers, out)
+    return status
