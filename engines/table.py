@@ -30,14 +30,24 @@ The engine never knows which seat is local: our own records pass through the sam
 everyone else's.
 
 A game plugs in through ``GameRules``: its state is immutable, ``next`` says what it needs
-(a seat's ``Turn``, a ``Draw`` of public randomness, or its ``Result``), ``apply`` takes one of
-its records, ``on_draw`` takes a beacon seed, ``forfeit`` ends play for a cheater or a deserter
-while the honest seats still open their secrets.
+(a seat's ``Turn``, a ``Draw`` of public randomness, or ``Over`` once play and the final reveal
+are done), ``apply`` takes one of its records, ``on_draw`` takes a beacon seed, ``forfeit`` ends
+play for a cheater or a deserter while the honest seats still open their secrets.
+
+Forfeits and the result (one rule for every game, DESIGN "Fraud and abandonment"): the table
+keeps every ``Forfeit`` (fraud proven, seat declared absent) and the game adds the violations its
+final reveal proves (``Over.cheats``). ``settle`` turns them and the game's natural result into
+the ``Result``, asking the game only for the side of a seat (``side_of``, None while unknown):
+a cheater's side loses; an absent seat's side loses likewise, but the reason says "abandoned",
+never "fraud"; seats of more than one side forfeiting (or one whose side is unknown) leave no
+winner. With two seats an abandon proves nothing, so it ends the game as "abandoned, claimed by
+seat N": no winner, no fraud. A seat that walks away after seeing a secret (``seen_secret``)
+is named as having deserted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -62,14 +72,11 @@ from spycraft.crypto.records import (
 )
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
-# The reasons a game's forfeit result gives, so the audit can tell a cheat from a desertion.
+# The reasons a forfeit result gives, so the audit can tell a cheat from a desertion.
 FRAUD = "fraud"
 ABANDONED = "abandoned"
-
-
-def forfeit_reason(reasons: tuple[str, ...] | list[str]) -> str:
-    """The reason a forfeit result gives: fraud if any forfeit was for fraud, else abandoned."""
-    return FRAUD if FRAUD in reasons else ABANDONED
+DESERTED = "deserted"
+CLAIMED = "claimed by seat"  # the detail of a two-seat abandon: "claimed by seat N"
 INTERRUPTS = ("fraud", "abandon")
 
 
@@ -108,6 +115,14 @@ class Result:
         }
 
     def describe(self) -> str:
+        if self.winner is None and self.reason == ABANDONED and self.detail.startswith(CLAIMED):
+            claim = self.detail.split(";")[0]
+            seats = ", ".join(map(str, self.forfeits))
+            records = ", ".join(map(str, self.evidence))
+            return (
+                f"abandoned, {claim}: no winner, no fraud; forfeit by seat {seats} "
+                f"(declared absent at record {records})"
+            )
         who = "no winner" if self.winner is None else f"winner: {self.winner}"
         text = f"{who} ({self.reason})"
         if self.forfeits:
@@ -119,7 +134,68 @@ class Result:
         return text
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """A seat that loses by its own act: ``reason`` is FRAUD, ABANDONED or DESERTED.
+
+    ``seq`` is the evidence: the fraud or abandon record, or the record a final reveal proved
+    illegal. ``reporter`` is the seat that declared it (None when the engine found it).
+    """
+
+    seat: int
+    seq: int
+    reason: str
+    what: str
+    reporter: int | None = None
+
+    def describe(self) -> str:
+        return f"seat {self.seat} at record {self.seq}: {self.what}"
+
+
+@dataclass(frozen=True)
+class Over:
+    """Play and the final reveal are done. ``natural``: the result of play (None if a forfeit
+    stopped play); ``cheats``: the violations the final reveal proved."""
+
+    natural: Result | None
+    cheats: tuple[Forfeit, ...] = ()
+
+
+def settle(
+    seats: int,
+    sides: Sequence[str],
+    side_of: Callable[[int], str | None],
+    forfeits: Sequence[Forfeit],
+    over: Over,
+) -> Result:
+    """The one forfeit rule (module docstring): the result from the forfeits and natural result."""
+    everyone = tuple(forfeits) + over.cheats
+    if not everyone:
+        if over.natural is None:
+            raise ValueError("play stopped with no forfeit and no natural result")
+        return over.natural
+    seat_list = tuple(sorted({f.seat for f in everyone}))
+    evidence = tuple(sorted({f.seq for f in everyone}))
+    detail = "; ".join(f.describe() for f in everyone)
+    reasons = {f.reason for f in everyone}
+    reason = FRAUD if FRAUD in reasons else DESERTED if DESERTED in reasons else ABANDONED
+    # With two seats nobody can tell a stall from a lie: an abandon makes no side lose.
+    losing = [f for f in everyone if f.reason == FRAUD or seats > 2]
+    if not losing:
+        first = everyone[0]
+        claimant = first.reporter if first.reporter is not None else 1 - first.seat
+        return Result(None, ABANDONED, seat_list, evidence, f"{CLAIMED} {claimant}; {detail}")
+    lost = [side_of(f.seat) for f in losing]
+    unknown = [f.seat for f, side in zip(losing, lost) if side is None]
+    if unknown:
+        note = f"no side loses: the side of seat {', '.join(map(str, unknown))} is not known"
+        return Result(None, reason, seat_list, evidence, f"{detail}; {note}")
+    left = [side for side in sides if side not in lost]
+    return Result(left[0] if len(left) == 1 else None, reason, seat_list, evidence, detail)
+
+
 Need = Turn | Draw | Result
+GameNeed = Turn | Draw | Over
 S = TypeVar("S")
 
 
@@ -128,19 +204,27 @@ class GameRules(Protocol[S]):
 
     name: str
     seat_counts: tuple[int, ...]
+    sides: tuple[str, ...]  # the teams a result can name as winner
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
         """Raise ValueError naming the problem if these options are not playable."""
 
     def initial(self, genesis: Genesis) -> S: ...
 
-    def next(self, state: S) -> Need: ...
+    def next(self, state: S) -> GameNeed: ...
 
     def apply(self, state: S, record: Record) -> S: ...
 
     def on_draw(self, state: S, seed: bytes) -> S: ...
 
-    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S: ...
+    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S:
+        """Play stops for ``seat``: it writes nothing more (it still counts in ``side_of``)."""
+
+    def side_of(self, state: S, seat: int) -> str | None:
+        """The side ``seat`` plays for, once the game has shown it (None while unknown)."""
+
+    def seen_secret(self, state: S, seat: int) -> str | None:
+        """What secret ``seat`` has seen that it could walk away from (e.g. "its role")."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +240,7 @@ class TableState(Generic[S]):
     result: Result | None = None  # set by the result record: the table is closed
     history: tuple[tuple[int, int, str], ...] = field(default=())  # (seq, seat, kind)
     incidents: tuple[Incident, ...] = ()  # frauds proven and abandons declared
+    forfeits: tuple[Forfeit, ...] = ()  # what those incidents cost their seats
 
 
 @dataclass(frozen=True)
@@ -205,7 +290,14 @@ class Table(Generic[S]):
         """What the game waits for, or None once the result record closed the table."""
         if state.result is not None:
             return None
-        return self.rules.next(state.game)
+        need = self.rules.next(state.game)
+        return self.settle(state, need) if isinstance(need, Over) else need
+
+    def settle(self, state: TableState[S], over: Over) -> Result:
+        def side_of(seat: int) -> str | None:
+            return self.rules.side_of(state.game, seat)
+
+        return settle(len(state.genesis.seats), self.rules.sides, side_of, state.forfeits, over)
 
     def expect(self, state: TableState[S]) -> Turn | None:
         need = self.need(state)
@@ -244,8 +336,14 @@ class Table(Generic[S]):
                 raise OutOfTurn(record.seat, record.seq, "the game is over: only the result remains")
             return self._result(state, signed)
         if record.kind in INTERRUPTS:
-            game, incident = self._interrupt(state, turn, record)
-            return self._advance(state, signed, game, incidents=state.incidents + (incident,))
+            game, incident, forfeit = self._interrupt(state, turn, record)
+            return self._advance(
+                state,
+                signed,
+                game,
+                incidents=state.incidents + (incident,),
+                forfeits=state.forfeits + (forfeit,),
+            )
         if record.seat != turn.seat or record.kind not in turn.kinds:
             raise OutOfTurn(
                 record.seat,
@@ -304,7 +402,7 @@ class Table(Generic[S]):
 
     def _result(self, state: TableState[S], signed: SignedRecord) -> TableState[S]:
         record = signed.record
-        need = self.rules.next(state.game)
+        need = self.need(state)
         if not isinstance(need, Result):
             raise OutOfTurn(record.seat, record.seq, "the game is not over")
         if record.body != frozen(need.to_cbor()):
@@ -313,7 +411,9 @@ class Table(Generic[S]):
             )
         return self._advance(state, signed, state.game, result=need)
 
-    def _interrupt(self, state: TableState[S], turn: Turn, record: Record) -> tuple[S, Incident]:
+    def _interrupt(
+        self, state: TableState[S], turn: Turn, record: Record
+    ) -> tuple[S, Incident, Forfeit]:
         body = record.body
         if record.kind == "abandon":
             if record.seat == turn.seat:
@@ -325,11 +425,16 @@ class Table(Generic[S]):
             if not isinstance(body["reason"], str) or len(body["reason"]) > 200:
                 raise MalformedRecord(record.seat, record.seq, "abandon reason must be a short text")
             incident = Incident(record.seq, record.seat, turn.seat, "abandon", body["reason"])
-            game = self.rules.forfeit(state.game, turn.seat, record.seq, ABANDONED)
-            return game, incident
+            secret = self.rules.seen_secret(state.game, turn.seat)
+            reason = ABANDONED if secret is None else DESERTED
+            cost = "abandoned" if secret is None else f"deserted after seeing {secret}"
+            forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat)
+            game = self.rules.forfeit(state.game, turn.seat, record.seq, reason)
+            return game, incident, forfeit
         accused, error = self.check_evidence(state, turn, record)
         incident = Incident(record.seq, record.seat, accused, "fraud", str(error))
-        return self.rules.forfeit(state.game, accused, record.seq, FRAUD), incident
+        forfeit = Forfeit(accused, record.seq, FRAUD, f"{error.kind}: {error.what}", record.seat)
+        return self.rules.forfeit(state.game, accused, record.seq, FRAUD), incident, forfeit
 
     def check_evidence(
         self, state: TableState[S], turn: Turn, record: Record

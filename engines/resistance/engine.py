@@ -35,7 +35,9 @@ seat order unless said otherwise (DESIGN.md §5, crypto/recognition.py):
 ``done``         the result.
 
 A forfeit (fraud interrupt or abandon) ends play; before the roles are dealt nobody wins,
-afterwards every other seat still opens its secrets and the forfeiter's team loses.
+afterwards every other seat still opens its secrets and the forfeiter's team loses (the table's
+one rule, ``table.settle``, fed by ``side_of``). A seat that can read its role (the last seat of
+the deal, and everyone after it) and walks away has deserted (``seen_secret``).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
 from spycraft.crypto.shuffle import ShuffleProof, verify_shuffle_rows
 from spycraft.engines.resistance import rules as R
 from spycraft.engines.resistance.rules import Game, Proposal
-from spycraft.engines.table import FRAUD, Draw, Need, Result, Turn, forfeit_reason
+from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
 RoleCard = recognition.RoleCard
@@ -92,8 +94,9 @@ def recognition_context(table: bytes) -> bytes:
     return encode(["spycraft/resistance/tags", table])
 
 
-def vote_purpose(table: bytes, vote_index: int, opinion: bool) -> str:
-    return f"resistance/vote/{table.hex()}/{vote_index}/{int(opinion)}"
+def vote_purpose(table: bytes, vote_index: int, opinion: bool, voter: int) -> str:
+    """A vote commitment names its table, vote, step and voter: no seat can adopt another's."""
+    return f"resistance/vote/{table.hex()}/{vote_index}/{int(opinion)}/{voter}"
 
 
 @dataclass(frozen=True)
@@ -170,7 +173,6 @@ class State:
     forfeits: tuple[tuple[int, int, str], ...] = ()
     violations: tuple[Violation, ...] = ()
     roles: tuple[str, ...] = ()
-    result: Result | None = None
 
     @property
     def n(self) -> int:
@@ -200,6 +202,7 @@ class State:
 class ResistanceRules:
     name = "resistance"
     seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
+    sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
         if set(options) != {"plot", "targeting", "blind_spies"}:
@@ -219,12 +222,11 @@ class ResistanceRules:
 
     # --- who writes next ---------------------------------------------------------------------
 
-    def next(self, state: State) -> Need:
+    def next(self, state: State) -> GameNeed:
         n = state.n
         stage = state.stage
         if stage == "done":
-            assert state.result is not None
-            return state.result
+            return self._over(state)
         if stage == "keys":
             return Turn(len(state.key_shares), ("key_share",))
         if stage == "recognition":
@@ -307,11 +309,22 @@ class ResistanceRules:
     def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
         state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
         if state.stage in ("keys", "recognition", "shuffle", "deal"):
-            result = Result(None, "forfeit_before_deal", (seat,), (seq,), reason)
-            return replace(state, stage="done", result=result)
+            return replace(state, stage="done")
         if state.stage == "done":
             return state
         return self._maybe_finish(replace(state, stage="reveal"))
+
+    def side_of(self, state: State, seat: int) -> str | None:
+        if not state.roles:
+            return None
+        return R.SPIES if state.roles[seat] == recognition.SPY else R.RESISTANCE
+
+    def seen_secret(self, state: State, seat: int) -> str | None:
+        """A seat reads its role once every other seat has published its tokens for its card."""
+        others_dealt = len(state.face_tokens) == state.n - 1 and seat == state.n - 1
+        if state.stage in ("tags", "play", "reveal") or (state.stage == "deal" and others_dealt):
+            return "its role"
+        return None
 
     # --- setup -------------------------------------------------------------------------------
 
@@ -480,7 +493,7 @@ class ResistanceRules:
         game = state.game
         index = len(state.opened)
         vote, nonce = body["vote"], body["nonce"]
-        purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step)
+        purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, record.seat)
         if not isinstance(vote, bool) or not Commitment(state.commits[index], purpose).opens_to(
             vote, nonce
         ):
@@ -604,8 +617,7 @@ class ResistanceRules:
         gone = {s for s, _, _ in state.forfeits}
         if any(s not in gone and s not in state.revealed for s in range(state.n)):
             return state
-        state = self._audit(state)
-        return replace(state, stage="done", result=self._result(state))
+        return replace(self._audit(state), stage="done")
 
     def _audit(self, state: State) -> State:
         """Every role and every mission card, now that the key shares are open."""
@@ -650,24 +662,13 @@ class ResistanceRules:
                     )
         return replace(state, roles=final, violations=tuple(violations))
 
-    def _result(self, state: State) -> Result:
-        cheats = [(s, q, why) for s, q, why in state.forfeits] + [
-            (v.seat, v.seq, v.what) for v in state.violations
-        ]
-        if not cheats:
-            ending = state.game.ending
-            assert ending is not None
-            return Result(ending.winner, ending.reason)
-        seats = tuple(sorted({s for s, _, _ in cheats}))
-        evidence = tuple(sorted({q for _, q, _ in cheats}))
-        detail = "; ".join(f"seat {s} at record {q}: {why}" for s, q, why in cheats)
-        sides = {R.SPIES if state.roles[s] == recognition.SPY else R.RESISTANCE for s in seats}
-        if len(sides) > 1:
-            return Result(None, "fraud", seats, evidence, detail)
-        loser = sides.pop()
-        winner = R.RESISTANCE if loser == R.SPIES else R.SPIES
-        reasons = [why for _, _, why in state.forfeits] + [FRAUD for _ in state.violations]
-        return Result(winner, forfeit_reason(reasons), seats, evidence, detail)
+    def _over(self, state: State) -> Over:
+        ending = state.game.ending
+        natural = Result(ending.winner, ending.reason) if ending is not None else None
+        cheats = tuple(
+            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
+        )
+        return Over(natural, cheats)
 
 
 def look_binding(table: bytes, seq: int, subject: int, viewer: int) -> SealBinding:

@@ -224,7 +224,8 @@ class ResistanceSeat:
         key = self._vote_key(state)
         if key not in self.context.memo:
             self.context.memo[key] = bool(self._ask(state, agent, "vote", (True, False)))
-        purpose = vote_purpose(state.table, len(state.game.vote_log), state.game.opinion_step)
+        game = state.game
+        purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, self.seat)
         commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
         return {"commitment": commitment.digest}
 

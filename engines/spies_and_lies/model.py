@@ -146,9 +146,7 @@ class Board:
     placed: bool = False  # a DT was placed on this step's target
     wall_lock: Pair[bool] = (False, False)
     captured_by: int | None = None
-    forfeits: tuple[int, ...] = ()
-    evidence: tuple[int, ...] = ()
-    reasons: tuple[str, ...] = ()
+    forfeits: tuple[int, ...] = ()  # seats that forfeited (the table keeps why)
 
 
 def other(seat: int) -> int:
@@ -538,14 +536,9 @@ def exhaust(board: Board, u_red: int, u_blue: int) -> Board:
 # --- end of play: forfeits and the final reveal (rules §7, §10) -----------------------------
 
 
-def forfeit(board: Board, seat: int, seq: int, reason: str) -> Board:
-    return replace(
-        board,
-        phase="over",
-        forfeits=board.forfeits + (seat,),
-        evidence=board.evidence + (seq,),
-        reasons=board.reasons + (reason,),
-    )
+def forfeit(board: Board, seat: int) -> Board:
+    """Play stops at once; the seat opens nothing more (the table settles the result)."""
+    return replace(board, phase="over", forfeits=board.forfeits + (seat,))
 
 
 def hidden_indices(board: Board, seat: int) -> tuple[int, ...]:

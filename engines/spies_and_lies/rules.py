@@ -59,7 +59,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
-from spycraft.engines.table import Draw, Need, Result, Turn, forfeit_reason
+from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 MISSION_PURPOSE = "spies-and-lies/mission"
 LAYOUT_PURPOSE = "spies-and-lies/tokens"
@@ -95,6 +95,7 @@ class SpiesAndLies:
 
     name = "spies-and-lies"
     seat_counts: tuple[int, ...] = (2,)
+    sides: tuple[str, ...] = SIDES
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
         if options:
@@ -105,7 +106,7 @@ class SpiesAndLies:
     def initial(self, genesis: Genesis) -> Board:
         return Board()
 
-    def next(self, state: Board) -> Need:
+    def next(self, state: Board) -> GameNeed:
         b = state
         if b.phase in ("setup", "intel", "exhaustion"):
             return Draw(b.phase)
@@ -121,7 +122,7 @@ class SpiesAndLies:
         opener = model.final_opener(b)
         if opener is not None:
             return Turn(opener, ("final",))
-        return outcome(b)
+        return Over(None if b.forfeits else outcome(b))
 
     def apply(self, state: Board, record: Record) -> Board:
         need = self.next(state)
@@ -140,16 +141,17 @@ class SpiesAndLies:
         return model.apply_draw(state, [uniform_from(seed, i, k) for i, k in enumerate(sizes)])
 
     def forfeit(self, state: Board, seat: int, seq: int, reason: str) -> Board:
-        return model.forfeit(state, seat, seq, reason)
+        return model.forfeit(state, seat)
+
+    def side_of(self, state: Board, seat: int) -> str | None:
+        return SIDES[seat]
+
+    def seen_secret(self, state: Board, seat: int) -> str | None:
+        return None  # nothing is dealt: every hidden card is the seat's own choice
 
 
 def outcome(board: Board) -> Result:
-    """The result once play has stopped and the final reveal is done (rules §7, §10)."""
-    forfeits = tuple(sorted(set(board.forfeits)))
-    if forfeits:
-        winner = None if len(forfeits) == 2 else SIDES[model.other(forfeits[0])]
-        reason = forfeit_reason(board.reasons)
-        return Result(winner, reason, forfeits, board.evidence, "; ".join(board.reasons))
+    """The natural result once play has ended without a forfeit (rules §7, §10)."""
     if board.captured_by is not None:
         loser = SIDES[model.other(board.captured_by)]
         return Result(SIDES[board.captured_by], "flag captured", detail=f"{loser}'s flag")

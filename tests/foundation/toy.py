@@ -14,7 +14,7 @@ from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
 from spycraft.crypto.hashing import uniform_from
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.table import Draw, Result, Turn
+from spycraft.engines.table import Draw, Over, Result, Turn
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class Pennies:
 class PenniesRules:
     name = "pennies"
     seat_counts = (2,)
+    sides = ("seat0", "seat1")
 
     def check_options(self, options: Any, seats: int) -> None:
         if options:
@@ -40,11 +41,10 @@ class PenniesRules:
 
     def next(self, s: Pennies) -> Any:
         if s.forfeited:
-            loser = s.forfeited[0]
-            return Result(f"seat{1 - loser}", "fraud", forfeits=s.forfeited)
+            return Over(None)
         if s.round > 2:
             a, b = s.points
-            return Result(None if a == b else f"seat{0 if a > b else 1}", "points")
+            return Over(Result(None if a == b else f"seat{0 if a > b else 1}", "points"))
         if len(s.commits) < 2:
             return Turn(len(s.commits), ("coin",))
         if s.drawn is None:
@@ -75,6 +75,12 @@ class PenniesRules:
 
     def forfeit(self, s: Pennies, seat: int, seq: int, reason: str) -> Pennies:
         return replace(s, forfeited=s.forfeited + (seat,))
+
+    def side_of(self, s: Pennies, seat: int) -> str:
+        return f"seat{seat}"
+
+    def seen_secret(self, s: Pennies, seat: int) -> None:
+        return None
 
 
 class PenniesSeat:

@@ -16,8 +16,8 @@ from spycraft.crypto.errors import (
 )
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spies_and_lies import model
-from spycraft.engines.spies_and_lies.model import RED, SERGEANT, Board
-from spycraft.engines.spies_and_lies.rules import layout_commitment
+from spycraft.engines.spies_and_lies.model import BLUE, RED, SERGEANT, Board
+from spycraft.engines.spies_and_lies.rules import layout_commitment, opens_mission
 from spycraft.engines.table import Turn
 
 from .support import FirstOption, board, expected, first_seed, honest_table, play_until
@@ -210,3 +210,18 @@ def test_a_caught_cheater_forfeits_and_the_honest_seat_still_opens_its_cards() -
     assert final.result.evidence == (fraud.seq,)
     assert all(c.rank is not None for c in final.game.cards[1])
     assert turn.seat == RED
+
+
+def test_a_seat_that_copies_the_other_seats_deployment_cannot_open_it() -> None:
+    """Every commitment names its seat: Blue re-posting Red's digests cannot use Red's openings."""
+    table, agents = honest_table(3)
+    play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("deploy",)))
+    red_digests = [c.digest for c in table.state.game.cards[RED]]
+    copy = table.seats[BLUE].sign(table.state, "deploy", {"missions": red_digests})
+    table.state = table.table.apply(table.state, copy)
+    b = table.state.game
+    red_ranks = table.seats[RED].memo[f"deploy/{b.day}"]
+    for index, rank in enumerate(red_ranks):
+        nonce = table.seats[RED].context.secret("deploy", b.day, index + 1)
+        assert opens_mission(b, RED, index, rank, nonce)
+        assert not opens_mission(b, BLUE, index, rank, nonce)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from spycraft.cli.main import main
 from spycraft.engines.registry import load
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME, model, options
@@ -11,7 +14,7 @@ from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
 from spycraft.engines.spies_and_lies.rules import RULES, outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import render
-from spycraft.engines.table import Turn
+from spycraft.engines.table import ABANDONED, FRAUD, Forfeit, Over, Turn, settle
 
 from .support import Refuses, board, expected, honest_table, play_until
 
@@ -53,20 +56,20 @@ def test_the_seat_writes_its_memo_before_the_commitment() -> None:
     assert kind == "deploy" and len(table.seats[BLUE].memo["deploy/1"]) == 4
 
 
-def test_an_abandoned_game_is_won_by_the_other_side_after_its_final_reveal() -> None:
+def test_an_abandon_between_two_seats_is_claimed_with_no_winner_after_the_final_reveal() -> None:
     table, agents = honest_table(9)
     turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
     deserter = turn.seat
-    abandon = table.seats[1 - deserter].sign(
-        table.state, "abandon", {"seat": deserter, "reason": "timeout"}
-    )
+    claimer = table.seats[1 - deserter]
+    abandon = claimer.sign_abandon(table.state, {1 - deserter: claimer.absence_vote(table.state)})
     table.state = table.table.apply(table.state, abandon)
     table.records.append(abandon)
     assert expected(table) == Turn(1 - deserter, ("final",))
     final = table.run(agents)
     assert final.result is not None
-    assert final.result.winner == model.SIDES[1 - deserter]
+    assert (final.result.winner, final.result.reason) == (None, ABANDONED)
     assert final.result.forfeits == (deserter,)
+    assert final.result.describe().startswith(f"abandoned, claimed by seat {1 - deserter}: ")
     assert all(c.rank is not None for c in final.game.cards[1 - deserter])
 
 
@@ -74,8 +77,9 @@ def test_when_both_seats_forfeit_nobody_wins() -> None:
     table, agents = honest_table(10)
     play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("reveal",)))
     for deserter in (BLUE, RED):
-        abandon = table.seats[1 - deserter].sign(
-            table.state, "abandon", {"seat": deserter, "reason": "quit"}
+        claimer = table.seats[1 - deserter]
+        abandon = claimer.sign_abandon(
+            table.state, {1 - deserter: claimer.absence_vote(table.state)}
         )
         table.state = table.table.apply(table.state, abandon)
         table.records.append(abandon)
@@ -109,10 +113,13 @@ def test_a_cheat_found_at_the_final_reveal_costs_the_flag_capture() -> None:
     b = after_capture()
     with pytest.raises(model.Violation, match="not increasing"):
         model.final_open(b, RED, [10, 3])
-    b = model.forfeit(b, RED, 40, "fraud")
+    b = model.forfeit(b, RED)
     assert model.final_opener(b) == BLUE
     b = model.final_open(b, BLUE, [5, 9])
-    result = outcome(b)
+    over = RULES.next(b)
+    assert isinstance(over, Over) and over.natural is None
+    cheat = Forfeit(RED, 40, FRAUD, "rule violation: not increasing", BLUE)
+    result = settle(2, RULES.sides, lambda seat: RULES.side_of(b, seat), [cheat], over)
     assert (result.winner, result.reason, result.forfeits, result.evidence) == (
         "Blue",
         "fraud",
@@ -149,3 +156,21 @@ def test_replay_narrates_every_record_in_one_line() -> None:
         line = GAME.narrate(state.game, signed.record, after.game)
         assert line and "\n" not in line
         state = after
+
+
+def test_the_audit_of_a_two_seat_abandon_says_claimed_and_exits_0(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table, agents = honest_table(9)
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
+    claimer = table.seats[1 - turn.seat]
+    abandon = claimer.sign_abandon(table.state, {1 - turn.seat: claimer.absence_vote(table.state)})
+    table.state = table.table.apply(table.state, abandon)
+    table.records.append(abandon)
+    table.run(agents)
+    path = tmp_path / "abandoned.cbor"
+    path.write_bytes(table.transcript.to_bytes())
+    assert main(["audit", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("VALID ")
+    assert f"abandoned, claimed by seat {1 - turn.seat}: no winner, no fraud" in out
