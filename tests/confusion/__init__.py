@@ -1,0 +1,1 @@
+"""Confusion: the rulebook as data (board, movement)."""
