@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from spycraft.engines.confusion.board import (
+    ALL_SPIES,
     BRIEFCASE_START,
     DIRECTIONS,
     SPIES,
@@ -81,27 +82,23 @@ class MovementType:
         return any(self.max(d) > self.max(opposite(d)) for d in DIRECTIONS)
 
 
-def _type(id: str, name: str, lines: str, crown: bool = False) -> MovementType:
-    return MovementType(id, name, tuple(int(n) for n in lines.split()), crown)
-
-
 TYPES: tuple[MovementType, ...] = (
-    #                          N NE E SE S SW W NW
-    _type("T01", "Sentry", "   1 0  1 0  1 0  1 0"),
-    _type("T02", "Courier", "  1 1  1 1  1 1  1 1"),
-    _type("T03", "Diplomat", " 0 2  0 2  0 2  0 2"),
-    _type("T04", "Enforcer", " 2 0  2 0  2 0  2 0"),
-    _type("T05", "Mole", "     3 0  0 0  3 0  0 0"),
-    _type("T06", "Flanker", "  1 0  4 0  1 0  4 0"),
-    _type("T07", "Handler", "  1 0  0 2  0 2  0 0"),
-    _type("T08", "Sniper", "   0 3  0 0  1 0  0 3"),
-    _type("T09", "Vanguard", " 2 1  0 0  0 0  0 1", crown=True),
-    _type("T10", "Sprinter", " 4 0  0 0  0 0  0 0", crown=True),
-    _type("T11", "Raider", "   0 2  0 0  0 0  0 2", crown=True),
-    _type("T12", "Scout", "    1 0  3 0  0 0  3 0", crown=True),
+    # maxima in the order of DIRECTIONS: N, NE, E, SE, S, SW, W, NW
+    MovementType("T01", "Sentry", (1, 0, 1, 0, 1, 0, 1, 0)),
+    MovementType("T02", "Courier", (1, 1, 1, 1, 1, 1, 1, 1)),
+    MovementType("T03", "Diplomat", (0, 2, 0, 2, 0, 2, 0, 2)),
+    MovementType("T04", "Enforcer", (2, 0, 2, 0, 2, 0, 2, 0)),
+    MovementType("T05", "Mole", (3, 0, 0, 0, 3, 0, 0, 0)),
+    MovementType("T06", "Flanker", (1, 0, 4, 0, 1, 0, 4, 0)),
+    MovementType("T07", "Handler", (1, 0, 0, 2, 0, 2, 0, 0)),
+    MovementType("T08", "Sniper", (0, 3, 0, 0, 1, 0, 0, 3)),
+    MovementType("T09", "Vanguard", (2, 1, 0, 0, 0, 0, 0, 1), crown=True),
+    MovementType("T10", "Sprinter", (4, 0, 0, 0, 0, 0, 0, 0), crown=True),
+    MovementType("T11", "Raider", (0, 2, 0, 0, 0, 0, 0, 2), crown=True),
+    MovementType("T12", "Scout", (1, 0, 3, 0, 0, 0, 3, 0), crown=True),
 )
 DOUBLE_AGENT = MovementType("DA", 'Double Agent "?"', None)
-PROMOTED = _type("PR", "promoted side", "2 2 2 2 2 2 2 2")
+PROMOTED = MovementType("PR", "promoted side", (2, 2, 2, 2, 2, 2, 2, 2))
 
 ASSIGNED: tuple[MovementType, ...] = (*TYPES, DOUBLE_AGENT)
 """The 13 movement pieces of one side, in id order: what each player commits to (§4)."""
@@ -163,6 +160,11 @@ def promotion_statement(type_id: str) -> bool:
 
 # The board situation and announcements.
 
+
+class ImpossibleSituation(ValueError):
+    """A situation no game can reach: a bug in whoever built it, never a peer's."""
+
+
 Mode = Literal["move", "leave", "carry", "throw"]
 MODES: tuple[Mode, ...] = ("move", "leave", "carry", "throw")
 BRIEFCASE_MODES: tuple[Mode, ...] = ("leave", "carry", "throw")
@@ -179,15 +181,15 @@ class Situation:
     def __post_init__(self) -> None:
         ids = [spy for spy, _ in self.spies]
         squares = [where for _, where in self.spies]
-        for spy in ids:
-            side_of(spy)
+        if not set(ids) <= set(ALL_SPIES):
+            raise ImpossibleSituation(f"not all of {ids} are spies")
         for where in (*squares, self.briefcase):
             if not (isinstance(where, Square) and on_board(where.x, where.y)):
-                raise Illegal(f"{where!r} is not a square of the board")
+                raise ImpossibleSituation(f"{where!r} is not a square of the board")
         if ids != sorted(set(ids)) or len(set(squares)) != len(squares):
-            raise Illegal("each spy is listed once, by id, and a square holds at most one spy")
+            raise ImpossibleSituation("each spy once, by id; a square holds at most one spy")
         if list(self.promoted) != sorted(set(self.promoted)) or not set(self.promoted) <= set(ids):
-            raise Illegal("promoted spies are listed once, by id, and stand on the board")
+            raise ImpossibleSituation("promoted spies are listed once, by id, and on the board")
 
     @classmethod
     def start(cls) -> Situation:

@@ -41,6 +41,7 @@ from spycraft.engines.confusion.movement import (
     TYPE_IDS,
     TYPES,
     Announcement,
+    ImpossibleSituation,
     Mode,
     Situation,
     announceable,
@@ -352,6 +353,18 @@ def test_decision_a_promoted_spy_announces_at_most_two_squares() -> None:
     with pytest.raises(Illegal, match="at most 2"):
         check_announcement(situation, WHITE, ann("W-C", "move", "c4"))
     assert is_legal(START.moved("W-C", sq("f4")), WHITE, ann("W-C", "move", "c4"))
+
+
+def test_a_situation_no_game_can_reach_is_refused() -> None:
+    for bad in (
+        lambda: Situation((("W-A", sq("a1")), ("W-B", sq("a1"))), sq("f6")),
+        lambda: Situation((("W-B", sq("a1")), ("W-A", sq("a2"))), sq("f6")),
+        lambda: Situation((("X-A", sq("a1")),), sq("f6")),
+        lambda: Situation((("W-A", Square(11, 0)),), sq("f6")),
+        lambda: Situation((("W-A", sq("a1")),), sq("f6"), ("W-B",)),
+    ):
+        with pytest.raises(ImpossibleSituation):
+            bad()
 
 
 # Properties over random situations.
