@@ -13,7 +13,8 @@ tuple whose first item is its top card; piles are three tuples (pile 1, 2, 3) in
 * ``deal`` lays out §4.3 and §4.7 from a shuffled deck: the three piles, then the ``n`` cards
   drawn by the first drafter. ``draft`` says who receives how many cards and to whom the rest
   go; ``run_draft`` plays the picks out.
-* ``recruit`` is §6 in one call, given which pile is taken (``None``: every non-empty pile was
+* ``next_pile`` is the pile a recruit sees next as it returns piles one by one;
+  ``recruit`` is §6 in one call, given which pile is taken (``None``: every non-empty pile was
   returned and the recruit draws): the piles looked at, the cards gained, the refills in order
   and whether the deck's last card left (the end trigger, after which refills still due are
   skipped). ``final_round`` lists the final turns that trigger sets up (§9.1).
@@ -209,6 +210,15 @@ def piles_seen(pile_sizes: Sequence[int], taken: int | None) -> tuple[int, ...]:
     """The non-empty piles, ascending, up to and including the taken one (all when drawing)."""
     last = PILE_COUNT if taken is None else taken
     return tuple(k for k in PILE_NUMBERS if k <= last and pile_sizes[k - 1] > 0)
+
+
+def next_pile(pile_sizes: Sequence[int], returned: Sequence[int]) -> int | None:
+    """The pile a recruit looks at next, having returned ``returned`` (ascending) so far.
+
+    ``None`` once no non-empty pile is left to see: the recruit then draws from the deck.
+    """
+    after = max(returned, default=0)
+    return next((k for k in PILE_NUMBERS if k > after and pile_sizes[k - 1] > 0), None)
 
 
 def recruit(

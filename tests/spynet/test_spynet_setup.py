@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.errors import IllegalAction, MalformedRecord
@@ -19,6 +19,7 @@ from spycraft.engines.spynet.setup import (
     deck_after_setup,
     draft,
     final_round,
+    next_pile,
     next_seat,
     parse_situation,
     piles_seen,
@@ -214,6 +215,28 @@ def test_decision_an_empty_pile_is_skipped_not_looked_at_and_not_refilled() -> N
     r = recruit((("p1",), (), ("p3",)), cards("k", 5), taken=3)
     assert r.looked == (1, 3) and r.refilled == (1, 3)
     assert r.piles == (("p1", "k0"), (), ("k1",))
+
+
+def test_a_recruit_sees_the_piles_one_by_one_from_pile_1_and_draws_after_the_last() -> None:
+    assert next_pile([1, 1, 1], []) == 1
+    assert next_pile([1, 1, 1], [1]) == 2
+    assert next_pile([1, 1, 1], [1, 2, 3]) is None
+    assert next_pile([0, 2, 0], []) == 2
+    assert next_pile([0, 2, 0], [2]) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=3, max_size=3), st.sampled_from((None, 1, 2, 3)))
+def test_returning_pile_after_pile_sees_exactly_the_piles_a_recruit_looks_at(
+    sizes: list[int], taken: int | None
+) -> None:
+    assume(taken is None or sizes[taken - 1] > 0)
+    seen: list[int] = []
+    while (k := next_pile(sizes, seen)) is not None:
+        seen.append(k)
+        if k == taken:
+            break
+    assert tuple(seen) == piles_seen(sizes, taken)
 
 
 @pytest.mark.parametrize("taken", [0, 4, 2, "1"])
