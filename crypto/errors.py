@@ -115,3 +115,16 @@ class OpeningError(Unattributed):
 
 class SealError(OpeningError):
     """A sealed value that does not decrypt, or does not match its public commitment/opening."""
+
+
+class BadKey(SpycraftError):
+    """A public key that must never be used: wrong length, non-canonical or of small order.
+
+    ``which`` names the key (identity or table key), ``why`` the defect; whoever received it
+    adds whose key it was (a seat, a hello) when it reports the refusal.
+    """
+
+    def __init__(self, which: str, why: str) -> None:
+        self.which = which
+        self.why = why
+        super().__init__(f"{which}: {why}")

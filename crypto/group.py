@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import rbcl
 from cryptography.hazmat.primitives import hashes
 
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue
+from spycraft.crypto.sodium import rbcl  # loaded there once, its temp file removed
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
 """L, the order of the group and of the scalar field."""

@@ -4,6 +4,14 @@ Theory of operation: an identity is created once per user (the CLI stores it und
 config directory, mode 0600; this module never touches files). Its public half signs records and
 hellos. The fingerprint is what two friends read aloud across the table to be sure they are
 seated with each other: 20 base32 characters of a SHA-256 of the public key, in groups of four.
+
+Verification: ``verify_signature`` is the one Ed25519 verifier of the program (records, genesis
+signatures, hellos): libsodium's, through ``crypto.sodium``. All peers must accept exactly the
+same signatures, and libsodium's rule is the strict one (canonical S; no small-order or
+non-canonical key or R); it is also about twice as fast as OpenSSL's here (54 vs 104 us), which
+halves the largest cost of an audit. Signing stays with ``cryptography`` (Ed25519 signatures are
+deterministic, so either library gives the same bytes). Keys are checked once where they enter
+(``crypto.keys``), not on every verification.
 """
 
 from __future__ import annotations
@@ -12,11 +20,11 @@ import base64
 from dataclasses import dataclass
 from functools import cached_property
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from spycraft.crypto.hashing import tagged_hash
+from spycraft.crypto.sodium import ed25519_verify
 
 
 def fingerprint(public_key: bytes) -> str:
@@ -27,13 +35,10 @@ def fingerprint(public_key: bytes) -> str:
 
 def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> bool:
     """True when ``signature`` is a valid Ed25519 signature of ``message`` under ``public_key``."""
-    if len(public_key) != 32 or len(signature) != 64:
+    if not (isinstance(public_key, bytes) and isinstance(signature, bytes)
+            and isinstance(message, bytes)):
         return False
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+    return ed25519_verify(public_key, signature, message)
 
 
 @dataclass(frozen=True)

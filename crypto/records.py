@@ -14,20 +14,26 @@ Theory of operation:
 
 Parsing is strict (canonical CBOR, exact shapes, exact field types) and every failure is a
 ``MalformedRecord`` naming the seat and seq when they can be read at all.
+
+Keys: a ``SeatKeys`` cannot hold an identity or table key that ``crypto.keys`` refuses (small
+order, non-canonical): its constructor raises ``BadKey``, and the genesis parser turns that into
+a ``MalformedRecord`` naming the seat, at seq 0, caused by the ``BadKey`` (``__cause__``), so a
+reader can tell a genesis refused for a seat's key from bytes that are no genesis at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cbor2
 
 from spycraft.crypto.encoding import decode, encode
-from spycraft.crypto.errors import BadSignature, EncodingError, MalformedRecord
+from spycraft.crypto.errors import BadKey, BadSignature, EncodingError, MalformedRecord
 from spycraft.crypto.hashing import tagged_hash
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
+from spycraft.crypto.keys import check_identity_key, check_table_key
 
 COSE_SIGN1_TAG = 18
 COSE_SIGN_TAG = 98
@@ -70,6 +76,10 @@ class Record:
 class SignedRecord:
     record: Record
     raw: bytes  # the exact COSE_Sign1 bytes as signed and sent
+    # The COSE payload and signature inside ``raw``, kept from parsing so that checking the
+    # signature does not decode ``raw`` a second time.
+    payload: bytes = field(repr=False, compare=False)
+    signature: bytes = field(repr=False, compare=False)
 
     @property
     def link(self) -> bytes:
@@ -93,7 +103,7 @@ def sign_record(record: Record, identity: Identity) -> SignedRecord:
     signature = identity.sign(_sig1_structure(payload))
     raw = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature]))
     # Parse the payload back so the record reads exactly as every receiver will read it.
-    return SignedRecord(parse_payload(payload), raw)
+    return SignedRecord(parse_payload(payload), raw, payload, signature)
 
 
 def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
@@ -138,13 +148,11 @@ def parse_record(raw: bytes) -> SignedRecord:
         raise MalformedRecord(record.seat, record.seq, "COSE headers must be {alg: EdDSA} and {}")
     if not isinstance(signature, bytes) or len(signature) != 64:
         raise MalformedRecord(record.seat, record.seq, "signature must be 64 bytes")
-    return SignedRecord(record, bytes(raw))
+    return SignedRecord(record, bytes(raw), payload, signature)
 
 
 def verify_record_signature(signed: SignedRecord, public_key: bytes) -> None:
-    item = cbor2.loads(signed.raw)
-    _, _, payload, signature = item.value
-    if not verify_signature(public_key, signature, _sig1_structure(payload)):
+    if not verify_signature(public_key, signed.signature, _sig1_structure(signed.payload)):
         raise BadSignature(signed.seat, signed.seq, "the signature does not verify under the seat's key")
 
 
@@ -159,6 +167,11 @@ class SeatKeys:
     identity: bytes  # Ed25519, signs records
     table_key: bytes  # X25519, receives seals
     beacon: bytes  # tip of this seat's randomness hash chain
+
+    def __post_init__(self) -> None:
+        """No seat holds a key of small order or in a non-canonical encoding (``BadKey``)."""
+        check_identity_key(self.identity)
+        check_table_key(self.table_key)
 
     def to_cbor(self) -> dict[str, Any]:
         return {
@@ -281,7 +294,10 @@ def parse_genesis(raw: bytes) -> SignedGenesis:
         for k in ("identity", "table_key", "beacon"):
             if not isinstance(s[k], bytes) or len(s[k]) != 32:
                 raise _genesis_error(f"seat {i}: {k} must be 32 bytes")
-        seats.append(SeatKeys(s["name"], s["identity"], s["table_key"], s["beacon"]))
+        try:
+            seats.append(SeatKeys(s["name"], s["identity"], s["table_key"], s["beacon"]))
+        except BadKey as exc:
+            raise MalformedRecord(i, 0, f"genesis: seat {i}'s {exc}") from exc
     if len({s.identity for s in seats}) != len(seats):
         raise _genesis_error("two seats share an identity key")
     genesis = Genesis(

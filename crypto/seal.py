@@ -14,6 +14,12 @@ final reveal the sender publishes a ``SealOpening`` (value, nonce, ephemeral sec
 then recompute the ephemeral public key, the ciphertext (the AEAD nonce is fixed because every
 key is used once) and the commitment, so a seal whose content differs from its opening, or that
 the receiver could not read, is proven against the sender (``check_opening``).
+
+Keys: ``seal`` refuses a receiver key of small order or in a non-canonical encoding
+(``crypto.keys.check_table_key``, raising ``BadKey``) before drawing any secret: a value sealed
+to such a key would be readable by anyone. Table keys come from the genesis, whose ``SeatKeys``
+already refuse them, so this is a second lock on the same door. A peer's ephemeral key is
+checked the same way when a ``Sealed`` is decoded (``MalformedValue``).
 """
 
 from __future__ import annotations
@@ -30,7 +36,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
 from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.entropy import Entropy
-from spycraft.crypto.errors import EncodingError, MalformedValue, SealError
+from spycraft.crypto.errors import BadKey, EncodingError, MalformedValue, SealError
+from spycraft.crypto.keys import check_table_key
 
 KEY_BYTES = 32
 _AEAD_NONCE = bytes(12)  # every AEAD key is fresh (new ephemeral key), so one fixed nonce is safe
@@ -84,6 +91,10 @@ class Sealed:
         ephemeral, ciphertext, commitment = value
         if not isinstance(ephemeral, bytes) or len(ephemeral) != KEY_BYTES:
             raise MalformedValue("a seal's ephemeral key is 32 bytes")
+        try:
+            check_table_key(ephemeral)
+        except BadKey as exc:
+            raise MalformedValue(f"a seal's ephemeral {exc}") from None
         if not isinstance(ciphertext, bytes) or len(ciphertext) < _TAG_BYTES:
             raise MalformedValue("a seal's ciphertext is too short")
         if not isinstance(commitment, bytes) or len(commitment) != 32:
@@ -143,7 +154,11 @@ def _encrypt(value: Any, nonce: bytes, ephemeral_secret: bytes, receiver_public:
 
 def seal(value: Any, receiver_public: bytes, binding: SealBinding, entropy: Entropy
          ) -> tuple[Sealed, SealOpening]:
-    """Seal a CBOR value to ``receiver_public``; keep the opening secret until the final reveal."""
+    """Seal a CBOR value to ``receiver_public``; keep the opening secret until the final reveal.
+
+    ``BadKey`` if ``receiver_public`` is not a canonical X25519 key of large order.
+    """
+    check_table_key(receiver_public)
     encode(value)  # refuse what cannot be encoded before drawing any secret
     opening = SealOpening(value, entropy.take(NONCE_BYTES), entropy.take(KEY_BYTES))
     return _encrypt(value, opening.nonce, opening.ephemeral_secret, receiver_public,

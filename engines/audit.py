@@ -6,6 +6,10 @@ The first record the engine rejects is reported with its seat, seq and the reaso
 that replays cleanly still fails the audit if it stops before the result record (truncated), or
 if the game ended by a proven fraud (a fraud record, or a violation found at the final reveal):
 then the report names the cheating seat and the evidence.
+
+A genesis that reads but gives a seat a key of small order or in a non-canonical encoding
+(``crypto.keys``) is refused like any invalid transcript (INVALID, naming the seat), not called
+unreadable: the bytes are a transcript, and one that no honest peer would have signed.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from spycraft.crypto.encoding import item_length
-from spycraft.crypto.errors import MalformedRecord, RecordError
+from spycraft.crypto.encoding import decode, item_length
+from spycraft.crypto.errors import BadKey, MalformedRecord, RecordError
 from spycraft.crypto.records import parse_genesis
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import registry
@@ -53,11 +57,21 @@ def audit(data: bytes) -> AuditReport:
     try:
         transcript = Transcript.from_bytes(data)
     except MalformedRecord as exc:
+        if isinstance(exc.__cause__, BadKey):
+            return AuditReport(_game_of_genesis(data), 0, error=exc)
         if exc.seq in (None, 0):
             raise Unreadable(str(exc)) from None
         genesis = parse_genesis(data[: item_length(data)]).genesis
         return AuditReport(genesis.game, exc.seq - 1, error=exc)
     return audit_transcript(transcript)
+
+
+def _game_of_genesis(data: bytes) -> str:
+    """The game a genesis names. Only for a genesis refused for a seat's key: the parser checks
+    the keys after the structure and the game name, so these reads cannot fail."""
+    cose = decode(data[: item_length(data)])
+    game: str = decode(cose.value[2])["game"]
+    return game
 
 
 def audit_transcript(transcript: Transcript) -> AuditReport:

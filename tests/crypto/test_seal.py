@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import BadOpening, MalformedValue, SealError
+from spycraft.crypto.errors import BadKey, BadOpening, MalformedValue, SealError
 from spycraft.crypto.seal import (
     SealBinding,
     Sealed,
@@ -73,11 +73,13 @@ def test_a_seal_the_receiver_could_not_read_is_proven_at_the_final_reveal(
 
 
 def test_low_order_keys_and_garbage_are_rejected(entropy: SeededEntropy) -> None:
-    with pytest.raises(SealError):
+    with pytest.raises(BadKey, match="table key .*small order"):
         seal(b"x", bytes(32), BINDING, entropy)
     sealed, _ = seal(b"x", seal_public_key(RECEIVER), BINDING, entropy)
     with pytest.raises(SealError):
         unseal(dataclasses.replace(sealed, ephemeral=bytes(32)), RECEIVER, BINDING)
+    with pytest.raises(MalformedValue, match="ephemeral table key"):
+        Sealed.decode([bytes(32), sealed.ciphertext, sealed.commitment])
     for bad in (None, [b"x", b"y", b"z"], [bytes(32), b"short", bytes(32)]):
         with pytest.raises(MalformedValue):
             Sealed.decode(bad)
