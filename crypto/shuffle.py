@@ -26,6 +26,8 @@ be shuffled in lockstep (a role card and its recognition key, in ``recognition``
 ``prove_shuffle`` and ``verify_shuffle`` are the one-column case.
 
 The proof travels in challenge form (no t-values): the verifier recomputes them and re-hashes.
+Nonces are hedged: one seed hashes fresh entropy, the witness (permutation, randomness) and the
+whole statement (context, key, inputs, outputs), and every nonce is derived from that seed.
 Cost for N ciphertexts: prover about 5N scalar multiplications + 4N base multiplications
 (including the shuffle itself), verifier about 8N scalar multiplications + N base
 multiplications, plus about 9N point additions each. ``benchmarks/bench_toolkit.py`` measures it.
@@ -185,8 +187,12 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
     n, width = _check_shape(inputs, outputs)
     psi, r_tilde = witness.permutation, witness.randomness
     h, hs = generators(n)
+    # Hedged like every proof nonce (``proofs.hedged_nonce``): fresh entropy, the witness and the
+    # whole statement. A replayed entropy stream (a resumed seat) then never reuses a nonce on
+    # another statement, which would reveal the permutation from two proofs.
     seed = tagged_hash("shuffle/nonce-seed", [
-        entropy.take(32), list(psi), [[r.encode() for r in row] for row in r_tilde], context])
+        entropy.take(32), list(psi), [[r.encode() for r in row] for row in r_tilde], context,
+        pk.encode(), _encode_rows(inputs), _encode_rows(outputs)])
     counter = iter(range(1 << 30))
 
     def nonce() -> Scalar:

@@ -137,3 +137,31 @@ def test_nonces_are_hedged_so_a_replayed_entropy_stream_does_not_leak_the_key() 
     # with equal nonces, x = (s1 - s2) / (e1 - e2); check that this does not recover x
     recovered = (p1.response - p2.response) * (p1.challenge - p2.challenge).inverse()
     assert recovered != x
+
+
+def _recovered(s1: Scalar, e1: Scalar, s2: Scalar, e2: Scalar) -> Scalar:
+    """The witness two responses s = w + e*x would give away if they shared their nonce w."""
+    return (s1 - s2) * (e1 - e2).inverse()
+
+
+def test_a_schnorr_nonce_depends_on_the_whole_statement() -> None:
+    # one secret, one replayed entropy stream, two bases: the statements differ only in the base
+    x = Scalar.random(SeededEntropy(1))
+    h = Point.hash_to("test", "h")
+    p1 = prove_dlog(x, Point.base_mul(x), b"ctx", SeededEntropy(2))
+    p2 = prove_dlog(x, h * x, b"ctx", SeededEntropy(2), base=h)
+    assert _recovered(p1.response, p1.challenge, p2.response, p2.challenge) != x
+
+
+def test_an_or_proof_nonce_depends_on_the_whole_statement() -> None:
+    # one ciphertext and witness, one replayed entropy stream; the candidate lists differ only in
+    # a candidate the ciphertext does not encrypt
+    entropy = SeededEntropy(3)
+    pk = Point.base_mul(Scalar.random(entropy))
+    r = Scalar.random(entropy)
+    c1, c2 = _encrypt(pk, CANDIDATES[0], r)
+    other = (CANDIDATES[0], CANDIDATES[1], Point.hash_to("test/value", "fourth"))
+    p1 = prove_encrypts_one_of(pk, c1, c2, CANDIDATES, 0, r, b"ctx", SeededEntropy(4))
+    p2 = prove_encrypts_one_of(pk, c1, c2, other, 0, r, b"ctx", SeededEntropy(4))
+    assert p1.challenges[1:] != p2.challenges[1:]  # the simulated branches are drawn afresh
+    assert _recovered(p1.responses[0], p1.challenges[0], p2.responses[0], p2.challenges[0]) != r

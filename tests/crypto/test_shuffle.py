@@ -129,3 +129,25 @@ def test_rows_are_shuffled_in_lockstep(entropy: SeededEntropy) -> None:
     broken[0], broken[1] = (outputs[0][0], outputs[1][1]), (outputs[1][0], outputs[0][1])
     with pytest.raises(ProofError):
         verify_shuffle_rows(rows, broken, TABLE.pk, proof, b"ctx")
+
+
+def test_shuffle_proof_nonces_depend_on_the_inputs_and_the_key() -> None:
+    # A seat that resumes with a replayed entropy stream and shuffles another deck: the same
+    # permutation and randomness, the same context, different inputs (or another key). Equal
+    # nonces would show in equal permutation commitments and would let anyone compare the two
+    # proofs' responses; the nonces must differ whenever the statement does.
+    first, second = deck(5), tuple(reencrypt(ct, TABLE.pk, Scalar.from_int(9)) for ct in deck(5))
+    out1, witness1 = shuffle(first, TABLE.pk, SeededEntropy(11))
+    out2, witness2 = shuffle(second, TABLE.pk, SeededEntropy(11))
+    assert witness1 == witness2
+    p1 = prove_shuffle(first, out1, TABLE.pk, witness1, b"ctx", SeededEntropy(12))
+    p2 = prove_shuffle(second, out2, TABLE.pk, witness2, b"ctx", SeededEntropy(12))
+    assert set(p1.commitments).isdisjoint(p2.commitments)
+    assert set(p1.permutation_responses).isdisjoint(p2.permutation_responses)
+    other_key = make_table(2, seed=8).pk
+    out3, witness3 = shuffle(first, other_key, SeededEntropy(11))
+    p3 = prove_shuffle(first, out3, other_key, witness3, b"ctx", SeededEntropy(12))
+    assert witness3 == witness1 and set(p1.commitments).isdisjoint(p3.commitments)
+    verify_shuffle(first, out1, TABLE.pk, p1, b"ctx")
+    verify_shuffle(second, out2, TABLE.pk, p2, b"ctx")
+    verify_shuffle(first, out3, other_key, p3, b"ctx")
