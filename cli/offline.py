@@ -9,7 +9,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import MalformedRecord, RecordError
-from spycraft.crypto.transcript import Transcript
+from spycraft.crypto.transcript import MAX_TRANSCRIPT_BYTES, Transcript
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
 from spycraft.engines.audit import Unreadable
@@ -59,9 +59,14 @@ def selfplay(args: argparse.Namespace) -> int:
     local = new_local_table(definition, options, players, entropy.child("table"))
     agents = bot_agents(definition, args.bots, players, entropy)
 
+    before = [local.state.game]  # the game before the record being narrated
+
     def show(signed: Any, state: Any) -> None:
         if not args.quiet:
-            print(f"{signed.seq:4} {definition.narrate(None, signed.record, state.game)}")
+            line = definition.narrate(before[0], signed.record, state.game)
+            if line:
+                print(f"{signed.seq:4} {line}")
+        before[0] = state.game
 
     state = local.run(agents, on_record=show)
     if args.out:
@@ -73,11 +78,20 @@ def selfplay(args: argparse.Namespace) -> int:
 
 
 def read_file(path: str) -> bytes | None:
+    """A transcript file, read no further than its size limit plus one byte (so ``/dev/zero``
+    or a huge file is refused without filling the memory)."""
+    limit = MAX_TRANSCRIPT_BYTES
     try:
-        return Path(path).read_bytes()
+        with Path(path).open("rb") as f:
+            data = f.read(limit + 1)
     except OSError as exc:
         print(f"spycraft: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return None
+    if len(data) > limit:
+        print(f"spycraft: {path} is larger than a transcript may be ({limit} bytes)",
+              file=sys.stderr)
+        return None
+    return data
 
 
 def audit(args: argparse.Namespace) -> int:
