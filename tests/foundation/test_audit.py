@@ -594,9 +594,8 @@ def test_a_game_ended_by_an_abandon_audits_valid_and_names_the_deserter(
         local.step(agents)
     turn = local.table.expect(local.state)
     assert turn is not None
-    claim = local.seats[1 - turn.seat].sign(
-        local.state, "abandon", {"seat": turn.seat, "reason": "no record in 120 s"}
-    )
+    claimer = local.seats[1 - turn.seat]
+    claim = claimer.sign_abandon(local.state, {1 - turn.seat: claimer.absence_vote(local.state)})
     local.state = local.table.apply(local.state, claim)
     local.records.append(claim)
     local.run(agents)
@@ -691,13 +690,24 @@ def test_a_seat_signing_any_body_at_any_record_never_crashes_the_audit(d: Any) -
     game = d.draw(st.sampled_from([SEED_7, FRAUD_GAME[0]]), label="game")
     seq = d.draw(st.integers(min_value=1, max_value=len(game.records)), label="seq")
     signed = game.records[seq - 1]
-    body = d.draw(lies(signed.record.body), label="body")
+    check_a_resigned_body(game, seq, d.draw(lies(signed.record.body), label="body"))
+
+
+def test_re_signing_an_unchanged_body_keeps_the_verdict_of_a_game_ending_in_fraud() -> None:
+    game = FRAUD_GAME[0]
+    check_a_resigned_body(game, 1, game.records[0].record.body)
+
+
+def check_a_resigned_body(game: Transcript, seq: int, body: Any) -> None:
+    """Record ``seq`` re-signed by its seat with ``body``: the verdict of the audit after it."""
+    signed = game.records[seq - 1]
     records = raws(game)
     records[seq - 1] = resign(signed, "body", body)
     report = audited(with_records(game, records))
     assert report is not None
-    if records[seq - 1] == signed.raw:  # the same body after a CBOR round trip
-        assert report.valid
+    if records[seq - 1] == signed.raw:  # the same body after a CBOR round trip: the same bytes
+        unchanged = audit(game.to_bytes())
+        assert (report.valid, report.describe()) == (unchanged.valid, unchanged.describe())
         return
     # Rejected at this record, naming the liar; or accepted there (a well-formed commitment, say)
     # and the audit fails later: at a reveal, or at the next record whose prev no longer matches.
