@@ -115,3 +115,22 @@ def test_resistance_five_players_on_three_lab_hosts(lab: Lab, tmp_path: Path) ->
     seen = sniff.output()
     a2, a3 = lab.addr(2), lab.addr(3)
     assert re.search(rf"syn p\d in ({a2} {a3}|{a3} {a2}):\d+", seen), "no TCP between h2 and h3"
+
+
+def test_laptops_on_a_switch_without_a_default_route_find_each_other_with_no_interface(
+    lab: Lab, tmp_path: Path,
+) -> None:
+    """No gateway and no multicast route, as on a bare switch: the only LAN interface is chosen
+    (it used to be 127.0.0.1, where nobody else sees the table)."""
+    for on in (1, 2):
+        lab.script("exec", str(on), "ip", "route", "del", "224.0.0.0/4")
+        routes = lab.script("exec", str(on), "ip", "-4", "route", "show").stdout
+        assert "default" not in routes and "224.0.0.0" not in routes, routes
+    h = lab.proc(1, "host-h1", ["host", "spies-and-lies", "--out", str(tmp_path / "host.cbor"),
+                                "--turn-timeout", TURN_TIMEOUT])
+    table = h.table_id(30)
+    assert f"open on {lab.addr(1)}:" in h.output(), h.output()
+    peer = lab.proc(2, "bots-h2", ["bots", "--count", "2", "--table", table,
+                                   "--out", str(tmp_path / "h2"), "--turn-timeout", TURN_TIMEOUT])
+    wait_all([h, peer], GAME_WAIT)
+    identical_and_audited(tmp_path, table, "spies-and-lies", 2)
