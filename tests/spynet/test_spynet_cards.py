@@ -184,3 +184,131 @@ def test_an_unknown_id_is_a_malformed_value_the_engine_attributes(bad: object) -
     error = caught.value.attribute(2, 41)
     assert isinstance(error, MalformedRecord)
     assert (error.seat, error.seq) == (2, 41)
+
+
+# The rows of §2.3 as printed in the rulebook (effect text shortened to "effect"), pasted here so
+# that the data in cards.py is checked against an independent transcription, row by row.
+CARD_LIST = """
+A01 | agent | Walk-in | INT | 1 | –
+A02 | agent | Analyst | INT | 2 | –
+A03 | agent | Case Officer | INT | 3 | –
+A04 | agent | Resident | INT | 4 | –
+A05 | agent | Spymaster | INT | 5 | –
+A06 | agent | Lookout | OPS | 1 | –
+A07 | agent | Driver | OPS | 2 | –
+A08 | agent | Infiltrator | OPS | 3 | –
+A09 | agent | Commando | OPS | 4 | –
+A10 | agent | Ghost | OPS | 5 | –
+A11 | agent | Technician | TEC | 1 | –
+A12 | agent | Locksmith | TEC | 2 | –
+A13 | agent | Forger | TEC | 3 | –
+A14 | agent | Engineer | TEC | 4 | –
+A15 | agent | Inventor | TEC | 5 | –
+A16 | agent | Radio Operator | SIG | 1 | –
+A17 | agent | Cipher Clerk | SIG | 2 | –
+A18 | agent | Interceptor | SIG | 3 | –
+A19 | agent | Cryptanalyst | SIG | 4 | –
+A20 | agent | Signals Chief | SIG | 5 | –
+A21 | special agent | Mole Hunter | INT | 2 | effect
+A22 | special agent | Honey Trap | INT | 1 | effect
+A23 | special agent | Wetwork Team | OPS | 1 | effect
+A24 | special agent | Station Chief | OPS | 2 | effect
+A25 | special agent | Quartermaster | TEC | 2 | effect
+A26 | special agent | Blackmailer | TEC | 1 | effect
+A27 | special agent | Codebreaker | SIG | 2 | effect
+A28 | special agent | Network Builder | SIG | 1 | effect
+A29 | mercenary | Freelancer | all four | 1 | –
+A30 | mercenary | Smuggler | all four | 1 | –
+A31 | mercenary | Fixer | all four | 2 | –
+A32 | mercenary | Soldier of Fortune | all four | 2 | –
+A33 | mercenary | Contractor | all four | 3 | –
+A34 | mercenary | Ronin | all four | 3 | –
+M01 | mission | Dead Drop | INT | 1 | –
+M02 | mission | Informant | INT | 1 | –
+M03 | mission | Asset Recruitment | INT | 2 | –
+M04 | mission | Debriefing | INT | 2 | –
+M05 | mission | Intelligence Supremacy | INT | 3 | dom
+M06 | mission | Web of Informants | INT | 3 | net
+M07 | mission | Extraction | OPS | 1 | –
+M08 | mission | Surveillance | OPS | 1 | –
+M09 | mission | Safe Cracking | OPS | 2 | –
+M10 | mission | Border Crossing | OPS | 2 | –
+M11 | mission | Operations Supremacy | OPS | 3 | dom
+M12 | mission | Deep Cover | OPS | 3 | deep
+M13 | mission | Microfilm | TEC | 1 | –
+M14 | mission | Bug Sweep | TEC | 1 | –
+M15 | mission | Prototype Theft | TEC | 2 | –
+M16 | mission | Satellite Photos | TEC | 2 | –
+M17 | mission | Technology Supremacy | TEC | 3 | dom
+M18 | mission | Off the Books | TEC | 3 | funds
+M19 | mission | Wiretap | SIG | 1 | –
+M20 | mission | Numbers Station | SIG | 1 | –
+M21 | mission | Codebook | SIG | 2 | –
+M22 | mission | Intercept | SIG | 2 | –
+M23 | mission | Signals Supremacy | SIG | 3 | dom
+M24 | mission | Traffic Analysis | SIG | 3 | cell
+M25 | mission | Defection | INT, OPS | 2 | pair
+M26 | mission | Cipher Machine | INT, TEC | 2 | pair
+M27 | mission | Counterespionage | INT, SIG | 2 | pair
+M28 | mission | Sabotage | OPS, TEC | 2 | pair
+M29 | mission | Ambush | OPS, SIG | 2 | pair
+M30 | mission | Satellite Link | TEC, SIG | 2 | pair
+M31 | mission | Safehouse | all four | 1 | –
+M32 | mission | Grand Game | all four | 4 | grand
+F01 | funding | Petty Cash | – | 1 | –
+F02 | funding | Petty Cash | – | 1 | –
+F03 | funding | Petty Cash | – | 1 | –
+F04 | funding | Petty Cash | – | 1 | –
+F05 | funding | Slush Fund | – | 2 | –
+F06 | funding | Slush Fund | – | 2 | –
+F07 | funding | Slush Fund | – | 2 | –
+F08 | funding | Swiss Account | – | 3 | –
+F09 | funding | Swiss Account | – | 3 | –
+F10 | funding | Swiss Account | – | 3 | –
+"""
+
+KIND_OF_ROW = {
+    "agent": Kind.AGENT,
+    "special agent": Kind.SPECIAL_AGENT,
+    "mercenary": Kind.MERCENARY,
+    "mission": Kind.MISSION,
+    "funding": Kind.FUNDING,
+}
+
+
+@pytest.mark.parametrize("row", CARD_LIST.strip().splitlines(), ids=lambda r: r[:3])
+def test_every_card_is_the_row_of_the_card_list(row: str) -> None:
+    card_id, kind, name, branches, number, extra = (part.strip() for part in row.split("|"))
+    c = card(card_id)
+    assert (c.kind, c.name) == (KIND_OF_ROW[kind], name)
+    if branches == "all four":
+        assert c.branches == BRANCHES
+    elif branches == "–":
+        assert c.branches == ()
+    else:
+        assert c.branches == tuple(Branch(b) for b in branches.split(", "))
+    assert int(number) == c.power + c.value + c.stars
+    if extra == "effect":
+        assert c.effect is not None and c.condition is None
+    elif extra == "–":
+        assert c.effect is None and c.condition is None
+    else:
+        assert c.condition == Condition(extra) and c.effect is None
+
+
+def test_the_card_list_has_a_row_for_every_deck_card_in_order() -> None:
+    assert tuple(row[:3] for row in CARD_LIST.strip().splitlines()) == DECK
+
+
+def test_the_situations_are_those_of_the_card_list() -> None:
+    assert [card(s).name for s in SITUATIONS] == [
+        "Technology Race",
+        "Austerity",
+        "Open Secrets",
+        "Cold Standoff",
+        "Mercenary Market",
+        "Hiring Spree",
+        "Paper Trail",
+        "Deep Infiltration",
+    ]
+    assert all(card(s).kind is Kind.SITUATION and card(s).text for s in SITUATIONS)
