@@ -25,6 +25,7 @@ from __future__ import annotations
 import getpass
 import os
 import stat
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -77,8 +78,8 @@ def identity_path() -> Path:
 
 def check_private(path: Path) -> None:
     """On POSIX, refuse a secret file that anyone but its owner can read or write."""
-    if os.name != "posix":
-        return  # Windows: the profile folder's access list protects it (see above)
+    if sys.platform == "win32":
+        return  # no POSIX modes: the profile folder's access list protects it (see above)
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
         raise SystemExit(

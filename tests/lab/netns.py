@@ -14,8 +14,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Self
 
-from tests.net.harness import Proc
+from tests.net.harness import ROOT, Proc
 
 SCRIPT = Path(__file__).resolve().with_name("netns-lab.sh")
 PREFIX = "spyt"   # namespaces are spyt<pid>-sw, spyt<pid>-h1, ...
@@ -106,3 +107,42 @@ class Lab:
     def proc(self, host: int | str, name: str, args: list[str], module: str = "spycraft") -> Proc:
         """``python -m module args`` inside ``host``, with its own SPYCRAFT_HOME and log in tmp."""
         return Proc(name, args, self.tmp, module=module, prefix=self.on(host))
+
+
+_BARE = re.compile(rf"^{PREFIX}(\d+)-x[a-z0-9]+$")
+
+
+class BareNamespace:
+    """One network namespace of our own, with only ``lo`` up, for interface tests that build
+    their own links (``ip(...)``) and run a command inside (``run(...)``); deleted on exit.
+    Named ``spyt<pid>-x<tag><n>``; ones left by a dead test run are deleted on the next use."""
+
+    _made = 0
+
+    def __init__(self, tag: str) -> None:
+        BareNamespace._made += 1
+        self.name = f"{PREFIX}{os.getpid()}-x{tag}{BareNamespace._made}"
+
+    def __enter__(self) -> Self:
+        for ns in _namespaces():
+            found = _BARE.match(ns)
+            if found and not _alive(int(found.group(1))):
+                subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30,
+                               check=False)
+        subprocess.run(["ip", "netns", "add", self.name], check=True, capture_output=True,
+                       timeout=30)
+        self.ip("link", "set", "lo", "up")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=30,
+                       check=False)
+
+    def ip(self, *args: str) -> None:
+        done = subprocess.run(["ip", "-n", self.name, *args], capture_output=True, text=True,
+                              timeout=30, check=False)
+        assert done.returncode == 0, f"ip {' '.join(args)}: {done.stderr}"
+
+    def run(self, command: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["ip", "netns", "exec", self.name, *command], cwd=ROOT,
+                              capture_output=True, text=True, timeout=timeout, check=False)

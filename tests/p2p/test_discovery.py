@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,13 +21,20 @@ from spycraft.p2p.discovery import (
     SERVICE_TYPE,
     Announcer,
     DiscoveryError,
+    NetworkInterface,
     TableAd,
+    _txt_bytes,
+    _txt_properties,
     browse_tables,
+    choose_interface,
+    find_interface,
     interface_address,
+    network_interfaces,
     open_zeroconf,
     parse_table_txt,
     service_name,
 )
+from tests.lab.netns import BareNamespace, unavailable
 
 LOOPBACK = "127.0.0.1"
 HELPER = Path(__file__).with_name("announce_table.py")
@@ -57,10 +66,80 @@ def test_an_interface_name_resolves_to_its_ipv4_address() -> None:
     assert interface_address("lo") == LOOPBACK
 
 
-@pytest.mark.parametrize("where", ["0.0.0.0", "224.0.0.251", "no-such-if0", "eth0:bad"])
-def test_anything_but_one_interface_is_refused(where: str) -> None:
-    with pytest.raises(DiscoveryError):
+@pytest.mark.parametrize(
+    "where", ["0.0.0.0", "224.0.0.251", "no-such-if0", "eth0:bad", "10.255.255.1", "203.0.113.9"]
+)
+def test_anything_but_one_interface_of_this_machine_is_refused_in_one_line(where: str) -> None:
+    with pytest.raises(DiscoveryError) as refused:
         interface_address(where)
+    assert where in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_this_machine_lists_its_loopback_with_its_flags() -> None:
+    found = {i.name: i for i in network_interfaces()}
+    assert found["lo"].addresses[0] == LOOPBACK and found["lo"].loopback
+    assert found["lo"].up is True  # read from /sys/class/net on Linux
+    assert not found["lo"].can_carry_a_table
+
+
+def lan(name: str, address: str, *, default_route: bool | None = False, up: bool | None = True,
+        multicast: bool | None = True, point_to_point: bool | None = False,
+        label: str | None = None) -> NetworkInterface:
+    return NetworkInterface(name=name, label=label or name, addresses=(address,), prefixes=(24,),
+                            loopback=False, up=up, multicast=multicast,
+                            point_to_point=point_to_point, default_route=default_route)
+
+
+LO = NetworkInterface(name="lo", label="lo", addresses=(LOOPBACK,), prefixes=(8,), loopback=True,
+                      up=True, multicast=False, point_to_point=False, default_route=False)
+
+
+def test_the_default_route_interface_is_chosen_among_several() -> None:
+    choice = choose_interface([LO, lan("eth0", "10.0.0.2"),
+                               lan("wlan0", "192.168.1.5", default_route=True)])
+    assert choice.interface.name == "wlan0" and not choice.warning
+    assert "default route" in choice.reason
+
+
+def test_without_a_default_route_the_only_lan_interface_is_chosen_not_loopback() -> None:
+    choice = choose_interface([LO, lan("eth0", "10.0.0.2"), lan("dummy0", "10.9.0.1",
+                                                                multicast=False)])
+    assert choice.interface.address == "10.0.0.2" and not choice.warning
+    assert "no default route" in choice.reason
+
+
+def test_several_lan_interfaces_and_no_default_route_ask_for_interface_naming_them() -> None:
+    with pytest.raises(DiscoveryError) as refused:
+        choose_interface([LO, lan("eth0", "10.0.0.2"), lan("wlan0", "192.168.1.5")])
+    message = str(refused.value)
+    assert "eth0 (10.0.0.2)" in message and "wlan0 (192.168.1.5)" in message
+    assert "--interface" in message
+
+
+def test_a_down_interface_is_not_a_candidate() -> None:
+    choice = choose_interface([LO, lan("eth0", "10.0.0.2", up=False), lan("wlan0", "10.1.0.2")])
+    assert choice.interface.name == "wlan0"
+
+
+def test_a_vpn_holding_the_default_route_is_passed_over_for_the_lan() -> None:
+    choice = choose_interface([LO, lan("wg0", "10.8.0.2", default_route=True,
+                                       point_to_point=True), lan("en0", "192.168.1.5")])
+    assert choice.interface.name == "en0"
+    assert "wg0" in choice.reason
+
+
+def test_flags_unknown_on_other_platforms_still_allow_the_only_interface() -> None:
+    wifi = lan("{4D36E972-E325-11CE-BFC1-08002BE10318}", "169.254.10.20", up=None,
+               multicast=None, point_to_point=None, label="Wi-Fi")
+    choice = choose_interface([LO, wifi])
+    assert choice.interface is wifi
+    assert find_interface("Wi-Fi", [LO, wifi]) is wifi  # Windows' friendly name works
+
+
+def test_loopback_only_falls_back_to_loopback_with_a_warning() -> None:
+    choice = choose_interface([LO, lan("eth0", "10.0.0.2", up=False)])
+    assert choice.interface is LO and choice.warning
+    assert "only this machine" in choice.reason
 
 
 # --- TXT records ---------------------------------------------------------------------------------
@@ -74,7 +153,7 @@ def test_a_well_formed_txt_record_parses() -> None:
 
 
 def test_unknown_txt_keys_are_ignored() -> None:
-    parse_table_txt(txt({**GOOD, "future": "yes"}))
+    assert parse_table_txt(txt({**GOOD, "future": "yes"})) == parse_table_txt(txt(GOOD))
 
 
 @pytest.mark.parametrize(
@@ -119,12 +198,19 @@ def test_a_repeated_or_valueless_txt_key_is_refused() -> None:
         parse_table_txt(txt(entries)[:-3] + b"\x7f")
 
 
+def survives_a_round_trip_or_is_refused(data: bytes) -> None:
+    """Anything that parses is exactly what an Announcer would send for it; the rest is a
+    DiscoveryError (any other exception fails the test)."""
+    try:
+        parsed = parse_table_txt(data)
+    except DiscoveryError:
+        return
+    assert parse_table_txt(_txt_bytes(_txt_properties(parsed))) == parsed
+
+
 @given(st.binary(max_size=600))
 def test_random_txt_bytes_raise_only_discovery_error(data: bytes) -> None:
-    try:
-        parse_table_txt(data)
-    except DiscoveryError:
-        pass
+    survives_a_round_trip_or_is_refused(data)
 
 
 @given(st.data())
@@ -133,10 +219,7 @@ def test_mutated_txt_records_raise_only_discovery_error(data: st.DataObject) -> 
     for _ in range(data.draw(st.integers(1, 4))):
         i = data.draw(st.integers(0, len(good) - 1))
         good[i] = data.draw(st.integers(0, 255))
-    try:
-        parse_table_txt(bytes(good))
-    except DiscoveryError:
-        pass
+    survives_a_round_trip_or_is_refused(bytes(good))
 
 
 def test_an_announcer_refuses_an_ad_it_would_not_accept() -> None:
@@ -259,3 +342,61 @@ def test_a_probed_table_is_found_a_malformed_one_ignored_and_a_duplicate_refused
     with caplog.at_level(logging.INFO, logger="spycraft.p2p.discovery"):
         trio.run(main)
     assert any("impossible seats 9/2" in r.getMessage() for r in caplog.records)
+
+
+# --- interfaces in a network namespace (real kernel interfaces, no default route) ---------------
+
+CHOOSE = """
+import json
+from spycraft.p2p.discovery import DiscoveryError, default_interface
+try:
+    choice = default_interface()
+    print(json.dumps({"name": choice.interface.name, "address": choice.interface.address,
+                      "reason": choice.reason, "warning": choice.warning}))
+except DiscoveryError as exc:
+    print(json.dumps({"error": str(exc)}))
+"""
+
+
+@pytest.fixture
+def bare() -> Iterator[BareNamespace]:
+    reason = unavailable()
+    if reason:
+        pytest.skip(reason)
+    with BareNamespace("if") as namespace:
+        yield namespace
+
+
+def choice_in(namespace: BareNamespace) -> dict[str, object]:
+    done = namespace.run([sys.executable, "-c", CHOOSE])
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.netns
+def test_the_default_choice_across_loopback_two_interfaces_a_down_one_and_a_default_route(
+    bare: BareNamespace,
+) -> None:
+    only_loopback = choice_in(bare)
+    assert only_loopback["address"] == LOOPBACK and only_loopback["warning"] is True
+    for pair, address in (("a", "10.61.0.1/24"), ("b", "10.62.0.1/24")):
+        bare.ip("link", "add", f"{pair}0", "type", "veth", "peer", "name", f"{pair}1")
+        bare.ip("addr", "add", address, "dev", f"{pair}0")
+        bare.ip("link", "set", f"{pair}0", "up")
+        bare.ip("link", "set", f"{pair}1", "up")
+    bare.ip("link", "add", "c0", "type", "veth", "peer", "name", "c1")  # up, but no multicast
+    bare.ip("addr", "add", "10.63.0.1/24", "dev", "c0")
+    bare.ip("link", "set", "c0", "multicast", "off")
+    bare.ip("link", "set", "c0", "up")
+    bare.ip("link", "set", "c1", "up")
+    two = choice_in(bare)
+    assert "10.61.0.1" in str(two["error"]) and "10.62.0.1" in str(two["error"])
+    assert "10.63.0.1" not in str(two["error"]) and "--interface" in str(two["error"])
+    bare.ip("link", "set", "b0", "down")
+    one_up = choice_in(bare)
+    assert (one_up["name"], one_up["warning"]) == ("a0", False)
+    bare.ip("link", "set", "b0", "up")
+    bare.ip("route", "add", "default", "via", "10.62.0.254", "dev", "b0", "onlink")
+    routed = choice_in(bare)
+    assert routed["name"] == "b0" and "default route" in str(routed["reason"])
