@@ -1,4 +1,4 @@
-"""Confusion's 13 movement types and the legality of an announcement (rules §3, §6.1-6.5).
+"""Confusion's 13 movement types, their assignment and announcement legality (§3, §4, §6).
 
 Theory of operation
 -------------------
@@ -7,6 +7,9 @@ allows a ``Line`` (direction, distance) iff the distance is at most that maximum
 pieces each side assigns are ``T01`` ... ``T12`` and the Double Agent ``DA``, which has no lines;
 ``PR`` is the promoted side. ``reach``, ``crown`` and ``lock`` are as the table prints them,
 and the tests derive them again from the lines.
+
+The assignment of §4 is a permutation of one side's 13 commitments onto its spies A..M, made
+by 12 public draws (``assignment``); which type each commitment holds stays with its committer.
 
 An answer is about a line: ``answer_sets(line)`` splits the 13 types into those that make the
 answer "yes" and those that make it "no", with the DA in both (its answer is free, §8). These
@@ -112,6 +115,26 @@ def movement_type(type_id: object) -> MovementType:
         if type(type_id) is str and piece.id == type_id:
             return piece
     raise Illegal(f"no movement type is called {type_id!r}")
+
+
+# The assignment (§4).
+
+ASSIGNMENT_DRAWS: tuple[int, ...] = tuple(range(len(ASSIGNED), 1, -1))
+"""The ``uniform(r)`` sizes of one side's assignment: r = 13, 12, ..., 2 (§4)."""
+
+
+def assignment(draws: tuple[int, ...]) -> tuple[int, ...]:
+    """§4's permutation: for A, B, ..., L in turn the spy takes the commitment at index
+    ``draws[i]`` of the list still unassigned, which it leaves; M takes the last one.
+
+    Returns, by letter, the index of the spy's commitment in its record's order.
+    """
+    if len(draws) != len(ASSIGNMENT_DRAWS) or any(
+        type(d) is not int or not 0 <= d < r for d, r in zip(draws, ASSIGNMENT_DRAWS, strict=False)
+    ):
+        raise ValueError(f"{draws!r} are not draws of sizes {ASSIGNMENT_DRAWS}")
+    remaining = list(range(len(ASSIGNED)))
+    return (*(remaining.pop(d) for d in draws), remaining[0])
 
 
 # Answers and promotion statements.

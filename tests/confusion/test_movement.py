@@ -32,6 +32,7 @@ from spycraft.engines.confusion.board import (
 )
 from spycraft.engines.confusion.movement import (
     ASSIGNED,
+    ASSIGNMENT_DRAWS,
     CROWNS,
     DOUBLE_AGENT,
     MAX_PROMOTED,
@@ -46,6 +47,7 @@ from spycraft.engines.confusion.movement import (
     Situation,
     announceable,
     answer_sets,
+    assignment,
     check_announcement,
     forced_answer,
     movement_type,
@@ -162,6 +164,34 @@ def test_decision_no_printed_type_exceeds_4_and_the_double_agent_has_no_lines() 
     assert DOUBLE_AGENT.maxima is None
     assert not any(DOUBLE_AGENT.allows(move) for move in LINES)
     assert all(PROMOTED.allows(Line(d, k)) for d in DIRECTIONS for k in (1, 2))
+
+
+# §4: the assignment's permutation.
+
+
+def test_decision_the_assignment_takes_12_draws_of_sizes_13_down_to_2() -> None:
+    assert ASSIGNMENT_DRAWS == (13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)
+    assert assignment((0,) * 12) == tuple(range(13))
+    assert assignment(tuple(r - 1 for r in ASSIGNMENT_DRAWS)) == tuple(range(12, -1, -1))
+    # A takes index 2 of [0..12]; B index 0 of what is left; ...; M the last one left.
+    assert assignment((2, 0) + (0,) * 10) == (2, 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    for bad in ((0,) * 11, (13,) + (0,) * 11, (0,) * 11 + (2,), (True,) + (0,) * 11):
+        with pytest.raises(ValueError):
+            assignment(bad)  # type: ignore[arg-type]
+
+
+@given(st.tuples(*(st.integers(0, r - 1) for r in ASSIGNMENT_DRAWS)))
+def test_every_draw_sequence_is_a_permutation_and_gives_back_its_draws(
+    draws: tuple[int, ...],
+) -> None:
+    order = assignment(draws)
+    assert sorted(order) == list(range(13))
+    remaining = list(range(13))
+    recovered = []
+    for index in order[:-1]:
+        recovered.append(remaining.index(index))
+        remaining.remove(index)
+    assert tuple(recovered) == draws, "one permutation per draw sequence: uniform draws, uniform σ"
 
 
 # §6.3, §8: answer sets, the Double Agent in both.
