@@ -1,14 +1,20 @@
-"""The games spycraft plays: each game package exports one ``GameDefinition``."""
+"""The games spycraft plays: the one list of games; each game package exports a ``GameDefinition``.
+
+A new game adds one line to ``_MODULES`` and nothing else outside its package: the command
+line takes its options from ``rules.options``, setuptools finds the package, and the
+conformance suite (``tests/conformance``) tests every game listed here.
+"""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent
+from spycraft.engines.game import Move, Option
 from spycraft.engines.seat import SeatFactory
 from spycraft.engines.table import GameRules, Table
 
@@ -25,9 +31,29 @@ class GameDefinition:
     narrate: Callable[[Any, Any, Any], str]  # (state before or None, record, state after) -> line
     # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
     hindsight: Callable[[Sequence[Any], int], list[Any]] | None = None
+    moves: Mapping[str, Move[Any]] = field(default_factory=dict)  # kind -> its declaration
 
     def table(self) -> Table[Any]:
         return Table(self.rules)
+
+    @property
+    def flags(self) -> tuple[Option, ...]:
+        """The game's yes/no options, one command-line flag each."""
+        return tuple(getattr(self.rules, "options", ()))
+
+    def genesis_options(self, players: int, chosen: Sequence[str] = ()) -> dict[str, Any]:
+        """Genesis options for ``players`` seats with the named options on; ValueError if not
+        playable."""
+        if players not in self.rules.seat_counts:
+            counts = self.rules.seat_counts
+            raise ValueError(f"{self.name} is played by {counts[0]} to {counts[-1]} players")
+        names = {o.name for o in self.flags}
+        unknown = sorted(set(chosen) - names)
+        if unknown:
+            raise ValueError(f"{self.name} has no option {', '.join(unknown)}")
+        options = {name: name in chosen for name in sorted(names)}
+        self.rules.check_options(options, players)
+        return options
 
 
 _MODULES = {

@@ -19,8 +19,8 @@ from fractions import Fraction
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.rules import Game, Proposal
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.model import Game, Proposal
 from spycraft.engines.resistance.view import Knowledge, SeatView
 
 

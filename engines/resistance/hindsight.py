@@ -14,7 +14,7 @@ from typing import Any
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.group import scalar_sum
-from spycraft.engines.resistance.engine import MISSION_FACES, State
+from spycraft.engines.resistance.protocol import MISSION_FACES, State
 from spycraft.engines.resistance.view import Knowledge, SeatView
 
 

@@ -42,7 +42,6 @@ the deal, and everyone after it) and walks away has deserted (``seen_secret``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -64,8 +63,10 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
 from spycraft.crypto.shuffle import ShuffleProof, verify_shuffle_rows
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.rules import Game, Proposal
+from spycraft.engines.game import Option, Rules
+from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.model import Game, Proposal
 from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
@@ -87,7 +88,7 @@ RECORD_OF_DECISION = {
 
 def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
     """What every proof in a record is bound to: table, place in the chain, author, kind."""
-    return encode(["spycraft/resistance", table, seq, seat, kind])
+    return game_proof_context("resistance", table, seq, seat, kind)
 
 
 def recognition_context(table: bytes) -> bytes:
@@ -199,16 +200,28 @@ class State:
         return tuple(t for j in range(self.n) if (t := self.key_tokens[j][card]) is not None)
 
 
-class ResistanceRules:
+class ResistanceRules(Rules[State]):
+    """The table's ``GameRules`` of The Resistance; the moves come from the package's table."""
+
     name = "resistance"
     seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
     sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
+    options = (
+        Option("plot", "The Plot Thickens expansion"),
+        Option("targeting", "variant: the Leader picks the mission (Targeting)"),
+        Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
+    )
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
-        if set(options) != {"plot", "targeting", "blind_spies"}:
-            raise ValueError("options are exactly plot, targeting and blind_spies")
-        if any(not isinstance(v, bool) for v in options.values()):
-            raise ValueError("every option is true or false")
+    def seats_of(self, state: State) -> int:
+        return state.n
+
+    def before(self, state: State, record: Record) -> State:
+        return replace(state, seq=record.seq)
+
+    def after(self, state: State) -> State:
+        if state.stage == "play" and state.game.phase == R.END:
+            return replace(state, stage="reveal")
+        return state
 
     def initial(self, genesis: Genesis) -> State:
         o = genesis.options
@@ -219,8 +232,6 @@ class ResistanceRules:
             table_keys=tuple(s.table_key for s in genesis.seats),
             secrets=(None,) * game.n,
         )
-
-    # --- who writes next ---------------------------------------------------------------------
 
     def next(self, state: State) -> GameNeed:
         n = state.n
@@ -274,26 +285,6 @@ class ResistanceRules:
         gone = {s for s, _, _ in state.forfeits}
         return next(s for s in range(state.n) if s not in gone and s not in state.revealed)
 
-    # --- applying ----------------------------------------------------------------------------
-
-    def apply(self, state: State, record: Record) -> State:
-        state = replace(state, seq=record.seq)
-        handler = getattr(self, "_" + record.kind, None)
-        if handler is None:
-            raise MalformedRecord(record.seat, record.seq, f"no record kind {record.kind!r}")
-        body = record.body
-        if not isinstance(body, dict):
-            raise MalformedRecord(record.seat, record.seq, "a body is a map")
-        try:
-            new: State = handler(state, record, body)
-        except Unattributed as exc:
-            raise exc.attribute(record.seat, record.seq) from exc
-        except (KeyError, TypeError, ValueError) as exc:
-            raise MalformedRecord(record.seat, record.seq, f"body: {exc!r}") from None
-        if new.stage == "play" and new.game.phase == R.END:
-            new = replace(new, stage="reveal")
-        return new
-
     def on_draw(self, state: State, seed: bytes) -> State:
         state = replace(state, seq=state.seq + state.n)
         game = state.game
@@ -312,7 +303,7 @@ class ResistanceRules:
             return replace(state, stage="done")
         if state.stage == "done":
             return state
-        return self._maybe_finish(replace(state, stage="reveal"))
+        return _maybe_finish(replace(state, stage="reveal"))
 
     def side_of(self, state: State, seat: int) -> str | None:
         if not state.roles:
@@ -326,342 +317,6 @@ class ResistanceRules:
             return "its role"
         return None
 
-    # --- setup -------------------------------------------------------------------------------
-
-    def _context(self, state: State, record: Record) -> bytes:
-        return proof_context(state.table, record.seq, record.seat, record.kind)
-
-    def _key_share(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "share")
-        share = KeyShare.decode(body["share"])
-        elgamal.verify_key_share(share, self._context(state, record))
-        state = replace(state, key_shares=state.key_shares + (share.public,))
-        if len(state.key_shares) == state.n:
-            stage = "shuffle" if state.game.blind_spies else "recognition"
-            state = replace(state, stage=stage)
-            if state.game.blind_spies:
-                state = self._build_deck(state)
-        return state
-
-    def _recognition(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "contribution")
-        contribution = recognition.Contribution.decode(body["contribution"])
-        recognition.verify_contribution(contribution, self._context(state, record))
-        state = replace(state, contributions=state.contributions + (contribution,))
-        if len(state.contributions) == state.n:
-            state = self._build_deck(replace(state, stage="shuffle"))
-        return state
-
-    def _build_deck(self, state: State) -> State:
-        n = state.n
-        deck = recognition.role_deck(state.contributions, R.RESISTANCE_COUNT[n], R.spies(n))
-        return replace(state, deck=deck)
-
-    def _shuffle(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "cards", "proof")
-        rows = _decode_rows(body["cards"], state.n)
-        proof = ShuffleProof.decode(body["proof"], state.n, 2)
-        verify_shuffle_rows(state.deck, rows, state.pk, proof, self._context(state, record))
-        state = replace(state, deck=rows, shuffles=state.shuffles + 1)
-        if state.shuffles == state.n:
-            state = replace(state, stage="deal")
-        return state
-
-    def _deal_tokens(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "tokens")
-        seat, n = record.seat, state.n
-        raw = body["tokens"]
-        if not isinstance(raw, tuple) or len(raw) != n - 1:
-            raise MalformedRecord(record.seat, record.seq, f"tokens for the {n - 1} other cards")
-        context = self._context(state, record)
-        public = state.key_shares[seat]
-        faces: list[Point | None] = []
-        keys: list[Point | None] = []
-        others = iter(raw)
-        for card in range(n):
-            if card == seat:
-                faces.append(None)
-                keys.append(None)
-                continue
-            pair = next(others)
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise MalformedRecord(record.seat, record.seq, "a card's tokens are [face, key]")
-            tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
-            recognition.verify_role_tokens(state.deck[card], public, tokens, context)
-            faces.append(tokens[0].share)
-            keys.append(tokens[1].share)
-        state = replace(
-            state,
-            face_tokens=state.face_tokens + (tuple(faces),),
-            key_tokens=state.key_tokens + (tuple(keys),),
-        )
-        if len(state.face_tokens) == n:
-            state = replace(state, stage="play" if state.game.blind_spies else "tags")
-        return state
-
-    def _spy_tag(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "tag")
-        tag = body["tag"]
-        if not isinstance(tag, bytes) or len(tag) != recognition.TAG_BYTES:
-            raise MalformedRecord(record.seat, record.seq, "a tag is 32 bytes")
-        state = replace(state, tags=state.tags + (tag,), tag_seqs=state.tag_seqs + (record.seq,))
-        if len(state.tags) == state.n:
-            state = replace(state, stage="play")
-        return state
-
-    # --- decisions ---------------------------------------------------------------------------
-
-    def _strong_leader(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "play")
-        play = body["play"]
-        if not isinstance(play, bool):
-            raise MalformedRecord(record.seat, record.seq, "play is true or false")
-        return self._window(state, record, True if play else None)
-
-    def _no_confidence(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        return self._strong_leader(state, record, body)
-
-    def _spotlight(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "target")
-        return self._window(state, record, body["target"])
-
-    def _take_responsibility(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "take")
-        take = body["take"]
-        return self._window(state, record, None if take is None else tuple(take))
-
-    def _close_eye(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "target")
-        target = body["target"]
-        state = self._window(state, record, target)
-        if target is None:
-            return state
-        card = next(c for c in state.cards if c.seat == target)
-        eye = Eye(state.game.round, record.seat, target, card.ciphertext)
-        return replace(state, eyes=state.eyes + (eye,))
-
-    def _window(self, state: State, record: Record, choice: Any) -> State:
-        if state.game.window is None or R.WINDOW_CARD[state.game.phase] != record.kind:
-            raise IllegalAction(record.seat, record.seq, f"no {record.kind} window is open")
-        return replace(state, game=R.play_window(state.game, record.seat, choice))
-
-    def _plot_deal(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "deal")
-        pairs = body["deal"]
-        deal = {card: seat for card, seat in pairs}
-        if len(deal) != len(pairs):
-            raise IllegalAction(record.seat, record.seq, "each drawn card is dealt once")
-        return replace(state, game=R.deal_plot(state.game, record.seat, deal))
-
-    def _overheard(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "target")
-        return replace(state, game=R.resolve_overheard(state.game, record.seat, body["target"]))
-
-    def _open_up(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "viewer")
-        return replace(state, game=R.resolve_open_up(state.game, record.seat, body["viewer"]))
-
-    def _propose(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "mission", "team")
-        team = body["team"]
-        if not isinstance(team, tuple) or not all(isinstance(s, int) for s in team):
-            raise MalformedRecord(record.seat, record.seq, "a team is a list of seats")
-        proposal = Proposal(body["mission"], team)
-        return replace(state, game=R.propose(state.game, record.seat, proposal))
-
-    # --- hidden steps ------------------------------------------------------------------------
-
-    def _look(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "sealed")
-        look = state.pending_look()
-        assert look is not None and look.subject == record.seat
-        sealed = Sealed.decode(body["sealed"])
-        role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
-        return replace(
-            state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
-        )
-
-    def _vote_commit(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "commitment")
-        digest = body["commitment"]
-        if not isinstance(digest, bytes) or len(digest) != 32:
-            raise MalformedRecord(record.seat, record.seq, "a commitment is 32 bytes")
-        return replace(state, commits=state.commits + (digest,))
-
-    def _vote_open(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "vote", "nonce")
-        game = state.game
-        index = len(state.opened)
-        vote, nonce = body["vote"], body["nonce"]
-        purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, record.seat)
-        if not isinstance(vote, bool) or not Commitment(state.commits[index], purpose).opens_to(
-            vote, nonce
-        ):
-            raise BadOpening(record.seat, record.seq, "the vote does not open its commitment")
-        opened = state.opened + (vote,)
-        if len(opened) < len(game.voters):
-            return replace(state, opened=opened)
-        votes = dict(zip(game.voters, opened))
-        return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
-
-    def _mission_card(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "card")
-        proven = ProvenCiphertext.decode(body["card"], 2)
-        mix.verify_contribution(state.pk, MISSION_FACES, proven, self._context(state, record))
-        card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
-        state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
-        if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
-            return self._mission_played(state, {})
-        return state
-
-    def _spotlight_shares(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "shares")
-        shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
-        shares = _decode_shares(record, body["shares"], len(shown))
-        mix.verify_decryption_shares(
-            [c.ciphertext for c in shown],
-            state.key_shares[record.seat],
-            shares,
-            self._context(state, record),
-        )
-        collected = state.spotlight_shares + (tuple(s.share for s in shares),)
-        state = replace(state, spotlight_shares=collected)
-        if len(collected) < state.n:
-            return state
-        faces = mix.tally([c.ciphertext for c in shown], collected, MISSION_FACES)
-        return self._mission_played(state, {c.seat: f for c, f in zip(shown, faces)})
-
-    def _mission_played(self, state: State, shown: dict[int, str]) -> State:
-        game = R.play_mission(state.game, shown)
-        return replace(
-            state, game=game, mixed=tuple(c.ciphertext for c in state.hidden_cards()), mixes=0
-        )
-
-    def _eye_token(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "share")
-        eye = state.open_eye()
-        assert eye is not None
-        share = DecryptionShare.decode(body["share"])
-        elgamal.verify_decryption_share(
-            eye.ciphertext, state.key_shares[record.seat], share, self._context(state, record)
-        )
-        eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
-        return replace(state, eyes=state.eyes[:-1] + (eye,))
-
-    def _mix(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "cards", "proof")
-        count = len(state.mixed)
-        outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
-        proof = ShuffleProof.decode(body["proof"], count)
-        mix.verify_mix(state.mixed, outputs, state.pk, proof, self._context(state, record))
-        return replace(state, mixed=outputs, mixes=state.mixes + 1)
-
-    def _mission_shares(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "shares")
-        shares = _decode_shares(record, body["shares"], len(state.mixed))
-        mix.verify_decryption_shares(
-            state.mixed, state.key_shares[record.seat], shares, self._context(state, record)
-        )
-        collected = state.mission_shares + (tuple(s.share for s in shares),)
-        if len(collected) < state.n:
-            return replace(state, mission_shares=collected)
-        faces = mix.tally(state.mixed, collected, MISSION_FACES)
-        fails = sum(1 for f in faces if f == R.FAIL)
-        game = R.reveal_mission(state.game, len(faces) - fails, fails)
-        state = replace(
-            state,
-            game=game,
-            cards=(),
-            spotlight_shares=(),
-            mixed=(),
-            mixes=0,
-            mission_shares=(),
-        )
-        return state
-
-    # --- final reveal ------------------------------------------------------------------------
-
-    def _reveal(self, state: State, record: Record, body: dict[str, Any]) -> State:
-        _fields(record, body, "secret", "openings")
-        seat = record.seat
-        secret = Scalar.decode(body["secret"])
-        if not elgamal.opened_share_matches(secret, state.key_shares[seat]):
-            raise BadOpening(seat, record.seq, "the secret does not match the public key share")
-        mine = [look for look in state.role_looks if look.subject == seat]
-        raw = body["openings"]
-        if not isinstance(raw, tuple) or len(raw) != len(mine):
-            raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
-        violations = list(state.violations)
-        for look, value in zip(mine, raw):
-            opening = SealOpening.decode(value)
-            binding = look_binding(state.table, look.seq, look.subject, look.viewer)
-            check_opening(look.sealed, opening, state.table_keys[look.viewer], binding)
-            card = state.deck[seat]
-            context = proof_context(state.table, look.seq, seat, "look")
-            try:
-                token = DecryptionShare.decode(opening.value)
-                elgamal.verify_decryption_share(card[0], state.key_shares[seat], token, context)
-            except Unattributed:
-                violations.append(Violation(seat, look.seq, "the sealed role token is false"))
-        secrets = list(state.secrets)
-        secrets[seat] = secret
-        state = replace(
-            state,
-            secrets=tuple(secrets),
-            revealed=state.revealed + (seat,),
-            violations=tuple(violations),
-        )
-        return self._maybe_finish(state)
-
-    def _maybe_finish(self, state: State) -> State:
-        gone = {s for s, _, _ in state.forfeits}
-        if any(s not in gone and s not in state.revealed for s in range(state.n)):
-            return state
-        return replace(self._audit(state), stage="done")
-
-    def _audit(self, state: State) -> State:
-        """Every role and every mission card, now that the key shares are open."""
-        n = state.n
-        secrets = state.secrets
-        roles: list[str | None] = []
-        for i, card in enumerate(state.deck):
-            tokens: list[Point | None] = []
-            for j, secret in enumerate(secrets):
-                tokens.append(
-                    card[0].c1 * secret if secret is not None else state.face_tokens[j][i]
-                )
-            roles.append(
-                None
-                if any(t is None for t in tokens)
-                else recognition.look(card, [t for t in tokens if t is not None])
-            )
-        missing = [i for i, role in enumerate(roles) if role is None]
-        spies_left = R.spies(n) - sum(1 for r in roles if r == recognition.SPY)
-        for i in missing:  # a forfeiter's own card: the count says what it is
-            roles[i] = recognition.SPY if spies_left > 0 else recognition.RESISTANCE
-            spies_left -= 1
-        final = tuple(r if r is not None else recognition.RESISTANCE for r in roles)
-        violations = list(state.violations)
-        if all(s is not None for s in secrets):
-            key = scalar_sum(s for s in secrets if s is not None)
-            for played in state.played:
-                face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
-                if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
-                    violations.append(
-                        Violation(played.seat, played.seq, "a Resistance member played Fail")
-                    )
-            if not state.game.blind_spies:
-                spy_key = elgamal.decrypt_with_secret(
-                    recognition.spy_key_ciphertext(state.contributions), key
-                )
-                for seat in recognition.audit_tags(
-                    final, spy_key, state.tags, recognition_context(state.table)
-                ):
-                    violations.append(
-                        Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
-                    )
-        return replace(state, roles=final, violations=tuple(violations))
-
     def _over(self, state: State) -> Over:
         ending = state.game.ending
         natural = Result(ending.winner, ending.reason) if ending is not None else None
@@ -671,15 +326,343 @@ class ResistanceRules:
         return Over(natural, cheats)
 
 
+def _context(state: State, record: Record) -> bytes:
+    return proof_context(state.table, record.seq, record.seat, record.kind)
+
+
+def apply_key_share(state: State, record: Record, body: dict[str, Any]) -> State:
+    share = KeyShare.decode(body["share"])
+    elgamal.verify_key_share(share, _context(state, record))
+    state = replace(state, key_shares=state.key_shares + (share.public,))
+    if len(state.key_shares) == state.n:
+        stage = "shuffle" if state.game.blind_spies else "recognition"
+        state = replace(state, stage=stage)
+        if state.game.blind_spies:
+            state = _build_deck(state)
+    return state
+
+
+def apply_recognition(state: State, record: Record, body: dict[str, Any]) -> State:
+    contribution = recognition.Contribution.decode(body["contribution"])
+    recognition.verify_contribution(contribution, _context(state, record))
+    state = replace(state, contributions=state.contributions + (contribution,))
+    if len(state.contributions) == state.n:
+        state = _build_deck(replace(state, stage="shuffle"))
+    return state
+
+
+def _build_deck(state: State) -> State:
+    n = state.n
+    deck = recognition.role_deck(state.contributions, R.RESISTANCE_COUNT[n], R.spies(n))
+    return replace(state, deck=deck)
+
+
+def apply_shuffle(state: State, record: Record, body: dict[str, Any]) -> State:
+    rows = _decode_rows(body["cards"], state.n)
+    proof = ShuffleProof.decode(body["proof"], state.n, 2)
+    verify_shuffle_rows(state.deck, rows, state.pk, proof, _context(state, record))
+    state = replace(state, deck=rows, shuffles=state.shuffles + 1)
+    if state.shuffles == state.n:
+        state = replace(state, stage="deal")
+    return state
+
+
+def apply_deal_tokens(state: State, record: Record, body: dict[str, Any]) -> State:
+    seat, n = record.seat, state.n
+    raw = body["tokens"]
+    if not isinstance(raw, tuple) or len(raw) != n - 1:
+        raise MalformedRecord(record.seat, record.seq, f"tokens for the {n - 1} other cards")
+    context = _context(state, record)
+    public = state.key_shares[seat]
+    faces: list[Point | None] = []
+    keys: list[Point | None] = []
+    others = iter(raw)
+    for card in range(n):
+        if card == seat:
+            faces.append(None)
+            keys.append(None)
+            continue
+        pair = next(others)
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise MalformedRecord(record.seat, record.seq, "a card's tokens are [face, key]")
+        tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
+        recognition.verify_role_tokens(state.deck[card], public, tokens, context)
+        faces.append(tokens[0].share)
+        keys.append(tokens[1].share)
+    state = replace(
+        state,
+        face_tokens=state.face_tokens + (tuple(faces),),
+        key_tokens=state.key_tokens + (tuple(keys),),
+    )
+    if len(state.face_tokens) == n:
+        state = replace(state, stage="play" if state.game.blind_spies else "tags")
+    return state
+
+
+def apply_spy_tag(state: State, record: Record, body: dict[str, Any]) -> State:
+    tag = body["tag"]
+    if not isinstance(tag, bytes) or len(tag) != recognition.TAG_BYTES:
+        raise MalformedRecord(record.seat, record.seq, "a tag is 32 bytes")
+    state = replace(state, tags=state.tags + (tag,), tag_seqs=state.tag_seqs + (record.seq,))
+    if len(state.tags) == state.n:
+        state = replace(state, stage="play")
+    return state
+
+
+def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
+    play = body["play"]
+    if not isinstance(play, bool):
+        raise MalformedRecord(record.seat, record.seq, "play is true or false")
+    return _window(state, record, True if play else None)
+
+
+def apply_no_confidence(state: State, record: Record, body: dict[str, Any]) -> State:
+    return apply_strong_leader(state, record, body)
+
+
+def apply_spotlight(state: State, record: Record, body: dict[str, Any]) -> State:
+    return _window(state, record, body["target"])
+
+
+def apply_take_responsibility(state: State, record: Record, body: dict[str, Any]) -> State:
+    take = body["take"]
+    return _window(state, record, None if take is None else tuple(take))
+
+
+def apply_close_eye(state: State, record: Record, body: dict[str, Any]) -> State:
+    target = body["target"]
+    state = _window(state, record, target)
+    if target is None:
+        return state
+    card = next(c for c in state.cards if c.seat == target)
+    eye = Eye(state.game.round, record.seat, target, card.ciphertext)
+    return replace(state, eyes=state.eyes + (eye,))
+
+
+def _window(state: State, record: Record, choice: Any) -> State:
+    if state.game.window is None or R.WINDOW_CARD[state.game.phase] != record.kind:
+        raise IllegalAction(record.seat, record.seq, f"no {record.kind} window is open")
+    return replace(state, game=R.play_window(state.game, record.seat, choice))
+
+
+def apply_plot_deal(state: State, record: Record, body: dict[str, Any]) -> State:
+    pairs = body["deal"]
+    deal = {card: seat for card, seat in pairs}
+    if len(deal) != len(pairs):
+        raise IllegalAction(record.seat, record.seq, "each drawn card is dealt once")
+    return replace(state, game=R.deal_plot(state.game, record.seat, deal))
+
+
+def apply_overheard(state: State, record: Record, body: dict[str, Any]) -> State:
+    return replace(state, game=R.resolve_overheard(state.game, record.seat, body["target"]))
+
+
+def apply_open_up(state: State, record: Record, body: dict[str, Any]) -> State:
+    return replace(state, game=R.resolve_open_up(state.game, record.seat, body["viewer"]))
+
+
+def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
+    team = body["team"]
+    if not isinstance(team, tuple) or not all(isinstance(s, int) for s in team):
+        raise MalformedRecord(record.seat, record.seq, "a team is a list of seats")
+    proposal = Proposal(body["mission"], team)
+    return replace(state, game=R.propose(state.game, record.seat, proposal))
+
+
+def apply_look(state: State, record: Record, body: dict[str, Any]) -> State:
+    look = state.pending_look()
+    assert look is not None and look.subject == record.seat
+    sealed = Sealed.decode(body["sealed"])
+    role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
+    return replace(
+        state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
+    )
+
+
+def apply_vote_commit(state: State, record: Record, body: dict[str, Any]) -> State:
+    digest = body["commitment"]
+    if not isinstance(digest, bytes) or len(digest) != 32:
+        raise MalformedRecord(record.seat, record.seq, "a commitment is 32 bytes")
+    return replace(state, commits=state.commits + (digest,))
+
+
+def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State:
+    game = state.game
+    index = len(state.opened)
+    vote, nonce = body["vote"], body["nonce"]
+    purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, record.seat)
+    if not isinstance(vote, bool) or not Commitment(state.commits[index], purpose).opens_to(
+        vote, nonce
+    ):
+        raise BadOpening(record.seat, record.seq, "the vote does not open its commitment")
+    opened = state.opened + (vote,)
+    if len(opened) < len(game.voters):
+        return replace(state, opened=opened)
+    votes = dict(zip(game.voters, opened))
+    return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
+
+
+def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> State:
+    proven = ProvenCiphertext.decode(body["card"], 2)
+    mix.verify_contribution(state.pk, MISSION_FACES, proven, _context(state, record))
+    card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
+    state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
+    if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
+        return _mission_played(state, {})
+    return state
+
+
+def apply_spotlight_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+    shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
+    shares = _decode_shares(record, body["shares"], len(shown))
+    mix.verify_decryption_shares(
+        [c.ciphertext for c in shown],
+        state.key_shares[record.seat],
+        shares,
+        _context(state, record),
+    )
+    collected = state.spotlight_shares + (tuple(s.share for s in shares),)
+    state = replace(state, spotlight_shares=collected)
+    if len(collected) < state.n:
+        return state
+    faces = mix.tally([c.ciphertext for c in shown], collected, MISSION_FACES)
+    return _mission_played(state, {c.seat: f for c, f in zip(shown, faces)})
+
+
+def _mission_played(state: State, shown: dict[int, str]) -> State:
+    game = R.play_mission(state.game, shown)
+    return replace(
+        state, game=game, mixed=tuple(c.ciphertext for c in state.hidden_cards()), mixes=0
+    )
+
+
+def apply_eye_token(state: State, record: Record, body: dict[str, Any]) -> State:
+    eye = state.open_eye()
+    assert eye is not None
+    share = DecryptionShare.decode(body["share"])
+    elgamal.verify_decryption_share(
+        eye.ciphertext, state.key_shares[record.seat], share, _context(state, record)
+    )
+    eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
+    return replace(state, eyes=state.eyes[:-1] + (eye,))
+
+
+def apply_mix(state: State, record: Record, body: dict[str, Any]) -> State:
+    count = len(state.mixed)
+    outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
+    proof = ShuffleProof.decode(body["proof"], count)
+    mix.verify_mix(state.mixed, outputs, state.pk, proof, _context(state, record))
+    return replace(state, mixed=outputs, mixes=state.mixes + 1)
+
+
+def apply_mission_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+    shares = _decode_shares(record, body["shares"], len(state.mixed))
+    mix.verify_decryption_shares(
+        state.mixed, state.key_shares[record.seat], shares, _context(state, record)
+    )
+    collected = state.mission_shares + (tuple(s.share for s in shares),)
+    if len(collected) < state.n:
+        return replace(state, mission_shares=collected)
+    faces = mix.tally(state.mixed, collected, MISSION_FACES)
+    fails = sum(1 for f in faces if f == R.FAIL)
+    game = R.reveal_mission(state.game, len(faces) - fails, fails)
+    state = replace(
+        state,
+        game=game,
+        cards=(),
+        spotlight_shares=(),
+        mixed=(),
+        mixes=0,
+        mission_shares=(),
+    )
+    return state
+
+
+def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
+    seat = record.seat
+    secret = Scalar.decode(body["secret"])
+    if not elgamal.opened_share_matches(secret, state.key_shares[seat]):
+        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+    mine = [look for look in state.role_looks if look.subject == seat]
+    raw = body["openings"]
+    if not isinstance(raw, tuple) or len(raw) != len(mine):
+        raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
+    violations = list(state.violations)
+    for look, value in zip(mine, raw):
+        opening = SealOpening.decode(value)
+        binding = look_binding(state.table, look.seq, look.subject, look.viewer)
+        check_opening(look.sealed, opening, state.table_keys[look.viewer], binding)
+        card = state.deck[seat]
+        context = proof_context(state.table, look.seq, seat, "look")
+        try:
+            token = DecryptionShare.decode(opening.value)
+            elgamal.verify_decryption_share(card[0], state.key_shares[seat], token, context)
+        except Unattributed:
+            violations.append(Violation(seat, look.seq, "the sealed role token is false"))
+    secrets = list(state.secrets)
+    secrets[seat] = secret
+    state = replace(
+        state,
+        secrets=tuple(secrets),
+        revealed=state.revealed + (seat,),
+        violations=tuple(violations),
+    )
+    return _maybe_finish(state)
+
+
+def _maybe_finish(state: State) -> State:
+    gone = {s for s, _, _ in state.forfeits}
+    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+        return state
+    return replace(_audit(state), stage="done")
+
+
+def _audit(state: State) -> State:
+    """Every role and every mission card, now that the key shares are open."""
+    n = state.n
+    secrets = state.secrets
+    roles: list[str | None] = []
+    for i, card in enumerate(state.deck):
+        tokens: list[Point | None] = []
+        for j, secret in enumerate(secrets):
+            tokens.append(
+                card[0].c1 * secret if secret is not None else state.face_tokens[j][i]
+            )
+        roles.append(
+            None
+            if any(t is None for t in tokens)
+            else recognition.look(card, [t for t in tokens if t is not None])
+        )
+    missing = [i for i, role in enumerate(roles) if role is None]
+    spies_left = R.spies(n) - sum(1 for r in roles if r == recognition.SPY)
+    for i in missing:  # a forfeiter's own card: the count says what it is
+        roles[i] = recognition.SPY if spies_left > 0 else recognition.RESISTANCE
+        spies_left -= 1
+    final = tuple(r if r is not None else recognition.RESISTANCE for r in roles)
+    violations = list(state.violations)
+    if all(s is not None for s in secrets):
+        key = scalar_sum(s for s in secrets if s is not None)
+        for played in state.played:
+            face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
+            if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
+                violations.append(
+                    Violation(played.seat, played.seq, "a Resistance member played Fail")
+                )
+        if not state.game.blind_spies:
+            spy_key = elgamal.decrypt_with_secret(
+                recognition.spy_key_ciphertext(state.contributions), key
+            )
+            for seat in recognition.audit_tags(
+                final, spy_key, state.tags, recognition_context(state.table)
+            ):
+                violations.append(
+                    Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
+                )
+    return replace(state, roles=final, violations=tuple(violations))
+
+
 def look_binding(table: bytes, seq: int, subject: int, viewer: int) -> SealBinding:
     return SealBinding(table, seq, subject, viewer, "resistance/look")
-
-
-def _fields(record: Record, body: dict[str, Any], *names: str) -> None:
-    if set(body) != set(names):
-        raise MalformedRecord(
-            record.seat, record.seq, f"{record.kind} body must be {{{', '.join(names)}}}"
-        )
 
 
 def _decode_rows(value: Any, n: int) -> tuple[RoleCard, ...]:

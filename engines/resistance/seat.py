@@ -15,6 +15,7 @@ showed (its own token added to the other seats' tokens of that card).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
@@ -26,8 +27,9 @@ from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import seal, unseal
 from spycraft.crypto.shuffle import shuffle_rows_and_prove
 from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.engine import (
+from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.protocol import (
     MISSION_FACES,
     State,
     look_binding,
@@ -37,7 +39,6 @@ from spycraft.engines.resistance.engine import (
 )
 from spycraft.engines.resistance.view import Knowledge, SeatView
 from spycraft.engines.seat import SeatContext, table_key_secret
-from spycraft.engines.table import Turn
 
 PROMPTS = {
     "strong_leader": "Play Strong Leader and become the Leader?",
@@ -70,17 +71,13 @@ def label(kind: str, option: Any) -> str:
     return str(option)
 
 
-class ResistanceSeat:
-    def __init__(self, context: SeatContext) -> None:
-        self.context = context
-        self.seat = context.index
+class ResistanceSeat(GameSeat[State]):
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
+        super().__init__(context, table, "resistance")
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
         self._reading: recognition.RoleReading | None = None
         self._seen: dict[int, bool] = {}
-
-    def _entropy(self, kind: str, seq: int) -> SeededEntropy:
-        return SeededEntropy(self.context.secret("entropy", kind, seq))
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -152,62 +149,50 @@ class ResistanceSeat:
         decision = Decision(
             self.seat, kind, PROMPTS[kind], options, tuple(label(kind, o) for o in options), view
         )
-        index = agent.decide(decision)
-        if not 0 <= index < len(options):
-            raise ValueError(f"agent chose option {index} of {len(options)}")
-        return options[index]
+        return self.ask(self.next_seq(state), decision, agent)
 
-    # --- building records --------------------------------------------------------------------
+    # --- building records (dispatched by the moves table, ``engines.game``) ------------------
 
-    def build(self, state: State, turn: Turn, agent: Agent) -> tuple[str, Any]:
-        kind = turn.kinds[0]
-        seq = state.seq + 1
-        context = proof_context(state.table, seq, self.seat, kind)
-        entropy = self._entropy(kind, seq)
-        body = getattr(self, "_" + kind)(state, agent, context, entropy)
-        return kind, body
+    def next_seq(self, state: State) -> int:
+        return state.seq + 1
 
-    def _key_share(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"share": elgamal.make_key_share(self.key, context, entropy).encode()}
+    def build_key_share(self, state: State, b: Build) -> Body:
+        return {"share": elgamal.make_key_share(self.key, b.context, b.entropy).encode()}
 
-    def _recognition(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
-        return {"contribution": recognition.contribute(state.pk, context, entropy).encode()}
+    def build_recognition(self, state: State, b: Build) -> Body:
+        return {"contribution": recognition.contribute(state.pk, b.context, b.entropy).encode()}
 
-    def _shuffle(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        rows, proof = shuffle_rows_and_prove(state.deck, state.pk, context, entropy)
+    def build_shuffle(self, state: State, b: Build) -> Body:
+        rows, proof = shuffle_rows_and_prove(state.deck, state.pk, b.context, b.entropy)
         return {
             "cards": [[face.encode(), key.encode()] for face, key in rows],
             "proof": proof.encode(),
         }
 
-    def _deal_tokens(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
+    def build_deal_tokens(self, state: State, b: Build) -> Body:
         tokens = []
         for index, card in enumerate(state.deck):
             if index != self.seat:
-                face, key = recognition.role_tokens(card, self.key, context, entropy, self.public)
+                face, key = recognition.role_tokens(card, self.key, b.context, b.entropy, self.public)
                 tokens.append([face.encode(), key.encode()])
         return {"tokens": tokens}
 
-    def _spy_tag(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+    def build_spy_tag(self, state: State, b: Build) -> Body:
         reading = self.reading(state)
         assert reading is not None
         if reading.spy_key is not None:
             tag = recognition.spy_tag(reading.spy_key, self.seat, recognition_context(state.table))
         else:
-            tag = recognition.resistance_tag(entropy)
+            tag = recognition.resistance_tag(b.entropy)
         return {"tag": tag}
 
-    def _look(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+    def build_look(self, state: State, b: Build) -> Body:
         look = state.pending_look()
         assert look is not None
         return {"sealed": self._seal_look(state, state.seq + 1, look.viewer)[0].encode()}
 
     def _seal_look(self, state: State, seq: int, viewer: int) -> tuple[Any, Any]:
-        entropy = self._entropy("look", seq)
+        entropy = self.entropy("look", seq)
         context = proof_context(state.table, seq, self.seat, "look")
         token = elgamal.decryption_share(
             state.deck[self.seat][0], self.key, context, entropy.child("token"), self.public
@@ -218,57 +203,49 @@ class ResistanceSeat:
     def _vote_key(self, state: State) -> str:
         return f"vote/{len(state.game.vote_log)}/{int(state.game.opinion_step)}"
 
-    def _vote_commit(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
+    def build_vote_commit(self, state: State, b: Build) -> Body:
         key = self._vote_key(state)
         if key not in self.context.memo:
-            self.context.memo[key] = bool(self._ask(state, agent, "vote", (True, False)))
+            self.context.memo[key] = bool(self._ask(state, b.agent, "vote", (True, False)))
         game = state.game
         purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, self.seat)
         commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
         return {"commitment": commitment.digest}
 
-    def _vote_open(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+    def build_vote_open(self, state: State, b: Build) -> Body:
         key = self._vote_key(state)
         return {"vote": self.context.memo[key], "nonce": self.context.secret(key)}
 
-    def _mission_card(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
+    def build_mission_card(self, state: State, b: Build) -> Body:
         key = f"card/{state.game.round}"
         if key not in self.context.memo:
             reading = self.reading(state)
             spy = reading is not None and reading.role == recognition.SPY
             options = R.mission_card_options(spy)
-            self.context.memo[key] = str(self._ask(state, agent, "mission_card", options))
-        card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], context, entropy)
+            self.context.memo[key] = str(self._ask(state, b.agent, "mission_card", options))
+        card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], b.context, b.entropy)
         return {"card": card.encode()}
 
-    def _spotlight_shares(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
+    def build_spotlight_shares(self, state: State, b: Build) -> Body:
         shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
-        shares = mix.decryption_shares([c.ciphertext for c in shown], self.key, context, entropy)
+        shares = mix.decryption_shares([c.ciphertext for c in shown], self.key, b.context, b.entropy)
         return {"shares": [s.encode() for s in shares]}
 
-    def _eye_token(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+    def build_eye_token(self, state: State, b: Build) -> Body:
         eye = state.open_eye()
         assert eye is not None
-        share = elgamal.decryption_share(eye.ciphertext, self.key, context, entropy, self.public)
+        share = elgamal.decryption_share(eye.ciphertext, self.key, b.context, b.entropy, self.public)
         return {"share": share.encode()}
 
-    def _mix(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        outputs, proof = mix.mix(state.mixed, state.pk, context, entropy)
+    def build_mix(self, state: State, b: Build) -> Body:
+        outputs, proof = mix.mix(state.mixed, state.pk, b.context, b.entropy)
         return {"cards": elgamal.encode_ciphertexts(outputs), "proof": proof.encode()}
 
-    def _mission_shares(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
-        shares = mix.decryption_shares(state.mixed, self.key, context, entropy)
+    def build_mission_shares(self, state: State, b: Build) -> Body:
+        shares = mix.decryption_shares(state.mixed, self.key, b.context, b.entropy)
         return {"shares": [s.encode() for s in shares]}
 
-    def _reveal(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
+    def build_reveal(self, state: State, b: Build) -> Body:
         openings = [
             self._seal_look(state, look.seq, look.viewer)[1].encode()
             for look in state.role_looks
@@ -283,37 +260,31 @@ class ResistanceSeat:
         assert point is not None and self.seat in point.seats
         return point.kind, self._ask(state, agent, point.kind, point.options)
 
-    def _strong_leader(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
-        return {"play": self._decide(state, agent)[1] is True}
+    def build_strong_leader(self, state: State, b: Build) -> Body:
+        return {"play": self._decide(state, b.agent)[1] is True}
 
-    def _no_confidence(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
-        return {"play": self._decide(state, agent)[1] is True}
+    def build_no_confidence(self, state: State, b: Build) -> Body:
+        return {"play": self._decide(state, b.agent)[1] is True}
 
-    def _spotlight(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"target": self._decide(state, agent)[1]}
+    def build_spotlight(self, state: State, b: Build) -> Body:
+        return {"target": self._decide(state, b.agent)[1]}
 
-    def _close_eye(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"target": self._decide(state, agent)[1]}
+    def build_close_eye(self, state: State, b: Build) -> Body:
+        return {"target": self._decide(state, b.agent)[1]}
 
-    def _take_responsibility(
-        self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy
-    ) -> Any:
-        choice = self._decide(state, agent)[1]
+    def build_take_responsibility(self, state: State, b: Build) -> Body:
+        choice = self._decide(state, b.agent)[1]
         return {"take": None if choice is None else list(choice)}
 
-    def _plot_deal(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"deal": [list(pair) for pair in self._decide(state, agent)[1]]}
+    def build_plot_deal(self, state: State, b: Build) -> Body:
+        return {"deal": [list(pair) for pair in self._decide(state, b.agent)[1]]}
 
-    def _overheard(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"target": self._decide(state, agent)[1]}
+    def build_overheard(self, state: State, b: Build) -> Body:
+        return {"target": self._decide(state, b.agent)[1]}
 
-    def _open_up(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        return {"viewer": self._decide(state, agent)[1]}
+    def build_open_up(self, state: State, b: Build) -> Body:
+        return {"viewer": self._decide(state, b.agent)[1]}
 
-    def _propose(self, state: State, agent: Agent, context: bytes, entropy: SeededEntropy) -> Any:
-        proposal = self._decide(state, agent)[1]
+    def build_propose(self, state: State, b: Build) -> Body:
+        proposal = self._decide(state, b.agent)[1]
         return {"mission": proposal.mission, "team": list(proposal.team)}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.rules import Game
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.model import Game
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines.agent import Agent
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.resistance import GAME
-from spycraft.engines.resistance.engine import State
+from spycraft.engines.resistance.protocol import State
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.table import Turn
@@ -46,7 +46,8 @@ def cheating_seat(cheater: int, tamper: Tamper) -> Callable[[SeatContext], Resis
             return kind, tamper(self, state, turn, kind, body)
 
     def factory(context: SeatContext) -> ResistanceSeat:
-        return CheatingSeat(context) if context.index == cheater else ResistanceSeat(context)
+        seat_class = CheatingSeat if context.index == cheater else ResistanceSeat
+        return seat_class(context, GAME.moves)
 
     return factory
 

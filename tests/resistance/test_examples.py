@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 import pytest
 
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.rules import Game, IllegalMove, Proposal
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.model import Game, IllegalMove, Proposal
 
 
 def start(n: int, leader: int, **options: bool) -> Game:

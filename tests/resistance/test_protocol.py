@@ -19,8 +19,8 @@ from spycraft.crypto.errors import (
     RuleViolation,
 )
 from spycraft.crypto.group import GENERATOR
-from spycraft.engines.resistance import rules as R
-from spycraft.engines.resistance.engine import State
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.protocol import State
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.table import Table, Turn
 
@@ -174,7 +174,7 @@ def fail_always(seat: ResistanceSeat, state: State, turn: Turn, kind: str, body:
     if kind == "mission_card":
         from spycraft.crypto import mix
         from spycraft.crypto.entropy import SeededEntropy
-        from spycraft.engines.resistance.engine import MISSION_FACES, proof_context
+        from spycraft.engines.resistance.protocol import MISSION_FACES, proof_context
 
         context = proof_context(state.table, state.seq + 1, seat.seat, kind)
         card = mix.contribute(state.pk, MISSION_FACES, R.FAIL, context, SeededEntropy(b"x" * 32))

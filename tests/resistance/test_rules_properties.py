@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.resistance import rules as R
+from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.bots import BOTS
-from spycraft.engines.resistance.rules import Game
+from spycraft.engines.resistance.model import Game
 from spycraft.engines.resistance.view import Knowledge, SeatView, render
 
 
