@@ -114,3 +114,25 @@ def games(draw: st.DrawFn) -> Game:
             taken += (receiver,)
         assert len(held[seat]) == 1 or other_tool(held[seat][0]) == held[seat][1]
     return Game(players, first, tuple(deck), leftover, tuple(gifts), tuple(discards))
+
+
+def every_snapshot(players: int, first: int) -> list[Snapshot]:
+    """Every legal round 1 up to some interrogation's draw, every kind included."""
+    order = round_one_order(players, first)
+    found: list[Snapshot] = []
+
+    def choices(seat: int) -> list[Action]:
+        moves: list[Action] = [Move(k, to) for k in TOOLS for to in range(players) if to != seat]
+        asks: list[Action] = [Ask()] if seat == first else [Ask(k) for k in TOOLS]
+        return moves + asks
+
+    def extend(actions: list[Action]) -> None:
+        seat = order[len(actions)]
+        for action in choices(seat):
+            if isinstance(action, Ask):
+                found.append(snapshot(players, first, [*actions, action]))
+            if len(actions) + 1 < players:
+                extend([*actions, action])
+
+    extend([])
+    return found

@@ -39,7 +39,7 @@ from spycraft.engines.shady_agents.components import (
     Gift,
     HiddenKind,
 )
-from tests.shady_agents.tables import Ask, Move, snapshot, snapshots
+from tests.shady_agents.tables import Ask, Move, every_snapshot, snapshot, snapshots
 
 L, C, B, M = LAW_ABIDING, CORRUPT, BULLET, MEDKIT
 
@@ -341,3 +341,18 @@ def test_every_option_is_accepted_and_nothing_else(snap: Snapshot, data: st.Data
         if stranger not in options(card, snap, seat) or isinstance(stranger, bool):
             with pytest.raises(Illegal):
                 check_answer(card, snap, seat, stranger)
+
+
+def test_every_four_player_round_one_every_card_is_answerable_and_informative() -> None:
+    """§5 for all 1023 round-1 draws with four players (first player 0; the others are turns of
+    the table): every card has eligible answerers somewhere, both teams always have an answer,
+    and the same public facts always leave at least two possible true sets."""
+    truths: dict[tuple[Snapshot, str, int], set[tuple[object, ...]]] = {}
+    for snap in every_snapshot(4, 0):
+        public = snap.masked(None)
+        for card, seat in all_answerer_facts(snap):
+            choices, truth = options(card, snap, seat), true_set(card, snap, seat)
+            assert truth and set(choices) - set(truth) and set(truth) <= set(choices)
+            truths.setdefault((public, card.id, seat), set()).add(truth)
+    assert {card_id for _, card_id, _ in truths} == set(cards.CARD_IDS)
+    assert all(len(possible) >= 2 for possible in truths.values())
