@@ -202,7 +202,7 @@ def test_an_effect_that_is_not_legal_is_refused() -> None:
         effect_uses(b, 0, "M01", hand=[])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards(), st.sampled_from(("A21", "A22", "A23", "A26", "A27")), st.data())
 def test_every_legal_effect_moves_cards_and_never_loses_one(
     b: Board, special: str, data: st.DataObject

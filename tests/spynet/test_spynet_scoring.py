@@ -282,7 +282,7 @@ def test_a_mission_in_a_branch_it_does_not_belong_to_is_found_at_the_reveal() ->
 # --- properties -------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards())
 def test_dominance_belongs_to_one_team_at_most_and_needs_power(b: Board) -> None:
     for branch in BRANCHES:
@@ -293,7 +293,7 @@ def test_dominance_belongs_to_one_team_at_most_and_needs_power(b: Board) -> None
             assert all(power(b, s, branch) > power(b, o, branch) for o in opponents(s, b.players))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards())
 def test_the_mission_test_is_dominance_except_under_cold_standoff_where_it_is_looser(
     b: Board,
@@ -306,7 +306,7 @@ def test_the_mission_test_is_dominance_except_under_cold_standoff_where_it_is_lo
                 assert may_play_mission(b, seat, branch) == dominates(b, seat, branch)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards())
 def test_the_score_adds_up_and_the_winners_are_best_then_richest(b: Board) -> None:
     result = score(b)
@@ -321,7 +321,7 @@ def test_the_score_adds_up_and_the_winners_are_best_then_richest(b: Board) -> No
     assert result == score(b)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards(), st.integers(1, 3))
 def test_turning_the_table_turns_the_score(b: Board, shift: int) -> None:
     n = b.players
@@ -332,7 +332,7 @@ def test_turning_the_table_turns_the_score(b: Board, shift: int) -> None:
     assert set(after.winners) == moved
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards(), st.data())
 def test_adding_an_agent_never_costs_its_owner_power_or_dominance(
     b: Board, data: st.DataObject
