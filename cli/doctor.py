@@ -306,8 +306,8 @@ class Peer:
     why: str = ""
 
 
-async def watch_peers(bridge: ZeroconfBridge, instance: str, wanted: int, wait: float,
-                      report: Report) -> None:
+async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, instance: str,
+                      wanted: int, wait: float, report: Report) -> None:
     peers: dict[str, Peer] = {}
     ours = f"{instance}.{DOCTOR_TYPE}"
     zc = bridge.zc
@@ -352,10 +352,10 @@ async def watch_peers(bridge: ZeroconfBridge, instance: str, wanted: int, wait: 
         else:
             report.fail("peer", f"heard {peer.name} by mDNS but could not reach "
                         f"{peer.address}:{peer.port} over TCP: {peer.why}",
-                        firewall_fix("IFACE") + " (on that machine)", ISOLATION_FIX)
+                        firewall_fix(interface.name) + " (on that machine)", ISOLATION_FIX)
     if len(reached) < wanted:
         report.fail("peers", f"reached {len(reached)} other machine(s), {wanted} needed",
-                    ISOLATION_FIX, firewall_fix("IFACE") + " (on every machine)", VPN_FIX,
+                    ISOLATION_FIX, firewall_fix(interface.name) + " (on every machine)", VPN_FIX,
                     SAME_NETWORK_FIX)
     elif not peers:
         report.note("peers", "no other machine running `spycraft doctor` was heard; run it on "
@@ -398,7 +398,7 @@ async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int
 
                 await bridge.call(register)
                 if await check_mdns(interface, instance, port, report):
-                    await watch_peers(bridge, instance, wanted, wait, report)
+                    await watch_peers(bridge, interface, instance, wanted, wait, report)
                     if wanted:
                         await trio.sleep(LINGER)  # the others may still be reaching us
 

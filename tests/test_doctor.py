@@ -1,0 +1,136 @@
+"""``spycraft doctor`` as a person runs it: on this machine's loopback, and in the lab on an open
+LAN (it passes), on a LAN that isolates its clients, with multicast refused, and with two
+interfaces and no default route (each: the failure, the fix, exit status 1).
+
+The lab tests need root (network namespaces) and are skipped with the reason elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lab.netns import BareNamespace, Lab, unavailable
+from tests.net.harness import Proc
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def doctor(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spycraft", "doctor", *args], cwd=ROOT,
+                          env=dict(os.environ, SPYCRAFT_HOME=str(home)), capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+@pytest.mark.network
+def test_the_doctor_passes_on_loopback_and_lists_the_interfaces(tmp_path: Path) -> None:
+    done = doctor("--interface", "127.0.0.1", "--wait", "0.5", home=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "interfaces (IPv4):" in out and "lo 127.0.0.1/8 [loopback" in out
+    assert "using lo (127.0.0.1): given with --interface" in out
+    assert "ok    mDNS: announced a test service on lo and a second responder found it" in out
+    assert "ok    TCP: listened on 127.0.0.1:" in out
+    assert "FAIL" not in out and done.stderr == ""
+    assert out.rstrip().endswith("a game on this machine alone can work on 127.0.0.1")
+
+
+def test_the_doctor_refuses_an_interface_not_on_this_machine_and_lists_the_real_ones(
+    tmp_path: Path,
+) -> None:
+    done = doctor("--interface", "10.255.255.1", home=tmp_path)
+    assert done.returncode == 2
+    assert "FAIL  interface: 10.255.255.1 is not an address of this machine" in done.stdout
+    assert "lo 127.0.0.1/8" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+# --- in the lab ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Lab]:
+    reason = unavailable()
+    if reason:
+        pytest.skip(reason)
+    lab = Lab(2, tmp_path)
+    lab.up()
+    try:
+        yield lab
+    finally:
+        lab.down()
+
+
+def doctors(lab: Lab, *args: str) -> list[Proc]:
+    """The doctor on both lab hosts at once, each with no --interface (there is no default
+    route in the lab: the only LAN interface, eth0, must be chosen)."""
+    return [lab.proc(on, f"doctor-h{on}", ["doctor", "--peers", "1", "--wait", "15", *args])
+            for on in (1, 2)]
+
+
+@pytest.mark.netns
+def test_two_doctors_on_an_open_lan_hear_and_reach_each_other(lab: Lab) -> None:
+    found = doctors(lab)
+    for on, proc in zip((1, 2), found):
+        assert proc.wait(60) == 0, proc.output()
+        out = proc.output()
+        assert f"using eth0 ({lab.addr(on)}): no default route; eth0 is the only LAN" in out
+        other = lab.addr(3 - on)
+        assert "ok    peer: heard doctor-" in out and f"reached {other}:" in out, out
+        assert "FAIL" not in out
+        assert f"result: a LAN game can work on eth0 ({lab.addr(on)})" in out
+
+
+@pytest.mark.netns
+def test_a_lan_that_isolates_its_clients_is_explained(lab: Lab) -> None:
+    for port in ("p1", "p2"):  # guest Wi-Fi: each client reaches the router, not the others
+        isolated = lab.script("exec", "sw", "bridge", "link", "set", "dev", port, "isolated", "on")
+        assert isolated.returncode == 0, isolated.stderr
+    for proc in doctors(lab, "--wait", "6"):
+        assert proc.wait(60) == 1, proc.output()
+        out = proc.output()
+        assert "ok    mDNS" in out and "ok    TCP" in out  # this machine itself is fine
+        assert "FAIL  peers: reached 0 other machine(s), 1 needed" in out
+        assert "isolate clients" in out and "client isolation" in out
+        assert "firewall" in out and "VPN" in out
+        assert "result: a LAN game will not work here" in out
+
+
+@pytest.mark.netns
+def test_a_machine_that_refuses_multicast_is_explained(lab: Lab) -> None:
+    refused = lab.script("exec", "1", "sh", "-c",
+                         "echo 0 > /proc/sys/net/ipv4/igmp_max_memberships")
+    assert refused.returncode == 0, refused.stderr
+    proc = lab.proc(1, "doctor-h1", ["doctor"])
+    assert proc.wait(60) == 1, proc.output()
+    out = proc.output()
+    assert "FAIL  mDNS: the system refused to join the mDNS group 224.0.0.251 on eth0" in out
+    assert "igmp_max_memberships" in out and "ufw" in out  # the fixes on Linux
+    assert "result: a LAN game will not work here" in out
+
+
+@pytest.mark.netns
+def test_two_interfaces_and_no_default_route_ask_for_one(tmp_path: Path) -> None:
+    reason = unavailable()
+    if reason:
+        pytest.skip(reason)
+    with BareNamespace("dr") as bare:
+        for pair, address in (("a", "10.64.0.1/24"), ("b", "10.65.0.1/24")):
+            bare.ip("link", "add", f"{pair}0", "type", "veth", "peer", "name", f"{pair}1")
+            bare.ip("addr", "add", address, "dev", f"{pair}0")
+            bare.ip("link", "set", f"{pair}0", "up")
+            bare.ip("link", "set", f"{pair}1", "up")
+        env = ["env", f"SPYCRAFT_HOME={tmp_path}"]
+        asked = bare.run([*env, sys.executable, "-m", "spycraft", "doctor"])
+        assert asked.returncode == 1, asked.stdout + asked.stderr
+        assert "several interfaces could carry a table" in asked.stdout
+        assert "a0 (10.64.0.1)" in asked.stdout and "b0 (10.65.0.1)" in asked.stdout
+        assert "spycraft doctor --interface NAME" in asked.stdout
+        chosen = bare.run([*env, sys.executable, "-m", "spycraft", "doctor", "--interface", "a0",
+                           "--wait", "0.5"])
+        assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+        assert "result: a LAN game can work on a0 (10.64.0.1)" in chosen.stdout
