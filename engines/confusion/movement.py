@@ -22,7 +22,8 @@ Which announcements exist is pure geometry on a ``Situation``: where each spy on
 stands, the briefcase's square and the promoted spies. ``check_announcement`` applies §6.2's
 five conditions in order and returns the line the opponent is asked about (the spy's own line;
 for a ``throw``, the briefcase's), or raises ``Illegal`` naming the broken condition.
-``announceable`` lists every legal announcement in one fixed order. Answers, resolution and
+``announceable`` lists every legal announcement in one fixed order, and ``asked`` gives the two
+sets an answer to one of them ranges over (none for a promoted spy). Answers, resolution and
 every other consequence belong to the engine.
 """
 
@@ -303,6 +304,13 @@ def _announcements(situation: Situation, side: Side) -> Iterator[Announcement]:
 def needs_answer(situation: Situation, spy: str) -> bool:
     """§6.3: a promoted spy's announceable move is a "yes" without asking."""
     return spy not in situation.promoted
+
+
+def asked(situation: Situation, side: Side, announced: Announcement) -> AnswerSets | None:
+    """The yes and no sets the opponent's answer to a legal announcement ranges over (§6.3);
+    None when no answer is asked (a promoted spy). ``Illegal`` if it is not announceable."""
+    move = check_announcement(situation, side, announced)
+    return answer_sets(move) if needs_answer(situation, announced.spy) else None
 
 
 def statement_due(situation: Situation, side: Side, announced: Announcement) -> bool:

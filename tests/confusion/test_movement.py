@@ -47,6 +47,7 @@ from spycraft.engines.confusion.movement import (
     Situation,
     announceable,
     answer_sets,
+    asked,
     assignment,
     check_announcement,
     forced_answer,
@@ -211,6 +212,19 @@ def test_section_14_3_forced_and_free_answers_to_n4() -> None:
 def test_no_answer_is_asked_for_a_promoted_spy() -> None:
     with pytest.raises(Illegal):
         forced_answer("PR", Line("N", 1))
+    situation = START.moved("W-C", sq("f4"))
+    promoted = Situation(situation.spies, situation.briefcase, ("W-C",))
+    assert asked(promoted, WHITE, ann("W-C", "move", "f5")) is None
+    assert asked(situation, WHITE, ann("W-C", "move", "f5")) == answer_sets(Line("N", 1))
+    with pytest.raises(Illegal):
+        asked(situation, WHITE, ann("W-C", "move", "f7"))
+
+
+def test_a_throw_asks_about_the_briefcase_line_with_the_throwers_type() -> None:
+    situation = Situation(START.moved("W-I", sq("f6")).spies, sq("f6"))
+    sets = asked(situation, WHITE, ann("W-I", "throw", "h8"))
+    assert sets == answer_sets(Line("NE", 2))
+    assert sets is not None and sets.yes == ("T03", "T08", "T11", "DA")
 
 
 @pytest.mark.parametrize("move", LINES, ids=str)
