@@ -184,7 +184,8 @@ class GameSeat(Generic[S]):
         return proof_context(self.game_name, self.context.genesis.table, seq, self.seat, kind)
 
     def next_seq(self, state: S) -> int:
-        raise NotImplementedError
+        """The seq of the record being built (a game whose state knows it may say so itself)."""
+        return self.context.seq
 
     def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Any]:
         kind = turn.kinds[0]

@@ -62,6 +62,7 @@ class SeatContext:
     index: int
     master: bytes
     memo: dict[str, Any]
+    seq: int = 0  # the seq of the record this seat is building (set by ``TableSeat.build``)
 
     def secret(self, *label: str | int) -> bytes:
         return derive_secret(self.master, "game", *label)
@@ -117,6 +118,7 @@ class TableSeat:
         elif isinstance(need, Result):
             kind, body = "result", need.to_cbor()
         else:
+            self.context.seq = state.seq + 1
             kind, body = self.game.build(state.game, turn, agent)
         return self.sign(state, kind, body)
 

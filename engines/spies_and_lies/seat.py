@@ -10,16 +10,16 @@ card and ``secret("tokens", day)`` for the token layout.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
-from spycraft.engines.spies_and_lies.rules import layout_commitment, mission_commitment
+from spycraft.engines.spies_and_lies.protocol import layout_commitment, mission_commitment
 from spycraft.engines.spies_and_lies.view import SeatView
-from spycraft.engines.table import Turn
 
 
 def deployment_label(ranks: Sequence[int]) -> str:
@@ -30,9 +30,9 @@ def captain_label(copy: int) -> str:
     return "6 IP" if copy == 0 else f"copy {copy}"
 
 
-class SpiesAndLiesSeat:
-    def __init__(self, context: SeatContext) -> None:
-        self.context = context
+class SpiesAndLiesSeat(GameSeat[Board]):
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[Board]]) -> None:
+        super().__init__(context, table, "spies-and-lies")
         self.index = context.index
 
     # --- private choices, kept in memo -----------------------------------------------------
@@ -67,10 +67,7 @@ class SpiesAndLiesSeat:
         decision = Decision(
             self.index, kind, prompt, tuple(options), tuple(labels), self.view(board)
         )
-        choice = agent.decide(decision)
-        if not 0 <= choice < len(options):
-            raise ValueError(f"agent chose option {choice} of {len(options)}")
-        return options[choice]
+        return self.ask(self.next_seq(board), decision, agent)
 
     def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:
         ranks = self.deployment(board.day)
@@ -114,78 +111,81 @@ class SpiesAndLiesSeat:
             self.context.memo[f"sergeant/{board.day}"] = token
         return tuple(bool(token) if r == SERGEANT else model.forced_token(r, intel) for r in ranks)
 
-    # --- records ---------------------------------------------------------------------------
+    # --- records (dispatched by the moves table, ``engines.game``) ---------------------------
 
-    def build(self, state: Board, turn: Turn, agent: Agent) -> tuple[str, Any]:
-        board = state
-        kind = turn.kinds[0]
-        day, me = board.day, self.index
-        if kind == "deploy":
-            ranks = self._deploy(board, agent)
-            digests = [
-                mission_commitment(me, day, m, r, self.context.secret("deploy", day, m)).digest
-                for m, r in enumerate(ranks, start=1)
-            ]
-            return kind, {"missions": digests}
-        if kind == "layout":
-            tokens = self._tokens(board, agent)
-            nonce = self.context.secret("tokens", day)
-            return kind, {"digest": layout_commitment(me, day, tokens, nonce).digest}
-        if kind == "tokens":
-            tokens = self._tokens(board, agent)
-            return kind, {"tokens": list(tokens), "nonce": self.context.secret("tokens", day)}
-        if kind == "deceive":
-            mission = model.target_index(board) + 1
-            place = self._ask(
-                board,
-                "deceive",
-                f"Place a deception token on your M{mission}?",
-                (True, False),
-                ("place", "pass"),
-                agent,
-            )
-            return kind, {"place": place}
-        if kind == "guess":
-            where = f"{SIDES[model.defender(board)]}'s M{model.target_index(board) + 1}"
-            rank = self._ask(
-                board,
-                "guess",
-                f"Guess the rank of {where}",
-                model.RANKS,
-                [rank_label(r) for r in model.RANKS],
-                agent,
-            )
-            return kind, {"rank": rank}
-        if kind == "reveal":
-            mission = model.target_index(board) + 1
-            rank = self._known_deployment(board)[mission - 1]
-            return kind, {"rank": rank, "nonce": self.context.secret("deploy", day, mission)}
-        if kind == "captain":
-            options = model.captain_options(board, me)
-            copy = self._ask(
-                board,
-                "captain",
-                "Captain: take 6 IP, or copy one of your exhausted soldiers",
-                options,
-                [captain_label(o) for o in options],
-                agent,
-            )
-            return kind, {"copy": copy}
-        if kind == "marshal":
-            split = self._ask(
-                board,
-                "marshal",
-                "Marshal: 10 IP, or the opponent loses 5 IP and you gain 5",
-                (False, True),
-                ("10 IP", "5 and -5"),
-                agent,
-            )
-            return kind, {"split": split}
-        if kind == "final":
-            ranks = self._known_deployment(board)
-            cards = [
-                [ranks[i], self.context.secret("deploy", day, i + 1)]
-                for i in model.hidden_indices(board, me)
-            ]
-            return kind, {"cards": cards}
-        raise ValueError(f"spies-and-lies has no record kind {kind!r}")
+    def build_deploy(self, board: Board, b: Build) -> Body:
+        day = board.day
+        digests = [
+            mission_commitment(self.index, day, m, r, self.context.secret("deploy", day, m)).digest
+            for m, r in enumerate(self._deploy(board, b.agent), start=1)
+        ]
+        return {"missions": digests}
+
+    def build_layout(self, board: Board, b: Build) -> Body:
+        tokens = self._tokens(board, b.agent)
+        nonce = self.context.secret("tokens", board.day)
+        return {"digest": layout_commitment(self.index, board.day, tokens, nonce).digest}
+
+    def build_tokens(self, board: Board, b: Build) -> Body:
+        tokens = self._tokens(board, b.agent)
+        return {"tokens": list(tokens), "nonce": self.context.secret("tokens", board.day)}
+
+    def build_deceive(self, board: Board, b: Build) -> Body:
+        mission = model.target_index(board) + 1
+        place = self._ask(
+            board,
+            "deceive",
+            f"Place a deception token on your M{mission}?",
+            (True, False),
+            ("place", "pass"),
+            b.agent,
+        )
+        return {"place": place}
+
+    def build_guess(self, board: Board, b: Build) -> Body:
+        where = f"{SIDES[model.defender(board)]}'s M{model.target_index(board) + 1}"
+        rank = self._ask(
+            board,
+            "guess",
+            f"Guess the rank of {where}",
+            model.RANKS,
+            [rank_label(r) for r in model.RANKS],
+            b.agent,
+        )
+        return {"rank": rank}
+
+    def build_reveal(self, board: Board, b: Build) -> Body:
+        mission = model.target_index(board) + 1
+        rank = self._known_deployment(board)[mission - 1]
+        return {"rank": rank, "nonce": self.context.secret("deploy", board.day, mission)}
+
+    def build_captain(self, board: Board, b: Build) -> Body:
+        options = model.captain_options(board, self.index)
+        copy = self._ask(
+            board,
+            "captain",
+            "Captain: take 6 IP, or copy one of your exhausted soldiers",
+            options,
+            [captain_label(o) for o in options],
+            b.agent,
+        )
+        return {"copy": copy}
+
+    def build_marshal(self, board: Board, b: Build) -> Body:
+        split = self._ask(
+            board,
+            "marshal",
+            "Marshal: 10 IP, or the opponent loses 5 IP and you gain 5",
+            (False, True),
+            ("10 IP", "5 and -5"),
+            b.agent,
+        )
+        return {"split": split}
+
+    def build_final(self, board: Board, b: Build) -> Body:
+        ranks = self._known_deployment(board)
+        cards = [
+            [ranks[i], self.context.secret("deploy", board.day, i + 1)]
+            for i in model.hidden_indices(board, self.index)
+        ]
+        return {"cards": cards}

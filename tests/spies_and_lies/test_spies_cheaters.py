@@ -17,7 +17,7 @@ from spycraft.crypto.errors import (
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, SERGEANT, Board
-from spycraft.engines.spies_and_lies.rules import layout_commitment, opens_mission
+from spycraft.engines.spies_and_lies.protocol import layout_commitment, opens_mission
 from spycraft.engines.table import Turn
 
 from .support import FirstOption, board, expected, first_seed, honest_table, play_until

@@ -1,5 +1,7 @@
 """Stratego: Spies & Lies on the table: records, commitments and draws around ``model``.
 
+(The record kinds are declared once, in the package's ``MOVES``: schema, apply, build.)
+
 Theory of operation
 -------------------
 Seat 0 plays Red and seat 1 plays Blue. The game state is ``model.Board``, which holds only
@@ -50,32 +52,20 @@ is not checked: no token was ever shown, so nobody was misled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
-from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn, Unattributed
+from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
+from spycraft.engines.game import Rules
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 MISSION_PURPOSE = "spies-and-lies/mission"
 LAYOUT_PURPOSE = "spies-and-lies/tokens"
-
-BODY_KEYS = {
-    "deploy": {"missions"},
-    "layout": {"digest"},
-    "tokens": {"tokens", "nonce"},
-    "deceive": {"place"},
-    "guess": {"rank"},
-    "reveal": {"rank", "nonce"},
-    "captain": {"copy"},
-    "marshal": {"split"},
-    "final": {"cards"},
-}
-
 
 def mission_commitment(seat: int, day: int, mission: int, rank: int, nonce: bytes) -> Commitment:
     return Commitment.to(MISSION_PURPOSE, [seat, day, mission, rank], nonce)
@@ -90,18 +80,15 @@ def opens_mission(board: Board, seat: int, index: int, rank: int, nonce: bytes) 
     return Commitment(digest, MISSION_PURPOSE).opens_to([seat, board.day, index + 1, rank], nonce)
 
 
-class SpiesAndLies:
-    """The ``GameRules`` of Stratego: Spies & Lies."""
+class SpiesAndLies(Rules[Board]):
+    """The ``GameRules`` of Stratego: Spies & Lies (no options, two seats)."""
 
     name = "spies-and-lies"
     seat_counts: tuple[int, ...] = (2,)
     sides: tuple[str, ...] = SIDES
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
-        if options:
-            raise ValueError(f"spies-and-lies takes no options, got {', '.join(sorted(options))}")
-        if seats != 2:
-            raise ValueError("spies-and-lies is played by exactly two seats")
+    def seats_of(self, state: Board) -> int:
+        return 2
 
     def initial(self, genesis: Genesis) -> Board:
         return Board()
@@ -124,17 +111,13 @@ class SpiesAndLies:
             return Turn(opener, ("final",))
         return Over(None if b.forfeits else outcome(b))
 
-    def apply(self, state: Board, record: Record) -> Board:
+    def before(self, state: Board, record: Record) -> Board:
         need = self.next(state)
         if not isinstance(need, Turn) or need.seat != record.seat or record.kind not in need.kinds:
             raise OutOfTurn(
                 record.seat, record.seq, f"spies-and-lies does not expect {record.kind} now"
             )
-        body = _body(record)
-        try:
-            return _APPLY[record.kind](state, record, body)
-        except Unattributed as exc:
-            raise exc.attribute(record.seat, record.seq) from exc
+        return state
 
     def on_draw(self, state: Board, seed: bytes) -> Board:
         sizes = model.draw_sizes(state)
@@ -168,16 +151,6 @@ def outcome(board: Board) -> Result:
 # --- record bodies ---------------------------------------------------------------------------
 
 
-def _body(record: Record) -> dict[str, Any]:
-    body = record.body
-    keys = BODY_KEYS[record.kind]
-    if not isinstance(body, dict) or set(body) != keys:
-        raise MalformedRecord(
-            record.seat, record.seq, f"{record.kind} body must be {{{', '.join(sorted(keys))}}}"
-        )
-    return body
-
-
 def _int(record: Record, value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise MalformedRecord(record.seat, record.seq, f"{what} must be an integer")
@@ -202,18 +175,18 @@ def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]
     return value
 
 
-def _deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
     digests = [
         _bytes32(r, d, "a mission digest") for d in _list(r, body["missions"], 4, "missions")
     ]
     return model.deploy(b, r.seat, digests)
 
 
-def _layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.commit_layout(b, r.seat, _bytes32(r, body["digest"], "digest"))
 
 
-def _tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
     tokens = [_bool(r, t, "a token") for t in _list(r, body["tokens"], 4, "tokens")]
     nonce = _bytes32(r, body["nonce"], "nonce")
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
@@ -222,15 +195,15 @@ def _tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.open_layout(b, r.seat, tokens)
 
 
-def _deceive(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deceive(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.deceive(b, _bool(r, body["place"], "place"))
 
 
-def _guess(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_guess(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.guess(b, _int(r, body["rank"], "rank"))
 
 
-def _reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
     rank = _int(r, body["rank"], "rank")
     nonce = _bytes32(r, body["nonce"], "nonce")
     index = model.target_index(b)
@@ -239,15 +212,15 @@ def _reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.reveal(b, rank)
 
 
-def _captain(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_captain(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.captain(b, _int(r, body["copy"], "copy"))
 
 
-def _marshal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_marshal(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.marshal(b, _bool(r, body["split"], "split"))
 
 
-def _final(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_final(b: Board, r: Record, body: dict[str, Any]) -> Board:
     hidden = model.hidden_indices(b, r.seat)
     ranks = []
     for index, entry in zip(hidden, _list(r, body["cards"], len(hidden), "cards")):
@@ -259,16 +232,4 @@ def _final(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.final_open(b, r.seat, ranks)
 
 
-_APPLY = {
-    "deploy": _deploy,
-    "layout": _layout,
-    "tokens": _tokens,
-    "deceive": _deceive,
-    "guess": _guess,
-    "reveal": _reveal,
-    "captain": _captain,
-    "marshal": _marshal,
-    "final": _final,
-}
 
-RULES = SpiesAndLies()
