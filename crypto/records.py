@@ -129,8 +129,42 @@ def _is_uint(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
+# What every record's bytes look like: the COSE_Sign1 tag and array head, the protected header,
+# the empty unprotected header; then the payload as a byte string; then the 64-byte signature.
+_SIGN1_HEAD = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, b"", b""]))[:-2]
+_SIGNATURE_HEAD = encode(bytes(64))[:2]
+_BSTR_HEAD_BYTES = {24: 2, 25: 3, 26: 5}  # CBOR length forms: 1, 2 and 4 bytes after the first
+
+
+def _split_sign1(raw: bytes) -> tuple[bytes, bytes] | None:
+    """(payload, signature) if ``raw`` is exactly the canonical COSE_Sign1 of a record; else None.
+
+    The fast path of ``parse_record``: instead of decoding the whole message (which walks and
+    re-encodes it), cut it where the layout says and require that the canonical encoder gives
+    back ``raw`` byte for byte from the two pieces. Anything else takes the general path, which
+    names what is wrong.
+    """
+    head = len(_SIGN1_HEAD)
+    tail = len(_SIGNATURE_HEAD) + 64
+    if not head + 1 + tail <= len(raw) <= MAX_RECORD_BYTES or not raw.startswith(_SIGN1_HEAD):
+        return None
+    first = raw[head]
+    if first >> 5 != 2:  # not a byte string
+        return None
+    info = first & 0x1F
+    payload_start = head + (1 if info < 24 else _BSTR_HEAD_BYTES.get(info, len(raw)))
+    payload, signature = raw[payload_start:-tail], raw[-64:]
+    if encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature])) != raw:
+        return None
+    return payload, signature
+
+
 def parse_record(raw: bytes) -> SignedRecord:
     """Structure only: a COSE_Sign1 whose payload is a record. Signatures are checked separately."""
+    split = _split_sign1(raw) if isinstance(raw, bytes) else None
+    if split is not None:
+        payload, signature = split
+        return SignedRecord(parse_payload(payload), raw, payload, signature)
     try:
         item = decode(raw, max_size=MAX_RECORD_BYTES)
     except EncodingError as exc:

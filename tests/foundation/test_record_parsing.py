@@ -1,0 +1,71 @@
+"""Record parsing: the fast path for canonical records is exactly as strict as the general one."""
+
+from __future__ import annotations
+
+import cbor2
+import pytest
+
+from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.errors import MalformedRecord
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import (
+    COSE_SIGN1_TAG,
+    PROTECTED_SIGN1,
+    Record,
+    parse_record,
+    sign_record,
+    verify_record_signature,
+)
+
+SIGNER = Identity(bytes(range(32)))
+
+
+def signed(body: object) -> bytes:
+    record = Record(bytes(16), 3, bytes(32), 1, "vote", body)
+    return sign_record(record, SIGNER).raw
+
+
+@pytest.mark.parametrize("body", [None, {"yes": True}, {"pad": b"x" * 300},
+                                  {"pad": b"y" * 70000}, [1, [2, [3]]]])
+def test_a_signed_record_parses_to_its_own_payload_and_signature(body: object) -> None:
+    raw = signed(body)
+    item = decode(raw, max_size=1 << 20)
+    parsed = parse_record(raw)
+    assert (parsed.payload, parsed.signature) == (item.value[2], item.value[3])
+    assert parsed.record.body == decode(encode(body))
+    verify_record_signature(parsed, SIGNER.public)
+
+
+def _reassembled(raw: bytes, payload_head: bytes) -> bytes:
+    """The same COSE_Sign1 with the payload's byte-string head written out by hand."""
+    item = decode(raw)
+    protected, _, payload, signature = item.value
+    inner = encode([protected, {}])[1:]  # the two headers, without the array head
+    return (encode(cbor2.CBORTag(COSE_SIGN1_TAG, [b"", {}, b"", b""]))[:2] + inner
+            + payload_head + payload + encode(signature))
+
+
+def test_a_payload_length_in_a_longer_form_than_needed_is_refused() -> None:
+    raw = signed({"yes": True})
+    payload = decode(raw).value[2]
+    assert _reassembled(raw, encode(payload)[:2]) == raw  # 24..255 bytes: one length byte
+    longer = _reassembled(raw, bytes([0x59]) + len(payload).to_bytes(2, "big"))
+    with pytest.raises(MalformedRecord, match="not canonical"):
+        parse_record(longer)
+
+
+@pytest.mark.parametrize("change", ["trailing byte", "short signature", "headers", "cut"])
+def test_a_damaged_record_is_refused(change: str) -> None:
+    raw = signed({"yes": True})
+    item = decode(raw)
+    _, _, payload, signature = item.value
+    damaged = {
+        "trailing byte": raw + b"\x00",
+        "short signature": encode(cbor2.CBORTag(COSE_SIGN1_TAG,
+                                                [PROTECTED_SIGN1, {}, payload, signature[:63]])),
+        "headers": encode(cbor2.CBORTag(COSE_SIGN1_TAG,
+                                        [PROTECTED_SIGN1, {1: -7}, payload, signature])),
+        "cut": raw[:-1],
+    }[change]
+    with pytest.raises(MalformedRecord):
+        parse_record(damaged)
