@@ -12,6 +12,7 @@ transcript through the engine, reloads its secrets, and is exactly where it stop
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,15 @@ from spycraft.crypto.records import SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
 
 
+# Windows opens files in text mode (newline translation) unless told otherwise; 0 elsewhere.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
+
+
 def write_private(path: Path, data: bytes) -> None:
     """Replace ``path`` atomically with a file of mode 0600 holding ``data``."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | O_BINARY, 0o600)
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -37,6 +42,8 @@ def write_private(path: Path, data: bytes) -> None:
 
 
 def _fsync_dir(path: Path) -> None:
+    if sys.platform == "win32":
+        return  # a folder cannot be opened there; NTFS journals the rename itself
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
