@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from spycraft.cli.doctor import firewall_fix
 from tests.lab.netns import BareNamespace, Lab, unavailable
 from tests.net.harness import Proc
 
@@ -47,6 +48,19 @@ def test_the_doctor_refuses_an_interface_not_on_this_machine_and_lists_the_real_
     assert done.returncode == 2
     assert "FAIL  interface: 10.255.255.1 is not an address of this machine" in done.stdout
     assert "lo 127.0.0.1/8" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("platform, words", [
+    ("darwin", ["accept incoming network connections", "Local Network"]),
+    ("win32", ["Private networks", "Allow an app through firewall"]),
+    ("linux", ["ufw allow in on wlan0", "firewall-cmd --add-service=mdns"]),
+])
+def test_the_firewall_fix_is_the_one_of_the_platform_it_runs_on(
+    platform: str, words: list[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "platform", platform)
+    fix = firewall_fix("wlan0")
+    assert all(word in fix for word in words), fix
 
 
 # --- in the lab ----------------------------------------------------------------------------------
