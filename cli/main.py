@@ -11,14 +11,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from spycraft.engines.registry import game_names
+from spycraft.engines.registry import game_names, load, option_names
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
+    """--players, and one flag per option that some game declares (``rules.options``)."""
     p.add_argument("--players", type=int, default=None, help="number of seats (game default)")
-    p.add_argument("--plot", action="store_true", help="Resistance: The Plot Thickens expansion")
-    p.add_argument("--variant", action="append", default=[], choices=["targeting", "blind-spies"],
-                   help="Resistance variants (repeatable)")
+    for name in option_names():
+        users = [(g, o) for g in game_names() for o in load(g).flags if o.name == name]
+        flag = users[0][1].flag
+        text = "; ".join(f"{g}: {o.help}" for g, o in users)
+        p.add_argument(flag, dest=f"option_{name}", action="store_true", help=text)
+    p.add_argument("--variant", action="append", default=[],
+                   choices=[n.replace("_", "-") for n in option_names()],
+                   help="any option by name (repeatable)")
 
 
 def build_parser() -> argparse.ArgumentParser:

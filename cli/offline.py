@@ -18,14 +18,16 @@ from spycraft.engines.local import new_local_table
 
 
 def game_options(definition: registry.GameDefinition, args: argparse.Namespace) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {}
-    if args.players is not None:
-        kwargs["players"] = args.players
-    if getattr(args, "plot", False):
-        kwargs["plot"] = True
-    for variant in getattr(args, "variant", []) or []:
-        kwargs[variant.replace("-", "_")] = True
-    return definition.options(**kwargs)
+    """The genesis options from the game's own flags (``cli.main.add_game_options``); a flag
+    this game does not have, or a seat count it is not played with, is a usage error (exit 2)."""
+    chosen = [name for name in registry.option_names() if getattr(args, f"option_{name}", False)]
+    chosen += [v.replace("-", "_") for v in getattr(args, "variant", []) or []]
+    players = args.players if args.players is not None else definition.rules.seat_counts[0]
+    try:
+        return definition.genesis_options(players, chosen)
+    except ValueError as exc:
+        print(f"spycraft: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def players_of(args: argparse.Namespace, definition: registry.GameDefinition) -> int:

@@ -66,6 +66,11 @@ def game_names() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
+def option_names() -> tuple[str, ...]:
+    """Every option some game declares, sorted: the command line offers one flag each."""
+    return tuple(sorted({o.name for name in _MODULES for o in load(name).flags}))
+
+
 def load(name: str) -> GameDefinition:
     if name not in _MODULES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
