@@ -153,7 +153,7 @@ class NetworkInterface:
 
 @dataclass(frozen=True)
 class InterfaceChoice:
-    """The interface a table would use, and why (``note`` is worth showing a person)."""
+    """The interface a table would use, and why; ``warning``: the person should be told."""
 
     interface: NetworkInterface
     reason: str
@@ -285,9 +285,11 @@ def find_interface(interface: str, interfaces: Sequence[NetworkInterface] | None
         if address.is_unspecified or address.is_multicast:
             raise DiscoveryError(f"{interface} names no single interface")
         for candidate in known:
-            if interface in candidate.addresses:
-                return replace(candidate, addresses=(interface,) + tuple(
-                    a for a in candidate.addresses if a != interface))
+            if interface in candidate.addresses:  # this address first: it is the one used
+                pairs = sorted(zip(candidate.addresses, candidate.prefixes),
+                               key=lambda pair: pair[0] != interface)
+                return replace(candidate, addresses=tuple(a for a, _ in pairs),
+                               prefixes=tuple(p for _, p in pairs))
         mine = ", ".join(a for i in known for a in i.addresses) or "none"
         raise DiscoveryError(
             f"{interface} is not an address of this machine (its IPv4 addresses: {mine})"

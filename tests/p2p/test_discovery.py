@@ -136,6 +136,15 @@ def test_flags_unknown_on_other_platforms_still_allow_the_only_interface() -> No
     assert find_interface("Wi-Fi", [LO, wifi]) is wifi  # Windows' friendly name works
 
 
+def test_a_second_address_of_an_interface_is_the_one_used_when_named() -> None:
+    two = NetworkInterface(name="eth0", label="eth0", addresses=("10.0.0.2", "172.16.0.9"),
+                           prefixes=(24, 16), loopback=False, up=True, multicast=True,
+                           point_to_point=False, default_route=False)
+    named = find_interface("172.16.0.9", [LO, two])
+    assert (named.address, named.prefixes) == ("172.16.0.9", (16, 24))
+    assert find_interface("eth0", [LO, two]).address == "10.0.0.2"
+
+
 def test_loopback_only_falls_back_to_loopback_with_a_warning() -> None:
     choice = choose_interface([LO, lan("eth0", "10.0.0.2", up=False)])
     assert choice.interface is LO and choice.warning
