@@ -94,8 +94,13 @@ class SignedRecord:
         return self.record.seq
 
 
+# COSE's Sig_structure for a COSE_Sign1 is the array ["Signature1", protected, b"", payload]: its
+# encoding is this constant head followed by the encoding of the payload (the last element).
+_SIG1_STRUCTURE_HEAD = encode(["Signature1", PROTECTED_SIGN1, b"", b""])[:-1]
+
+
 def _sig1_structure(payload: bytes) -> bytes:
-    return encode(["Signature1", PROTECTED_SIGN1, b"", payload])
+    return _SIG1_STRUCTURE_HEAD + encode(payload)
 
 
 def sign_record(record: Record, identity: Identity) -> SignedRecord:
