@@ -133,6 +133,18 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     except (LobbyError, DiscoveryError) as exc:
         print(f"spycraft: {exc}", file=sys.stderr)
         return 1
+    except BaseExceptionGroup as group:  # the same errors, from tasks of a nursery
+        expected, other = group.split((LobbyError, DiscoveryError))
+        if expected is None or other is not None:
+            raise
+        for error in _leaves(expected):
+            print(f"spycraft: {error}", file=sys.stderr)
+        return 1
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    return [leaf for exc in group.exceptions
+            for leaf in (_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])]
 
 
 def _config(args: argparse.Namespace) -> SessionConfig:
