@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from spycraft.crypto.recognition import TAG_BYTES
 from spycraft.engines.game import Move, moves
+from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.resistance import protocol as P
 from spycraft.engines.resistance.bots import BOTS
@@ -24,7 +24,6 @@ from spycraft.engines.schema import (
     BOOL,
     BYTES32,
     SEAT,
-    Bytes,
     Encoded,
     Fixed,
     Int,
@@ -40,27 +39,11 @@ SHARES = ListOf(Encoded("decryption share"), high=64)
 Seat = ResistanceSeat
 
 MOVES: dict[str, Move[State]] = moves(
-    # setup: keys, recognition, the role deck, the deal, the spy tags
-    Move("key_share", body(share=Encoded("key share")), P.apply_key_share, Seat.build_key_share),
-    Move(
-        "recognition",
-        body(contribution=Encoded("recognition contribution")),
-        P.apply_recognition,
-        Seat.build_recognition,
+    # setup: the role deal with recognition (engines.protocols.role_deal)
+    *(
+        Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt)
+        for kind in role_deal.KINDS
     ),
-    Move(
-        "shuffle",
-        body(cards=ListOf(Encoded("role card"), size=-1), proof=Encoded("shuffle proof")),
-        P.apply_shuffle,
-        Seat.build_shuffle,
-    ),
-    Move(
-        "deal_tokens",
-        body(tokens=ListOf(Fixed((Encoded("face token"), Encoded("key token"))), size=-2)),
-        P.apply_deal_tokens,
-        Seat.build_deal_tokens,
-    ),
-    Move("spy_tag", body(tag=Bytes(TAG_BYTES)), P.apply_spy_tag, Seat.build_spy_tag),
     # decisions (rules section 9)
     Move(
         "strong_leader", body(play=BOOL), P.apply_strong_leader, Seat.build_strong_leader,

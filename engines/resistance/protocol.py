@@ -2,20 +2,17 @@
 
 Theory of operation
 -------------------
-``ResistanceRules`` is the game's ``GameRules``: a pure state machine over records that wraps the
-public rules (``rules.Game``) and feeds them the beacon values and the outcomes of the hidden
-steps once those are proven. Every proof is checked when its record arrives; what cannot be
-checked before the end (a Resistance member's Fail, a spy tag, a sealed look) is checked at the
-final reveal. The engine never knows which seat is local. Stages, each one record per seat in
-seat order unless said otherwise (DESIGN.md §5, crypto/recognition.py):
+``ResistanceRules`` is the game's ``GameRules`` (on the kit, ``engines.game``): a pure state
+machine over records that wraps the public rules (``model.Game``) and feeds them the beacon
+values and the outcomes of the hidden steps once those are proven. Every proof is checked when
+its record arrives; what cannot be checked before the end (a Resistance member's Fail, a spy tag,
+a sealed look) is checked at the final reveal. The engine never knows which seat is local.
+Stages, each one record per seat in seat order unless said otherwise (DESIGN.md §5):
 
-``keys``         ``key_share``: X_i = x_i*G with a Schnorr proof; pk = sum X_i.
-``recognition``  ``recognition``: Enc(S_i) with a proof of its randomness (not under Blind Spies).
-``shuffle``      ``shuffle``: the role deck (rows (face, key); n-k resistance, k spy, rebuilt by
-                 every engine from the contributions) re-encrypted, permuted, proven.
-``deal``         ``deal_tokens``: seat j's proven tokens for both columns of every card i != j:
-                 card i is now readable by seat i alone.
-``tags``         ``spy_tag``: 32 bytes (not under Blind Spies).
+``setup``        the role deal with recognition, a sub-protocol with its own state
+                 (``engines.protocols.role_deal``: ``key_share``, ``recognition``, ``shuffle``,
+                 ``deal_tokens``, ``spy_tag``; no recognition and no tags under Blind Spies);
+                 ``State.stage`` shows the deal's stage meanwhile.
 ``play``         the first Leader by a beacon Draw, then the rules' flow. Decisions are one record
                  by the deciding seat. Hidden steps:
                  * votes: ``vote_commit`` by each voter of the step in priority order from L, then
@@ -42,19 +39,19 @@ the deal, and everyone after it) and walks away has deserted (``seen_secret``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.deck import Faces
-from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, KeyShare, ProvenCiphertext
+from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, ProvenCiphertext
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import (
     BadOpening,
     IllegalAction,
     MalformedRecord,
-    MalformedValue,
     RuleViolation,
     Unattributed,
 )
@@ -62,9 +59,10 @@ from spycraft.crypto.group import Point, Scalar, scalar_sum
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
-from spycraft.crypto.shuffle import ShuffleProof, verify_shuffle_rows
+from spycraft.crypto.shuffle import ShuffleProof
 from spycraft.engines.game import Option, Rules
 from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
 from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
@@ -144,17 +142,9 @@ class State:
     game: Game
     table: bytes
     table_keys: tuple[bytes, ...]  # each seat's X25519 key from genesis: seals are sealed to it
+    deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
     seq: int = 0  # the last seq this game has seen (beacon rounds included)
-    stage: str = "keys"
-    key_shares: tuple[Point, ...] = ()
-    contributions: tuple[recognition.Contribution, ...] = ()
-    deck: tuple[RoleCard, ...] = ()
-    shuffles: int = 0
-    # face_tokens[j][i], key_tokens[j][i]: seat j's tokens for card i (None for i == j)
-    face_tokens: tuple[tuple[Point | None, ...], ...] = ()
-    key_tokens: tuple[tuple[Point | None, ...], ...] = ()
-    tags: tuple[bytes, ...] = ()
-    tag_seqs: tuple[int, ...] = ()
+    act: str = "setup"  # setup (the deal), play, reveal, done
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -180,8 +170,37 @@ class State:
         return self.game.n
 
     @property
+    def stage(self) -> str:
+        """The deal's stage during setup (keys ... tags), then play, reveal, done."""
+        return self.deal.stage if self.act == "setup" else self.act
+
+    @property
     def pk(self) -> Point:
-        return elgamal.joint_key(self.key_shares)
+        return self.deal.pk
+
+    @property
+    def key_shares(self) -> tuple[Point, ...]:
+        return self.deal.key_shares
+
+    @property
+    def contributions(self) -> tuple[recognition.Contribution, ...]:
+        return self.deal.contributions
+
+    @property
+    def deck(self) -> tuple[RoleCard, ...]:
+        return self.deal.deck
+
+    @property
+    def face_tokens(self) -> tuple[tuple[Point | None, ...], ...]:
+        return self.deal.face_tokens
+
+    @property
+    def tags(self) -> tuple[bytes, ...]:
+        return self.deal.tags
+
+    @property
+    def tag_seqs(self) -> tuple[int, ...]:
+        return self.deal.tag_seqs
 
     def pending_look(self) -> R.Look | None:
         role_looks = [look for look in self.game.looks if look.what == "role"]
@@ -194,10 +213,7 @@ class State:
         return tuple(c for c in self.cards if c.seat not in self.game.spotlighted)
 
     def others_face_tokens(self, card: int) -> tuple[Point, ...]:
-        return tuple(t for j in range(self.n) if (t := self.face_tokens[j][card]) is not None)
-
-    def others_key_tokens(self, card: int) -> tuple[Point, ...]:
-        return tuple(t for j in range(self.n) if (t := self.key_tokens[j][card]) is not None)
+        return self.deal.others_face_tokens(card)
 
 
 class ResistanceRules(Rules[State]):
@@ -219,14 +235,22 @@ class ResistanceRules(Rules[State]):
         return replace(state, seq=record.seq)
 
     def after(self, state: State) -> State:
-        if state.stage == "play" and state.game.phase == R.END:
-            return replace(state, stage="reveal")
+        if state.act == "setup" and state.deal.done:
+            return replace(state, act="play")
+        if state.act == "play" and state.game.phase == R.END:
+            return replace(state, act="reveal")
         return state
 
     def initial(self, genesis: Genesis) -> State:
         o = genesis.options
-        game = R.new_game(len(genesis.seats), o["plot"], o["targeting"], o["blind_spies"])
+        n = len(genesis.seats)
+        game = R.new_game(n, o["plot"], o["targeting"], o["blind_spies"])
+        deal = role_deal.new(
+            n, R.RESISTANCE_COUNT[n], R.spies(n), not game.blind_spies,
+            recognition_context(genesis.table),
+        )
         return State(
+            deal=deal,
             game=game,
             table=genesis.table,
             table_keys=tuple(s.table_key for s in genesis.seats),
@@ -238,16 +262,9 @@ class ResistanceRules(Rules[State]):
         stage = state.stage
         if stage == "done":
             return self._over(state)
-        if stage == "keys":
-            return Turn(len(state.key_shares), ("key_share",))
-        if stage == "recognition":
-            return Turn(len(state.contributions), ("recognition",))
-        if stage == "shuffle":
-            return Turn(state.shuffles, ("shuffle",))
-        if stage == "deal":
-            return Turn(len(state.face_tokens), ("deal_tokens",))
-        if stage == "tags":
-            return Turn(len(state.tags), ("spy_tag",))
+        dealing = role_deal.turn(state.deal) if state.act == "setup" else None
+        if dealing is not None:
+            return dealing
         if stage == "reveal":
             return Turn(self._next_revealer(state), ("reveal",))
         look = state.pending_look()
@@ -299,11 +316,11 @@ class ResistanceRules(Rules[State]):
 
     def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
         state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
-        if state.stage in ("keys", "recognition", "shuffle", "deal"):
-            return replace(state, stage="done")
-        if state.stage == "done":
+        if state.act == "setup" and state.stage != "tags":  # no role is dealt yet
+            return replace(state, act="done")
+        if state.act == "done":
             return state
-        return _maybe_finish(replace(state, stage="reveal"))
+        return _maybe_finish(replace(state, act="reveal"))
 
     def side_of(self, state: State, seat: int) -> str | None:
         if not state.roles:
@@ -312,8 +329,7 @@ class ResistanceRules(Rules[State]):
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         """A seat reads its role once every other seat has published its tokens for its card."""
-        others_dealt = len(state.face_tokens) == state.n - 1 and seat == state.n - 1
-        if state.stage in ("tags", "play", "reveal") or (state.stage == "deal" and others_dealt):
+        if state.act in ("play", "reveal") or state.deal.reads_role(seat):
             return "its role"
         return None
 
@@ -330,83 +346,14 @@ def _context(state: State, record: Record) -> bytes:
     return proof_context(state.table, record.seq, record.seat, record.kind)
 
 
-def apply_key_share(state: State, record: Record, body: dict[str, Any]) -> State:
-    share = KeyShare.decode(body["share"])
-    elgamal.verify_key_share(share, _context(state, record))
-    state = replace(state, key_shares=state.key_shares + (share.public,))
-    if len(state.key_shares) == state.n:
-        stage = "shuffle" if state.game.blind_spies else "recognition"
-        state = replace(state, stage=stage)
-        if state.game.blind_spies:
-            state = _build_deck(state)
-    return state
+def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
+    """How a record of the role deal applies to the game: the sub-protocol takes it."""
+    step = role_deal.APPLY[kind]
 
+    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+        return replace(state, deal=step(state.deal, record, body, _context(state, record)))
 
-def apply_recognition(state: State, record: Record, body: dict[str, Any]) -> State:
-    contribution = recognition.Contribution.decode(body["contribution"])
-    recognition.verify_contribution(contribution, _context(state, record))
-    state = replace(state, contributions=state.contributions + (contribution,))
-    if len(state.contributions) == state.n:
-        state = _build_deck(replace(state, stage="shuffle"))
-    return state
-
-
-def _build_deck(state: State) -> State:
-    n = state.n
-    deck = recognition.role_deck(state.contributions, R.RESISTANCE_COUNT[n], R.spies(n))
-    return replace(state, deck=deck)
-
-
-def apply_shuffle(state: State, record: Record, body: dict[str, Any]) -> State:
-    rows = _decode_rows(body["cards"], state.n)
-    proof = ShuffleProof.decode(body["proof"], state.n, 2)
-    verify_shuffle_rows(state.deck, rows, state.pk, proof, _context(state, record))
-    state = replace(state, deck=rows, shuffles=state.shuffles + 1)
-    if state.shuffles == state.n:
-        state = replace(state, stage="deal")
-    return state
-
-
-def apply_deal_tokens(state: State, record: Record, body: dict[str, Any]) -> State:
-    seat, n = record.seat, state.n
-    raw = body["tokens"]
-    if not isinstance(raw, tuple) or len(raw) != n - 1:
-        raise MalformedRecord(record.seat, record.seq, f"tokens for the {n - 1} other cards")
-    context = _context(state, record)
-    public = state.key_shares[seat]
-    faces: list[Point | None] = []
-    keys: list[Point | None] = []
-    others = iter(raw)
-    for card in range(n):
-        if card == seat:
-            faces.append(None)
-            keys.append(None)
-            continue
-        pair = next(others)
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise MalformedRecord(record.seat, record.seq, "a card's tokens are [face, key]")
-        tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
-        recognition.verify_role_tokens(state.deck[card], public, tokens, context)
-        faces.append(tokens[0].share)
-        keys.append(tokens[1].share)
-    state = replace(
-        state,
-        face_tokens=state.face_tokens + (tuple(faces),),
-        key_tokens=state.key_tokens + (tuple(keys),),
-    )
-    if len(state.face_tokens) == n:
-        state = replace(state, stage="play" if state.game.blind_spies else "tags")
-    return state
-
-
-def apply_spy_tag(state: State, record: Record, body: dict[str, Any]) -> State:
-    tag = body["tag"]
-    if not isinstance(tag, bytes) or len(tag) != recognition.TAG_BYTES:
-        raise MalformedRecord(record.seat, record.seq, "a tag is 32 bytes")
-    state = replace(state, tags=state.tags + (tag,), tag_seqs=state.tag_seqs + (record.seq,))
-    if len(state.tags) == state.n:
-        state = replace(state, stage="play")
-    return state
+    return apply
 
 
 def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
@@ -614,25 +561,14 @@ def _maybe_finish(state: State) -> State:
     gone = {s for s, _, _ in state.forfeits}
     if any(s not in gone and s not in state.revealed for s in range(state.n)):
         return state
-    return replace(_audit(state), stage="done")
+    return replace(_audit(state), act="done")
 
 
 def _audit(state: State) -> State:
     """Every role and every mission card, now that the key shares are open."""
     n = state.n
     secrets = state.secrets
-    roles: list[str | None] = []
-    for i, card in enumerate(state.deck):
-        tokens: list[Point | None] = []
-        for j, secret in enumerate(secrets):
-            tokens.append(
-                card[0].c1 * secret if secret is not None else state.face_tokens[j][i]
-            )
-        roles.append(
-            None
-            if any(t is None for t in tokens)
-            else recognition.look(card, [t for t in tokens if t is not None])
-        )
+    roles = list(role_deal.roles_after_reveal(state.deal, secrets))
     missing = [i for i, role in enumerate(roles) if role is None]
     spies_left = R.spies(n) - sum(1 for r in roles if r == recognition.SPY)
     for i in missing:  # a forfeiter's own card: the count says what it is
@@ -663,16 +599,6 @@ def _audit(state: State) -> State:
 
 def look_binding(table: bytes, seq: int, subject: int, viewer: int) -> SealBinding:
     return SealBinding(table, seq, subject, viewer, "resistance/look")
-
-
-def _decode_rows(value: Any, n: int) -> tuple[RoleCard, ...]:
-    if not isinstance(value, tuple) or len(value) != n:
-        raise MalformedValue(f"a role deck has {n} cards")
-    rows = []
-    for row in value:
-        face, key = elgamal.decode_ciphertexts(row, count=2)
-        rows.append((face, key))
-    return tuple(rows)
 
 
 def _decode_shares(record: Record, value: Any, count: int) -> tuple[DecryptionShare, ...]:

@@ -25,16 +25,15 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import Unattributed
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import seal, unseal
-from spycraft.crypto.shuffle import shuffle_rows_and_prove
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.protocol import (
     MISSION_FACES,
     State,
     look_binding,
     proof_context,
-    recognition_context,
     vote_purpose,
 )
 from spycraft.engines.resistance.view import Knowledge, SeatView
@@ -76,18 +75,13 @@ class ResistanceSeat(GameSeat[State]):
         super().__init__(context, table, "resistance")
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
-        self._reading: recognition.RoleReading | None = None
+        self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[int, bool] = {}
 
     # --- what this seat knows ----------------------------------------------------------------
 
     def reading(self, state: State) -> recognition.RoleReading | None:
-        if self._reading is None and len(state.face_tokens) == state.n:
-            me = self.seat
-            self._reading = recognition.read_card(
-                state.deck[me], self.key, state.others_face_tokens(me), state.others_key_tokens(me)
-            )
-        return self._reading
+        return self.hand.reading(state.deal)
 
     def view(self, state: State) -> SeatView:
         return SeatView(state.game, self.knowledge(state))
@@ -95,20 +89,7 @@ class ResistanceSeat(GameSeat[State]):
     def knowledge(self, state: State) -> Knowledge:
         reading = self.reading(state)
         spy = reading is not None and reading.role == recognition.SPY
-        known: tuple[int, ...] = ()
-        if (
-            spy
-            and reading is not None
-            and reading.spy_key is not None
-            and len(state.tags) == state.n
-        ):
-            known = tuple(
-                sorted(
-                    recognition.recognise(
-                        reading.spy_key, state.tags, recognition_context(state.table)
-                    )
-                )
-            )
+        known = self.hand.known_marked(state.deal) if spy else ()
         seen_roles = []
         for look in state.role_looks:
             if look.viewer == self.seat:
@@ -156,35 +137,9 @@ class ResistanceSeat(GameSeat[State]):
     def next_seq(self, state: State) -> int:
         return state.seq + 1
 
-    def build_key_share(self, state: State, b: Build) -> Body:
-        return {"share": elgamal.make_key_share(self.key, b.context, b.entropy).encode()}
-
-    def build_recognition(self, state: State, b: Build) -> Body:
-        return {"contribution": recognition.contribute(state.pk, b.context, b.entropy).encode()}
-
-    def build_shuffle(self, state: State, b: Build) -> Body:
-        rows, proof = shuffle_rows_and_prove(state.deck, state.pk, b.context, b.entropy)
-        return {
-            "cards": [[face.encode(), key.encode()] for face, key in rows],
-            "proof": proof.encode(),
-        }
-
-    def build_deal_tokens(self, state: State, b: Build) -> Body:
-        tokens = []
-        for index, card in enumerate(state.deck):
-            if index != self.seat:
-                face, key = recognition.role_tokens(card, self.key, b.context, b.entropy, self.public)
-                tokens.append([face.encode(), key.encode()])
-        return {"tokens": tokens}
-
-    def build_spy_tag(self, state: State, b: Build) -> Body:
-        reading = self.reading(state)
-        assert reading is not None
-        if reading.spy_key is not None:
-            tag = recognition.spy_tag(reading.spy_key, self.seat, recognition_context(state.table))
-        else:
-            tag = recognition.resistance_tag(b.entropy)
-        return {"tag": tag}
+    def build_dealt(self, state: State, b: Build) -> Body:
+        """A record of the role deal (``engines.protocols.role_deal``)."""
+        return role_deal.BUILD[b.turn.kinds[0]](self.hand, state.deal, b.context, b.entropy)
 
     def build_look(self, state: State, b: Build) -> Body:
         look = state.pending_look()
