@@ -19,8 +19,10 @@ libsodium's Ed25519 and X25519 code, which spycraft uses for two things, typed h
   prime-order subgroup (``keys.check_identity_key``). libsodium's own test
   (``crypto_core_ed25519_is_valid_point``) decides the subgroup by the x-coordinate of L*P
   being zero, which also holds for L*P = (0, -1): it accepts every point P = A + T2, with A in
-  the subgroup and T2 the point of order 2. So we add the exact test, in libsodium's arithmetic:
-  (L - 1)*P + P is the identity (``crypto_scalarmult_ed25519_noclamp``, ``crypto_core_ed25519_add``).
+  the subgroup and T2 the point of order 2. So we use the exact test, in libsodium's arithmetic:
+  (L - 1)*P + P is the identity. ``crypto_scalarmult_ed25519_noclamp`` runs libsodium's whole
+  validity test on P before multiplying (canonical, on the curve, not of small order, its
+  subgroup test) and refuses a product that is the identity, so calling it alone does both.
 """
 
 from __future__ import annotations
@@ -46,10 +48,6 @@ _verify = _lib.crypto_sign_ed25519_verify_detached
 _verify.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulonglong, ctypes.c_char_p]
 _verify.restype = ctypes.c_int
 
-_is_valid_point = _lib.crypto_core_ed25519_is_valid_point
-_is_valid_point.argtypes = [ctypes.c_char_p]
-_is_valid_point.restype = ctypes.c_int
-
 _scalarmult = _lib.crypto_scalarmult_ed25519_noclamp
 _scalarmult.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
 _scalarmult.restype = ctypes.c_int
@@ -59,7 +57,6 @@ _add.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
 _add.restype = ctypes.c_int
 
 _verify_fn: Callable[[bytes, bytes, int, bytes], int] = _verify
-_valid_fn: Callable[[bytes], int] = _is_valid_point
 
 _ORDER_MINUS_ONE = (2**252 + 27742317777372353535851937790883648493 - 1).to_bytes(32, "little")
 _IDENTITY = (1).to_bytes(32, "little")
@@ -74,7 +71,7 @@ def ed25519_verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
 
 def ed25519_is_valid_point(encoding: bytes) -> bool:
     """A canonical encoding of a point of the prime-order subgroup other than the identity."""
-    if len(encoding) != 32 or _valid_fn(encoding) != 1:
+    if len(encoding) != 32:
         return False
     product = ctypes.create_string_buffer(32)
     if _scalarmult(product, _ORDER_MINUS_ONE, encoding) != 0:
