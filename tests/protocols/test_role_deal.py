@@ -1,4 +1,4 @@
-"""The role deal on its own: every seat reads one role, the leftover card is public, nobody else's."""
+"""The role deal on its own: every seat reads its role, the leftover card is public."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from spycraft.engines.table import frozen
 TABLE = b"t" * 16
 
 
-def deal_all(seats: int, plain: int, marked: int, recognises: bool) -> tuple[RoleDeal, list[RoleHand]]:
+def deal_all(
+    seats: int, plain: int, marked: int, recognises: bool
+) -> tuple[RoleDeal, list[RoleHand]]:
     deal = role_deal.new(seats, plain, marked, recognises, b"tags")
     hands = [RoleHand(i, Scalar.random(SeededEntropy(bytes([i]) * 32))) for i in range(seats)]
     seq = 0

@@ -78,7 +78,8 @@ def test_the_last_seat_of_the_deal_reads_its_role_and_walking_away_is_desertion(
     result = final.result
     assert result is not None
     assert (result.winner, result.reason, result.forfeits) == (None, DESERTED, (last,))
-    assert f"seat {last} at record" in result.detail and "deserted after seeing its role" in result.detail
+    assert f"seat {last} at record" in result.detail
+    assert "deserted after seeing its role" in result.detail
     assert audit_transcript(local.transcript).valid
 
 
@@ -89,5 +90,6 @@ def test_a_seat_that_walks_away_before_seeing_its_role_has_only_abandoned() -> N
     declare_absent(local)
     final = local.run(agents)
     assert final.result is not None
-    assert (final.result.winner, final.result.reason, final.result.forfeits) == (None, ABANDONED, (2,))
-    assert "the side of seat 2 is not known" in final.result.detail
+    result = final.result
+    assert (result.winner, result.reason, result.forfeits) == (None, ABANDONED, (2,))
+    assert "the side of seat 2 is not known" in result.detail

@@ -1,0 +1,78 @@
+"""Deck operations on their own: a private reveal reaches its receiver only, a public one all."""
+
+from __future__ import annotations
+
+import pytest
+
+from spycraft.crypto.deck import Faces
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.errors import Unattributed
+from spycraft.crypto.group import Scalar
+from spycraft.crypto.records import Record
+from spycraft.engines.game import proof_context
+from spycraft.engines.protocols import deck_ops
+from spycraft.engines.protocols.deck_ops import DeckHand, DeckOps
+from spycraft.engines.table import frozen
+
+TABLE = b"d" * 16
+FACES = Faces.of("test/deck", [f"card{i}" for i in range(6)])
+
+
+class Table:
+    def __init__(self, seats: int) -> None:
+        self.ops = deck_ops.new(seats, FACES)
+        self.hands = [
+            DeckHand(i, Scalar.random(SeededEntropy(bytes([i + 1]) * 32))) for i in range(seats)
+        ]
+        self.seq = 0
+
+    def record(self, tamper: bool = False) -> tuple[Record, bytes]:
+        turn = deck_ops.turn(self.ops)
+        assert turn is not None
+        self.seq += 1
+        kind = turn.kinds[0]
+        context = proof_context("test", TABLE, self.seq, turn.seat, kind)
+        hand = self.hands[turn.seat]
+        if tamper:
+            hand = DeckHand(turn.seat, Scalar.random(SeededEntropy(b"x" * 32)))
+        entropy = SeededEntropy(bytes([self.seq]) * 32)
+        body = frozen(deck_ops.BUILD[kind](hand, self.ops, context, entropy))
+        deck_ops.SCHEMAS[kind].check(body, len(self.hands), kind)
+        return Record(TABLE, self.seq, b"", turn.seat, kind, body), context
+
+    def run(self) -> DeckOps:
+        while deck_ops.turn(self.ops) is not None:
+            record, context = self.record()
+            self.ops = deck_ops.APPLY[record.kind](self.ops, record, record.body, context)
+        return self.ops
+
+
+def test_a_private_reveal_reaches_its_receiver_and_a_public_one_everyone() -> None:
+    table = Table(3)
+    ops = table.run()
+    assert ops.idle and len(ops.key_shares) == 3
+    table.ops = deck_ops.request(ops, (0, 1), to=1)
+    ops = table.run()
+    seen = [table.hands[1].peek(ops, c) for c in (0, 1)]
+    assert all(face is not None for face in seen) and seen[0] != seen[1]
+    assert table.hands[0].peek(ops, 0) is None and table.hands[2].peek(ops, 1) is None
+    table.ops = deck_ops.request(ops, (2,), to=None)
+    ops = table.run()
+    face = ops.face(2)
+    assert face is not None and face not in seen
+    assert all(hand.peek(ops, 2) == face for hand in table.hands)
+
+
+def test_a_false_token_is_caught_at_once() -> None:
+    table = Table(3)
+    table.ops = deck_ops.request(table.run(), (4,), to=0)
+    record, context = table.record(tamper=True)
+    with pytest.raises(Unattributed):
+        deck_ops.APPLY[record.kind](table.ops, record, record.body, context)
+
+
+def test_the_game_cannot_open_two_operations_at_once() -> None:
+    table = Table(2)
+    ops = deck_ops.request(table.run(), (0,), to=0)
+    with pytest.raises(RuntimeError):
+        deck_ops.request(ops, (1,), to=1)
