@@ -22,7 +22,6 @@ from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.records import SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
 
-
 # Windows opens files in text mode (newline translation) unless told otherwise; 0 elsewhere.
 O_BINARY: int = getattr(os, "O_BINARY", 0)
 
