@@ -201,6 +201,7 @@ def join_mdns_group(address: str) -> str | None:
     """Why this machine cannot join the mDNS group on ``address``, or None when it can."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.bind(("", 0))  # Windows refuses a join on an unbound socket
             request = socket.inet_aton(MDNS_GROUP) + socket.inet_aton(address)
             sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, request)
     except OSError as exc:
