@@ -25,6 +25,7 @@ from spycraft.crypto import beacon
 from spycraft.crypto.entropy import derive_secret
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Genesis, Record, SeatKeys, SignedRecord, sign_record
+from spycraft.engines import absence
 from spycraft.engines.agent import Agent
 from spycraft.engines.table import Result, Table, TableState, Turn
 
@@ -126,6 +127,21 @@ class TableSeat:
         """The result record, when the game is over (any seat may write it)."""
         need = self.table.need(state)
         return self.sign(state, "result", need.to_cbor()) if isinstance(need, Result) else None
+
+    def absence_vote(self, state: TableState[Any]) -> bytes:
+        """This seat's signed vote that the seat expected next is absent (``engines.absence``)."""
+        turn = self.table.expect(state)
+        if turn is None or turn.seat == self.index:
+            raise RuntimeError(f"seat {self.index} has nobody to declare absent")
+        return absence.sign_vote(
+            self.identity, state.genesis.table, state.seq + 1, state.link, turn.seat, self.index
+        )
+
+    def sign_abandon(self, state: TableState[Any], votes: dict[int, bytes]) -> SignedRecord:
+        """The abandon record of the seat expected next, carrying the absence votes held."""
+        turn = self.table.expect(state)
+        assert turn is not None
+        return self.sign(state, "abandon", absence.abandon_body(turn.seat, votes))
 
     def sign(self, state: TableState[Any], kind: str, body: Any) -> SignedRecord:
         record = Record(state.genesis.table, state.seq + 1, state.link, self.index, kind, body)

@@ -23,8 +23,9 @@ The table owns four kinds; a game owns the rest:
 * ``fraud`` (interrupt): another seat proves that the seat expected next cheated, with signed
   evidence: a record that seat signed for this very seq that the engine rejects, or two
   different records it signed for one seq (equivocation). That seat forfeits.
-* ``abandon`` (interrupt): another seat declares that the expected seat stalled past its
-  timeout or quit. That seat forfeits. (Stalling is not provable; the claim is signed.)
+* ``abandon`` (interrupt): the expected seat stalled past the timeout of a majority of the other
+  seats, each of whom signed an absence vote (``engines.absence``); the record carries the votes.
+  That seat forfeits. (Stalling is not provable, so one seat's claim is never enough.)
 
 The engine never knows which seat is local: our own records pass through the same checks as
 everyone else's.
@@ -70,6 +71,7 @@ from spycraft.crypto.records import (
     verify_genesis,
     verify_record_signature,
 )
+from spycraft.engines import absence
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
 # The reasons a forfeit result gives, so the audit can tell a cheat from a desertion.
@@ -416,15 +418,9 @@ class Table(Generic[S]):
     ) -> tuple[S, Incident, Forfeit]:
         body = record.body
         if record.kind == "abandon":
-            if record.seat == turn.seat:
-                raise OutOfTurn(record.seat, record.seq, "a seat cannot declare itself absent")
-            if not isinstance(body, dict) or set(body) != {"seat", "reason"} or body["seat"] != turn.seat:
-                raise MalformedRecord(
-                    record.seat, record.seq, f"abandon must name the seat expected next ({turn.seat})"
-                )
-            if not isinstance(body["reason"], str) or len(body["reason"]) > 200:
-                raise MalformedRecord(record.seat, record.seq, "abandon reason must be a short text")
-            incident = Incident(record.seq, record.seat, turn.seat, "abandon", body["reason"])
+            voters = absence.check_abandon(state.genesis, turn.seat, record)
+            what = f"absent: timeouts of seats {', '.join(map(str, voters))}"
+            incident = Incident(record.seq, record.seat, turn.seat, "abandon", what)
             secret = self.rules.seen_secret(state.game, turn.seat)
             reason = ABANDONED if secret is None else DESERTED
             cost = "abandoned" if secret is None else f"deserted after seeing {secret}"

@@ -9,7 +9,9 @@ roster     game (text), options (bytes: canonical CBOR map), total (int), beacon
 gsig       seat (int), sig (64 B): one seat's signature over the genesis
 head       seq (int), link (32 B): the sender's last record, sent after every hello on a
            play connection, so whoever is behind asks for what it misses
-evidence   records (array of bytes): signed records that prove a seat cheated (equivocation)
+evidence   records (array of bytes): two records one seat signed for one place (equivocation)
+absent     seq (int), prev (32 B), seat (int), voter (int), sig (64 B): the voter's signed vote
+           that ``seat``, named by the engine at (seq, prev), is absent (``engines.absence``)
 ========== ===================================================================================
 """
 
@@ -29,6 +31,7 @@ _SESSION_FRAMES = {
     "gsig": {"seat": UINT, "sig": raw(64)},
     "head": {"seq": UINT, "link": raw(32)},
     "evidence": {"records": array(raw(), max_size=2)},
+    "absent": {"seq": UINT, "prev": raw(32), "seat": UINT, "voter": UINT, "sig": raw(64)},
 }
 
 for _name, _fields in _SESSION_FRAMES.items():

@@ -38,11 +38,13 @@ from spycraft.crypto.records import (
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
+from spycraft.p2p import handshake
 from spycraft.p2p.discovery import Announcer, TableAd, interface_address
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.handshake import HelloBuilder
 from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
 from spycraft.p2p.storage import GameStore, SeatFile
-from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello, verify_hello
+from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -69,8 +71,12 @@ class Me:
     def fresh(cls, identity: Identity, name: str) -> Me:
         return cls(identity, name, SystemEntropy().take(32))
 
-    def hello(self, table: bytes, seat: int | None = None) -> dict[str, Any]:
-        return make_hello(self.identity, table_key_public(self.master), table, self.name, seat=seat)
+    def hello(self, table: bytes, seat: int | None = None) -> HelloBuilder:
+        """Our hello at ``table`` for the handshake: (nonce, echo) -> signed frame."""
+        key = table_key_public(self.master)
+        return lambda nonce, echo: make_hello(
+            self.identity, key, table, self.name, nonce=nonce, echo=echo, seat=seat
+        )
 
 
 def build_genesis(table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat]) -> Genesis:
@@ -171,17 +177,24 @@ async def open_table(
 
         async def admit(stream: trio.SocketStream) -> None:
             framed = FramedStream(stream)
+
+            def refusal(hello: Hello) -> str | None:
+                taken = {j.hello.identity_key for j in joined} | ({me.identity.public} if seated else set())
+                if full.is_set():
+                    return "table full"
+                return "already seated" if hello.identity_key in taken else None
+
             try:
-                hello = verify_hello(await _receive(framed, JOIN_TIMEOUT), table_id=table)
+                hello = await handshake.accept(framed, me.hello(table, 0 if seated else None),
+                                               table, refusal)
                 join = await _receive(framed, JOIN_TIMEOUT)
                 if join["t"] != "join":
                     raise FrameError(f"expected a join, got {join['t']}")
-                taken = {j.hello.identity_key for j in joined} | ({me.identity.public} if seated else set())
-                if full.is_set() or hello.identity_key in taken:
-                    await framed.send({"t": "bye", "reason": "table full" if full.is_set() else "already seated"})
+                late = refusal(hello)
+                if late is not None:  # another connection took the seat during the handshake
+                    await framed.send({"t": "bye", "reason": late})
                     await framed.aclose()
                     return
-                await framed.send(me.hello(table, 0 if seated else None))
             except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
                     trio.BrokenResourceError, OSError) as exc:
                 log.warning("lobby refused a peer: %s", exc)
@@ -261,7 +274,8 @@ async def open_table(
             raise LobbyError(f"seat {seat} sent no valid genesis signature")
         sigs[seat] = frame["sig"]
         for other in joined:
-            await other.framed.send(frame)
+            if other is not j:
+                await other.framed.send(frame)
 
     async with trio.open_nursery() as nursery:
         for index, j in enumerate(joined):
@@ -304,9 +318,11 @@ async def join_table(
         raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
     framed = FramedStream(stream)
     try:
-        await framed.send(me.hello(ad.table_id))
+        try:
+            opener = await handshake.dial(framed, me.identity, me.hello(ad.table_id), ad.table_id)
+        except handshake.Refused as exc:
+            raise LobbyError(f"the table said goodbye: {exc}") from None
         await framed.send({"t": "join", "beacon": mine.beacon, "port": port})
-        opener = verify_hello(await _receive(framed, JOIN_TIMEOUT), table_id=ad.table_id)
         while True:
             frame = await _receive(framed)
             if frame["t"] == "lobby":

@@ -1,45 +1,32 @@
-"""A peer in play: records in engine order over a full TCP mesh, persisted, gossiped, acked.
+"""A peer in play: the trio shell around the sans-IO peer protocol (``p2p.protocol``).
 
 Theory of operation
 -------------------
-One ``Session`` runs per peer once the genesis is signed. It holds the table engine's state and
-one ``Link`` per connected peer (every seat, plus observers such as a host without a seat).
+One ``Session`` runs per peer once the genesis is signed. Every rule that decides what to
+accept, when a seat is absent, what is evidence and how to resync lives in ``PeerProtocol``;
+this module only moves bytes and time:
 
-* **Writing.** When the engine names this seat, the seat builds its record (asking its agent
-  for a decision, in a worker thread so a human can think), the memo of private choices is
-  persisted, the record goes through the engine like anyone else's, is appended (fsync) and
-  broadcast.
-* **Disk.** One task owns the transcript file and works in a thread: it appends accepted
-  records in order (one fsync for all that are waiting) and rewrites the file after a rollback.
-  Nothing is announced before it is durable: our own records are broadcast, and others'
-  acknowledged, only once fsynced, so the event loop never waits for the disk.
-* **Receiving.** A record for the next seq goes through the engine; if it passes it is appended
-  (fsync) and acknowledged to every link with its link hash. Acks are small and go everywhere,
-  so they do the work of gossip: a peer that hears of a record it lacks asks that peer to
-  ``sync``, and a peer that hears of a different record for a seq it holds sends its own (so an
-  equivocation cannot stay hidden, and a broken mesh link loses nothing). A record from the
-  future is held and the sender is asked to ``sync``; a record for a seq we hold is compared
-  with ours (see conflicts).
-* **Bad input.** A frame that fails the wire gates, or an invalid record, disconnects the link
-  that sent it, with the reason logged; nothing recorded is lost. When the seat expected next
-  signs a record the engine rejects, its first successor in seat order writes a ``fraud``
-  record with that record as evidence.
-* **Conflicts.** Two records for one seq. If one seat signed both on the same ``prev``, that is
-  equivocation: the evidence is broadcast and the culprit's successor writes a ``fraud`` record
-  at that seq. Otherwise one rule decides everywhere: fraud beats abandon beats an ordinary
-  record (a late record loses to the abandon that declared it late); peers that held the loser
-  roll back to the seq before it (the loser survives as evidence, nothing honest is lost).
-* **Stalls.** If the expected seat writes nothing for ``turn_timeout`` seconds, the seat d places
-  after it writes an ``abandon`` record after d timeouts (so one writer is normal).
-* **Catching up.** Every new connection starts with hellos then ``head`` frames; whoever is
-  behind asks for the records it misses. A peer restarted with ``spycraft resume`` replays its
-  file, dials every seat and catches up the same way.
+* **Links.** Every connection starts with the handshake of ``p2p.handshake`` (each side answers
+  a fresh nonce with its identity key), so a link is authenticated before its first frame
+  reaches the protocol. A seat that connects again (after a crash) replaces its old link, with a
+  warning: only the holder of its key can, and a half-open old link would otherwise hold it
+  out. The mesh heals from the higher seat's side; an observer dials every seat it loses.
+* **Actions.** Each frame, tick and record of ours goes into the protocol, and its actions are
+  carried out in order: ``Remember`` and ``Store`` are written and fsynced inline (a fsync
+  costs far less than a thread hop here), so nothing that follows them in the same list, our
+  record or an ack, leaves before it is durable; ``Send`` queues a frame on the link's bounded
+  outbox (a peer that does not read is dropped); ``Close`` says goodbye and drops the link.
+* **Writing.** When the protocol says it is our turn, the seat builds its record in a worker
+  thread (a human may think; a shuffle proof takes a while), the memo of private choices is
+  saved, and the record goes to the protocol, which remembers it before it is sent.
+* **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result).
+* **The end.** Once the result is recorded, the session lingers until every link has
+  confirmed our head, or ``linger`` seconds pass.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,36 +34,35 @@ from typing import Any
 import trio
 
 from spycraft.crypto.encoding import decode, encode
-from spycraft.crypto.errors import (
-    BadSignature,
-    ChainBroken,
-    MalformedRecord,
-    RecordError,
-    SpycraftError,
-)
+from spycraft.crypto.errors import BadKey, SpycraftError
 from spycraft.crypto.identity import Identity
-from spycraft.crypto.records import (
-    SeatKeys,
-    SignedGenesis,
-    SignedRecord,
-    parse_record,
-    verify_record_signature,
-)
+from spycraft.crypto.keys import check_identity_key, check_table_key
+from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat, table_key_public
 from spycraft.engines.table import TableState
 from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
+from spycraft.p2p import handshake
+from spycraft.p2p.protocol import (
+    Action,
+    Close,
+    LinkId,
+    Notice,
+    PeerProtocol,
+    ProtocolConfig,
+    Remember,
+    Rewrite,
+    Send,
+    Store,
+)
 from spycraft.p2p.storage import GameStore, SeatFile
-from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello, verify_hello
+from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
 log = logging.getLogger("spycraft.p2p")
 
-HELLO_TIMEOUT = 10.0
-SYNC_CHUNK_BYTES = 512 * 1024
-OUTBOX = 4096
-FUTURE_WINDOW = 4096
+OUTBOX = 1024
 
 
 @dataclass(frozen=True)
@@ -105,8 +91,20 @@ class RosterSeat:
     @classmethod
     def from_bytes(cls, data: bytes) -> RosterSeat:
         m = decode(data)
-        if not isinstance(m, dict) or set(m) != {"name", "identity", "table_key", "beacon", "host", "port"}:
+        fields = {"name": str, "identity": bytes, "table_key": bytes, "beacon": bytes, "host": str,
+                  "port": int}
+        if not isinstance(m, dict) or set(m) != set(fields):
             raise FrameError("roster seat must be a map of name, identity, table_key, beacon, host, port")
+        for name, kind in fields.items():
+            if not isinstance(m[name], kind) or isinstance(m[name], bool):
+                raise FrameError(f"roster seat {name} must be {kind.__name__}")
+        if not 0 < m["port"] < 65536 or len(m["beacon"]) != 32 or not 0 < len(m["name"]) <= 64:
+            raise FrameError("roster seat has a bad port, beacon or name")
+        try:
+            check_identity_key(m["identity"])
+            check_table_key(m["table_key"])
+        except BadKey as exc:
+            raise FrameError(f"roster seat {m['name']!r}: {exc}") from None
         return cls(m["name"], m["identity"], m["table_key"], m["beacon"], m["host"], m["port"])
 
     def keys(self) -> SeatKeys:
@@ -121,19 +119,20 @@ class SessionConfig:
     turn_timeout: float = 300.0
     linger: float = 3.0
     dial_timeout: float = 30.0
+    grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
 
 
 @dataclass
 class Link:
-    """One connection to one peer."""
+    """One authenticated connection to one peer."""
 
+    id: LinkId
     stream: FramedStream
     hello: Hello
     seat: int | None  # None for an observer
     send_channel: trio.MemorySendChannel[dict[str, Any]] = field(init=False)
     receive_channel: trio.MemoryReceiveChannel[dict[str, Any]] = field(init=False)
     closed: bool = False
-    acked: int = 0
 
     def __post_init__(self) -> None:
         self.send_channel, self.receive_channel = trio.open_memory_channel[dict[str, Any]](OUTBOX)
@@ -158,7 +157,6 @@ class Link:
 
 
 Events = Callable[[str, Any], None]
-DiskJob = tuple[str, Any, bool]  # ("append", record, ours) or ("rewrite", transcript, False)
 
 
 class Session:
@@ -198,27 +196,26 @@ class Session:
         self.observers = observers
         self.config = config or SessionConfig()
         self.events = events or (lambda kind, data: None)
-        self.states: list[TableState[Any]] = [self.table.start(genesis)]
-        self.records: list[SignedRecord] = []
-        for signed in records:
-            self.states.append(self.table.apply(self.states[-1], signed))
-            self.records.append(signed)
         self.table_seat = (
             TableSeat(self.table, genesis.genesis, seat, identity, master, definition.seat,
                       seat_file.memo)
             if seat is not None
             else None
         )
-        self.links: dict[bytes, Link] = {}
-        self.future: dict[int, tuple[SignedRecord, Link]] = {}  # seq -> (record, who sent it)
+        self.protocol = PeerProtocol(
+            table=self.table,
+            genesis=genesis,
+            seat=self.table_seat,
+            records=records,
+            own=store.load_own(),
+            config=ProtocolConfig(self.config.turn_timeout, self.config.grace),
+            now=trio.current_time(),
+        )
+        self.links: dict[LinkId, Link] = {}
+        self._by_identity: dict[bytes, Link] = {}
+        self._next_link = 0
         self._changed = trio.Event()
-        self._last_change = trio.current_time()
-        self._abandoned_at: int | None = None
-        self._reported: set[int] = set()
         self._nursery: trio.Nursery | None = None
-        self._disk_send, self._disk_recv = trio.open_memory_channel[DiskJob](math.inf)
-        self._disk_jobs = 0
-        self._disk_idle = trio.Event()
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_sent = 0
@@ -229,83 +226,78 @@ class Session:
 
     @property
     def state(self) -> TableState[Any]:
-        return self.states[-1]
+        return self.protocol.state
+
+    @property
+    def records(self) -> list[SignedRecord]:
+        return self.protocol.records
 
     @property
     def finished(self) -> bool:
-        return self.state.result is not None
+        return self.protocol.finished
 
     @property
     def transcript(self) -> Transcript:
-        return Transcript(self.genesis, tuple(self.records))
+        return self.protocol.transcript
 
     def _bump(self) -> None:
-        self._last_change = trio.current_time()
         self._changed.set()
         self._changed = trio.Event()
 
-    def _accept(self, signed: SignedRecord, *, own: bool = False) -> None:
-        """Engine, then memory, then disk (queued): raises RecordError, changing nothing, if
-        invalid. Once durable, our own record is broadcast, anyone else's acknowledged."""
-        new_state = self.table.apply(self.state, signed)
-        self.records.append(signed)
-        self.states.append(new_state)
-        self._to_disk(("append", signed, own))
-        self.events("record", (self.states[-2], signed, new_state))
-        if new_state.result is not None:
-            self.seat_file.finished = True
-            self.store.save_seat(self.seat_file)
-        self._bump()
+    # --- actions ------------------------------------------------------------------------------
 
-    def _rollback(self, seq: int) -> None:
-        """Keep records 1..seq; used only when a conflict rule picks another record at seq+1."""
-        dropped = self.records[seq:]
-        log.warning("rolling back to record %d (dropping %d records)", seq, len(dropped))
-        del self.records[seq:]
-        del self.states[seq + 1 :]
-        self._to_disk(("rewrite", self.transcript, False))
-        self.future.clear()
-        self._bump()
+    def _execute(self, actions: list[Action]) -> None:
+        for action in actions:
+            if isinstance(action, Send):
+                link = self.links.get(action.link)
+                if link is not None:
+                    link.post(action.frame)
+            elif isinstance(action, Store):
+                self.store.append(*action.records)
+            elif isinstance(action, Remember):
+                self.store.remember_own(action.seq, action.prev, action.raw)
+            elif isinstance(action, Rewrite):
+                self.store.truncate_to(action.transcript)
+            elif isinstance(action, Close):
+                link = self.links.get(action.link)
+                if link is not None:
+                    log.warning("disconnecting %s: %s", link.name, action.reason)
+                    self._bye(link, action.reason)
+            elif isinstance(action, Notice):
+                self._notice(action)
+        if actions:
+            self._bump()
 
-    def _to_disk(self, job: DiskJob) -> None:
-        self._disk_jobs += 1
-        self._disk_send.send_nowait(job)
-
-    async def _disk(self) -> None:
-        """The one writer of the transcript file (see Disk in the module docstring)."""
-        async for job in self._disk_recv:
-            jobs = [job]
-            while True:
-                try:
-                    jobs.append(self._disk_recv.receive_nowait())
-                except trio.WouldBlock:
-                    break
-            appends: list[SignedRecord] = []
-            for kind, item, _ in jobs:
-                if kind == "rewrite":
-                    if appends:
-                        await trio.to_thread.run_sync(self.store.append, *appends)
-                        appends = []
-                    await trio.to_thread.run_sync(self.store.truncate_to, item)
-                else:
-                    appends.append(item)
-            if appends:
-                await trio.to_thread.run_sync(self.store.append, *appends)
-            for kind, item, own in jobs:
-                current = kind == "append" and len(self.records) >= item.seq
-                if current and self.records[item.seq - 1] is item:  # not rolled back meanwhile
-                    if own:
-                        self._broadcast({"t": "record", "record": item.raw})
-                    else:
-                        self._broadcast({"t": "ack", "seq": item.seq, "link": item.link})
-            self._disk_jobs -= len(jobs)
-            if self._disk_jobs == 0:
-                self._disk_idle.set()
-                self._disk_idle = trio.Event()
-
-    async def _flush(self) -> None:
-        while self._disk_jobs:
-            await self._disk_idle.wait()
+    def _notice(self, notice: Notice) -> None:
+        kind, data = notice.kind, notice.data
+        if kind == "record":
+            self.events("record", data)
+            if data[2].result is not None:
+                self.seat_file.finished = True
+                self.store.save_seat(self.seat_file)
+        elif kind == "fraud":
+            signed, error = data
+            log.warning("rejected record %d of seat %d: %s", signed.seq, signed.seat, error)
+            self.events("fraud", error)
+        elif kind == "equivocation":
+            a, _ = data
+            log.warning("seat %d signed two different records for seq %d: equivocation", a.seat, a.seq)
+            self.events("equivocation", data)
+        elif kind == "rollback":
+            log.warning("rolling back to record %d (dropping %d records)", *data)
+        elif kind == "vote":
+            log.warning("no record from seat %d in %.0f s: voting it absent", data,
+                        self.config.turn_timeout)
+        elif kind == "abandon":
+            log.warning("declaring seat %d absent with the votes of seats %s", data[0],
+                        ", ".join(map(str, data[1])))
+        elif kind == "report":
+            log.warning("writing a fraud record at %d (%d evidence records)", *data)
+        elif kind == "refused":
+            signed, error = data
+            log.error("our own %s record %d was refused: %s", signed.record.kind, signed.seq, error)
+        elif kind == "bye":
+            log.info("seat %s said goodbye: %s", *data)
 
     # --- running ------------------------------------------------------------------------------
 
@@ -318,10 +310,8 @@ class Session:
                 self._add_link(stream, hello)
             for seat in self._initial_dial:
                 nursery.start_soon(self._dial, seat)
-            nursery.start_soon(self._watchdog)
-            nursery.start_soon(self._disk)
+            nursery.start_soon(self._ticker)
             await self._drive()
-            await self._flush()
             await self._linger()
             nursery.cancel_scope.cancel()
         for link in list(self.links.values()):
@@ -331,29 +321,41 @@ class Session:
     async def _drive(self) -> None:
         while not self.finished:
             changed = self._changed
-            if self.table_seat is not None and self.table_seat.my_turn(self.state) is not None:
-                await self._write_turn()
+            state = self.protocol.wants_turn()
+            if state is not None:
+                await self._write_turn(state)
                 continue
             await changed.wait()
 
-    async def _write_turn(self) -> None:
+    async def _write_turn(self, state: TableState[Any]) -> None:
         assert self.table_seat is not None
-        state = self.state
         seat = self.table_seat
         agent = self.agent
         if agent is None:
             raise RuntimeError("a seated session needs an agent")
         signed = await trio.to_thread.run_sync(seat.build, state, agent, abandon_on_cancel=True)
         self.store.save_seat(self.seat_file)  # the memo holds any private choice just made
-        if self.state is not state:
+        if self.protocol.state is not state:
             return  # the table moved on while we thought (an abandon, a rollback): build again
         self.created_at[signed.seq] = trio.current_time()
-        self._accept(signed, own=True)
+        self._execute(self.protocol.submit(signed, trio.current_time()))
+
+    async def _ticker(self) -> None:
+        period = min(0.25, self.config.turn_timeout / 8)
+        while True:
+            await trio.sleep(period)
+            self._execute(self.protocol.tick(trio.current_time()))
 
     async def _linger(self) -> None:
-        """Give the others time to receive the last record (until every link acked it)."""
+        """Give the others time to receive the last record (until every link confirmed it)."""
+        head = self.state.seq
         with trio.move_on_after(self.config.linger):
-            while any(not l.closed and l.acked < self.state.seq for l in self.links.values()):
+            while any(
+                not link.closed and self.protocol.links.get(link.id, None) is not None
+                and self.protocol.links[link.id].acked < head
+                for link in self.links.values()
+            ):
+                self._execute(self.protocol.tick(trio.current_time()))
                 await trio.sleep(0.05)
 
     # --- links --------------------------------------------------------------------------------
@@ -364,28 +366,39 @@ class Session:
                 return i
         return None
 
-    def my_hello(self) -> dict[str, Any]:
-        return make_hello(
-            self.identity,
-            table_key_public(self.master),
-            self.genesis.genesis.table,
-            self.roster[self.seat].name if self.seat is not None else "observer",
-            seat=self.seat,
+    def my_hello(self) -> handshake.HelloBuilder:
+        key = table_key_public(self.master)
+        name = self.roster[self.seat].name if self.seat is not None else "observer"
+        table = self.genesis.genesis.table
+        return lambda nonce, echo: make_hello(
+            self.identity, key, table, name, nonce=nonce, echo=echo, seat=self.seat
         )
 
     def _add_link(self, stream: FramedStream, hello: Hello) -> Link:
         assert self._nursery is not None
         seat = self.seat_of(hello.identity_key)
-        old = self.links.get(hello.identity_key)
+        old = self._by_identity.get(hello.identity_key)
         if old is not None:
-            old.close()
-        link = Link(stream, hello, seat)
-        self.links[hello.identity_key] = link
+            log.warning("%s connected again: its new authenticated link replaces the old one",
+                        old.name)
+            self._drop(old)
+        self._next_link += 1
+        link = Link(self._next_link, stream, hello, seat)
+        self.links[link.id] = link
+        self._by_identity[hello.identity_key] = link
         self._nursery.start_soon(self._writer, link)
         self._nursery.start_soon(self._reader, link)
-        link.post({"t": "head", "seq": self.state.seq, "link": self.state.link})
+        self._execute(self.protocol.link_up(link.id, seat, trio.current_time()))
         self.events("link", link)
         return link
+
+    def _drop(self, link: Link) -> None:
+        link.close()
+        if self.links.get(link.id) is link:
+            del self.links[link.id]
+            self.protocol.link_down(link.id)
+        if self._by_identity.get(link.hello.identity_key) is link:
+            del self._by_identity[link.hello.identity_key]
 
     async def _writer(self, link: Link) -> None:
         try:
@@ -409,7 +422,11 @@ class Session:
             while not link.closed:
                 frame = await link.stream.receive()
                 self.frames_received += 1
-                self._dispatch(link, frame)
+                if link.closed:
+                    break
+                self._execute(self.protocol.receive(link.id, frame, trio.current_time()))
+                if frame["t"] == "ack":
+                    self._note_acked(frame["seq"])
         except trio.EndOfChannel:
             log.info("%s closed the connection", link.name)
         except FrameError as exc:
@@ -418,10 +435,19 @@ class Session:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             log.info("link to %s lost: %s", link.name, exc)
         finally:
-            link.close()
-            if self.links.get(link.hello.identity_key) is link:
-                del self.links[link.hello.identity_key]
+            was_current = self.links.get(link.id) is link
+            self._drop(link)
+            if was_current:
                 self._redial(link)
+
+    def _note_acked(self, seq: int) -> None:
+        """For the benchmark: when every other seat confirmed one of our records."""
+        if seq not in self.created_at or seq in self.all_acked_at:
+            return
+        peers = [self.protocol.links[link.id] for link in self.links.values()
+                 if link.seat is not None and link.id in self.protocol.links]
+        if len(peers) == len(self.roster) - 1 and all(p.acked >= seq for p in peers):
+            self.all_acked_at[seq] = trio.current_time()
 
     def _redial(self, link: Link) -> None:
         """The mesh heals from the higher seat's side (it dials the lower seat it lost); an
@@ -436,22 +462,25 @@ class Session:
 
     def _bye(self, link: Link, reason: str) -> None:
         link.post({"t": "bye", "reason": reason[:200]})
-        link.close()
+        self._drop(link)
+
+    def _admit(self, hello: Hello) -> str | None:
+        if self.seat_of(hello.identity_key) is None and hello.identity_key not in self.observers:
+            return "not seated at this table"
+        return None
 
     async def _serve(self) -> None:
+        table = self.genesis.genesis.table
+
         async def handle(stream: trio.SocketStream) -> None:
             framed = FramedStream(stream)
             try:
-                with trio.fail_after(HELLO_TIMEOUT):
-                    hello = verify_hello(await framed.receive(), table_id=self.genesis.genesis.table)
-                    if self.seat_of(hello.identity_key) is None and hello.identity_key not in self.observers:
-                        await framed.send({"t": "bye", "reason": "not seated at this table"})
-                        await framed.aclose()
-                        return
-                    await framed.send(self.my_hello())
-            except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
+                hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
+            except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
+                    OSError) as exc:
                 log.warning("refused a connection: %s", exc)
-                await framed.aclose()
+                with trio.CancelScope(shield=True), trio.move_on_after(1):
+                    await framed.aclose()
                 return
             self._add_link(framed, hello)
 
@@ -463,259 +492,35 @@ class Session:
     async def _dial(self, seat: int, after: float = 0.0) -> None:
         """Connect to a seat (the mesh after genesis, everyone after a resume), retrying."""
         entry = self.roster[seat]
+        table = self.genesis.genesis.table
         await trio.sleep(after)
         with trio.move_on_after(self.config.dial_timeout):
             delay = 0.1
-            while entry.identity not in self.links and not self.finished:
+            while entry.identity not in self._by_identity and not self.finished:
                 try:
                     stream = await trio.open_tcp_stream(entry.host, entry.port)
+                except OSError as exc:
+                    log.debug("dialing seat %d: %s", seat, exc)
+                else:
                     framed = FramedStream(stream)
-                    await framed.send(self.my_hello())
-                    with trio.fail_after(HELLO_TIMEOUT):
-                        reply = await framed.receive()
-                    if reply.get("t") == "bye":
-                        log.info("seat %d refused us: %s", seat, reply.get("reason"))
-                    else:
-                        hello = verify_hello(reply, table_id=self.genesis.genesis.table)
+                    try:
+                        hello = await handshake.dial(framed, self.identity, self.my_hello(), table)
                         if hello.identity_key != entry.identity:
                             raise FrameError(f"seat {seat}'s address answered with another identity")
+                    except (FrameError, trio.TooSlowError, trio.EndOfChannel,
+                            trio.BrokenResourceError, OSError) as exc:
+                        log.info("dialing seat %d: %s", seat, exc)
+                        with trio.CancelScope(shield=True), trio.move_on_after(1):
+                            await framed.aclose()
+                    else:
                         self._add_link(framed, hello)
                         return
-                    await framed.aclose()
-                except (OSError, FrameError, trio.TooSlowError, trio.EndOfChannel,
-                        trio.BrokenResourceError) as exc:
-                    log.debug("dialing seat %d: %s", seat, exc)
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 
-    def _broadcast(self, frame: dict[str, Any], *, skip: Link | None = None) -> None:
+    def _broadcast(self, frame: dict[str, Any]) -> None:
         for link in list(self.links.values()):
-            if link is not skip:
-                link.post(frame)
-
-    # --- frames ------------------------------------------------------------------------------
-
-    def _dispatch(self, link: Link, frame: dict[str, Any]) -> None:
-        kind = frame["t"]
-        if kind == "record":
-            self._on_record(link, frame["record"])
-        elif kind == "ack":
-            self._on_ack(link, frame["seq"], frame["link"])
-        elif kind == "head":
-            self._on_head(link, frame["seq"], frame["link"])
-        elif kind == "sync":
-            self._send_records(link, frame["from_seq"])
-        elif kind == "sync_reply":
-            for raw in frame["records"]:
-                if link.closed:
-                    break
-                self._on_record(link, raw)
-        elif kind == "evidence":
-            self._on_evidence(link, frame["records"])
-        elif kind == "bye":
-            log.info("%s said goodbye: %s", link.name, frame["reason"])
-            link.close()
-        else:
-            log.debug("ignoring a %s frame from %s", kind, link.name)
-
-    def _on_record(self, link: Link, raw: bytes) -> None:
-        try:
-            signed = parse_record(raw)
-        except MalformedRecord as exc:
-            log.warning("disconnecting %s: %s", link.name, exc)
-            self._bye(link, str(exc))
-            return
-        seq = signed.seq
-        if seq == 0:
-            self._bye(link, "a record cannot have seq 0")
-            return
-        if seq <= self.state.seq:
-            mine = self.records[seq - 1]
-            if mine.raw != signed.raw:
-                self._on_conflict(link, mine, signed)
-            return
-        if seq > self.state.seq + 1:
-            if seq <= self.state.seq + FUTURE_WINDOW:
-                self.future[seq] = (signed, link)
-                link.post({"t": "sync", "from_seq": self.state.seq + 1})
-            return
-        try:
-            self._accept(signed)
-        except RecordError as exc:
-            self._on_invalid(link, signed, exc)
-            return
-        while self.state.seq + 1 in self.future:
-            nxt, sender = self.future.pop(self.state.seq + 1)
-            try:
-                self._accept(nxt)
-            except RecordError as exc:
-                self._on_invalid(sender, nxt, exc)
-                return
-
-    def _on_invalid(self, link: Link, signed: SignedRecord, error: RecordError) -> None:
-        if isinstance(error, ChainBroken):
-            # Not a lie: the sender's chain forked from ours (a conflict being resolved, or a
-            # record from a branch we rolled back). Tell it where we are; the conflict rule or a
-            # sync settles it.
-            log.info("record %d from %s does not follow ours: %s", signed.seq, link.name, error)
-            link.post({"t": "head", "seq": self.state.seq, "link": self.state.link})
-            return
-        log.warning("rejected record %d from %s: %s", signed.seq, link.name, error)
-        turn = self.table.expect(self.state)
-        provable = (
-            turn is not None
-            and signed.seat == turn.seat
-            and signed.record.prev == self.state.link
-            and not isinstance(error, BadSignature)
-            and self._signed_by_its_seat(signed)
-        )
-        if provable and signed.seq not in self._reported:
-            self._reported.add(signed.seq)
-            self.events("fraud", error)
-            if self._is_reporter_for(signed.seat):
-                self._write_interrupt("fraud", {"evidence": [signed.raw]})
-        if link.seat == signed.seat or isinstance(error, (BadSignature, MalformedRecord)):
-            self._bye(link, f"invalid record {signed.seq}: {error}")
-
-    def _signed_by_its_seat(self, signed: SignedRecord) -> bool:
-        seats = self.genesis.genesis.seats
-        if signed.seat >= len(seats):
-            return False
-        try:
-            verify_record_signature(signed, seats[signed.seat].identity)
-        except BadSignature:
-            return False
-        return True
-
-    def _on_conflict(self, link: Link, mine: SignedRecord, theirs: SignedRecord) -> None:
-        seq = mine.seq
-        if not self._signed_by_its_seat(theirs):
-            self._bye(link, f"record {seq} is not signed by the seat it names")
-            return
-        if theirs.seat == mine.seat and theirs.record.prev == mine.record.prev:
-            self._on_equivocation(mine, theirs)
-            return
-        before = self.states[seq - 1]
-        try:
-            self.table.apply(before, theirs)
-        except RecordError:
-            link.post({"t": "record", "record": mine.raw})  # they may roll back to ours
-            return
-        if _priority(theirs) < _priority(mine):
-            self._rollback(seq - 1)
-            self._accept(theirs)
-        else:
-            link.post({"t": "record", "record": mine.raw})
-
-    def _on_evidence(self, link: Link, raws: tuple[bytes, ...]) -> None:
-        try:
-            a, b = (parse_record(r) for r in raws)
-        except (MalformedRecord, ValueError) as exc:
-            self._bye(link, f"bad evidence: {exc}")
-            return
-        if a.seq <= self.state.seq and a.seat == b.seat and a.seq == b.seq and a.record.prev == b.record.prev:
-            mine = self.records[a.seq - 1]
-            other = b if mine.raw == a.raw else a
-            self._on_equivocation(mine, other)
-
-    def _on_equivocation(self, mine: SignedRecord, theirs: SignedRecord) -> None:
-        seq = mine.seq
-        if seq in self._reported or not self._signed_by_its_seat(theirs):
-            return
-        self._reported.add(seq)
-        log.warning("seat %d signed two different records for seq %d: equivocation", mine.seat, seq)
-        self.events("equivocation", (mine, theirs))
-        self._broadcast({"t": "evidence", "records": [mine.raw, theirs.raw]})
-        if self._is_reporter_for(mine.seat):
-            self._rollback(seq - 1)
-            self._write_interrupt("fraud", {"evidence": [mine.raw, theirs.raw]})
-
-    def _on_ack(self, link: Link, seq: int, link_hash: bytes) -> None:
-        if seq > self.state.seq:
-            link.acked = max(link.acked, seq)  # if the record itself does not come, the
-            return  # watchdog asks this peer for it
-        if seq == 0 or self.records[seq - 1].link != link_hash:
-            log.warning("%s holds another record %d than we do: sending ours", link.name, seq)
-            self._send_records(link, max(seq, 1))
-            return
-        link.acked = max(link.acked, seq)
-        if seq in self.created_at and seq not in self.all_acked_at:
-            others = [l for l in self.links.values() if l.seat is not None and not l.closed]
-            if others and all(l.acked >= seq for l in others) and len(others) == len(self.roster) - 1:
-                self.all_acked_at[seq] = trio.current_time()
-
-    def _on_head(self, link: Link, seq: int, link_hash: bytes) -> None:
-        link.acked = max(link.acked, min(seq, self.state.seq))
-        if seq < self.state.seq:
-            same = seq == 0 or (seq <= len(self.records) and self.records[seq - 1].link == link_hash)
-            self._send_records(link, seq + 1 if same else 1)
-        elif seq > self.state.seq:
-            link.post({"t": "sync", "from_seq": self.state.seq + 1})
-
-    def _send_records(self, link: Link, from_seq: int) -> None:
-        chunk: list[bytes] = []
-        size = 0
-        start = max(from_seq, 1)
-        for signed in self.records[start - 1 :]:
-            if chunk and size + len(signed.raw) > SYNC_CHUNK_BYTES:
-                link.post({"t": "sync_reply", "from_seq": start, "records": chunk})
-                start += len(chunk)
-                chunk, size = [], 0
-            chunk.append(signed.raw)
-            size += len(signed.raw)
-        if chunk:
-            link.post({"t": "sync_reply", "from_seq": start, "records": chunk})
-
-    # --- interrupts ---------------------------------------------------------------------------
-
-    def _is_reporter_for(self, culprit: int, distance: int = 1) -> bool:
-        n = len(self.roster)
-        return self.seat is not None and (self.seat - culprit) % n == distance
-
-    def _write_interrupt(self, kind: str, body: dict[str, Any]) -> None:
-        assert self.table_seat is not None
-        signed = self.table_seat.sign(self.state, kind, body)
-        try:
-            self._accept(signed, own=True)
-        except RecordError as exc:
-            log.error("our own %s record was refused: %s", kind, exc)
-            return
-        log.warning("wrote %s record %d", kind, signed.seq)
-
-    async def _watchdog(self) -> None:
-        n = len(self.roster)
-        behind_since: float | None = None
-        while True:
-            await trio.sleep(min(0.5, self.config.turn_timeout / 4))
-            ahead = [link for link in self.links.values() if link.acked > self.state.seq]
-            if not ahead:
-                behind_since = None
-            elif behind_since is None:
-                behind_since = trio.current_time()
-            elif trio.current_time() - behind_since >= 0.5:
-                ahead[0].post({"t": "sync", "from_seq": self.state.seq + 1})
-                behind_since = None
-            turn = self.table.expect(self.state)
-            if turn is None or self.seat is None or turn.seat == self.seat:
-                continue
-            distance = (self.seat - turn.seat) % n
-            waited = trio.current_time() - self._last_change
-            if waited >= self.config.turn_timeout * distance and self._abandoned_at != self.state.seq:
-                self._abandoned_at = self.state.seq
-                assert self.table_seat is not None
-                result = self.table_seat.sign_result(self.state)
-                if result is not None:  # the writer of the result is gone: we write it
-                    log.warning("seat %d did not write the result; writing it", turn.seat)
-                    self._accept(result, own=True)
-                    continue
-                reason = f"no record from seat {turn.seat} in {math.floor(waited)} s"
-                log.warning("declaring seat %d absent: %s", turn.seat, reason)
-                self._write_interrupt("abandon", {"seat": turn.seat, "reason": reason})
-
-
-def _priority(signed: SignedRecord) -> tuple[int, bytes]:
-    rank = {"fraud": 0, "abandon": 1}.get(signed.record.kind, 2)
-    return (rank, signed.raw)
+            link.post(frame)
 
 
 __all__ = ["Link", "RosterSeat", "Session", "SessionConfig", "SpycraftError"]

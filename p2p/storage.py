@@ -113,6 +113,7 @@ class GameStore:
         self.folder = folder
         self.transcript_path = folder / "transcript.cbor"
         self.seat_path = folder / "seat.cbor"
+        self.own_path = folder / "own.cbor"
 
     @classmethod
     def create(cls, root: Path, table: bytes) -> GameStore:
@@ -135,6 +136,34 @@ class GameStore:
             f.write(b"".join(r.raw for r in records))
             f.flush()
             os.fsync(f.fileno())
+
+    def remember_own(self, seq: int, prev: bytes, raw: bytes) -> None:
+        """Keep a record we signed, by its place, durably before it is sent (``own.cbor``, a
+        CBOR sequence of [seq, prev, record]): asked again at that place, we send it again."""
+        fd = os.open(self.own_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, encode([seq, prev, raw]))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def load_own(self) -> dict[tuple[int, bytes], bytes]:
+        """The records we signed, by place; a torn last item (a crash inside the append, so the
+        record was never sent) is ignored."""
+        if not self.own_path.exists():
+            return {}
+        data = self.own_path.read_bytes()
+        own: dict[tuple[int, bytes], bytes] = {}
+        pos = 0
+        while pos < len(data):
+            try:
+                end = pos + item_length(data, pos)
+                seq, prev, raw = decode(data[pos:end])
+            except (EncodingError, ValueError, TypeError):
+                break
+            own[(seq, prev)] = raw
+            pos = end
+        return own
 
     def truncate_to(self, transcript: Transcript) -> None:
         """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""

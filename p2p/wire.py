@@ -19,11 +19,15 @@ Theory of operation:
   module knows; the session layer adds its own with ``register_frame_type``.
 * A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
   (X25519), the table id, a display name (1-64 printable characters, safe to print on a
-  terminal) and an optional seat request, signed with the identity key over ``HELLO_DOMAIN`` +
-  the canonical CBOR of every other field. It proves that the holder
-  of the identity key asked to sit at this table with this table key. It is not bound to the
-  connection, so a copied hello can be replayed; that gains nothing, since every record is signed
-  by the identity key and every seal is opened with the table key's private half.
+  terminal), an optional seat request, a fresh 32-byte ``nonce`` and an ``echo`` of the other
+  side's nonce, signed with the identity key over ``HELLO_DOMAIN`` + the canonical CBOR of every
+  other field. Both keys are checked (``crypto.keys``): a key of small order or in a
+  non-canonical encoding is refused at the door. **The handshake binds hellos to their
+  connection** (a challenge with a fresh nonce from each side): the dialer sends its hello with
+  an all-zero echo; the listener answers with its own hello whose echo is the dialer's nonce
+  (so the dialer knows it is live, not a replay); the dialer then sends ``auth``, its signature
+  over ``AUTH_DOMAIN`` + the table, the listener's nonce and the dialer's hello. A copied hello
+  is worthless: without the identity key nobody can answer a fresh nonce.
 * ``FramedStream`` wraps a trio stream: ``send`` validates and writes one frame under a lock (so
   concurrent senders never interleave bytes); ``receive`` reads exactly one frame, never asking
   the stream for more than the rest of the current frame.
@@ -32,7 +36,9 @@ Frame types and fields (all integers are unsigned, below 2**63):
 
 ========== ===================================================================================
 hello      table (16 B), id_key (32 B), table_key (32 B), name (text <= 64), seat (int or null:
-           the seat index asked for, null for the next free one), sig (64 B)
+           the seat index asked for, null for the next free one), nonce (32 B), echo (32 B:
+           the peer's nonce, zeros in the dialer's hello), sig (64 B)
+auth       sig (64 B): the dialer's answer to the listener's nonce (see the handshake)
 lobby      seats (array of id_key, 32 B each, in the order players sat down), total (int):
            the sender's view of who sits where before genesis
 record     record (bytes): one signed record, the exact COSE_Sign1 bytes
@@ -51,13 +57,12 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 import trio
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.encoding import decode, encode, scan
-from spycraft.crypto.errors import EncodingError, SpycraftError
+from spycraft.crypto.errors import BadKey, EncodingError, SpycraftError
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
+from spycraft.crypto.keys import check_identity_key, check_table_key
 
 MAX_FRAME_SIZE = 1 << 20
 """Default limit on a frame's payload, in bytes."""
@@ -71,7 +76,11 @@ SIGNATURE_SIZE = 64
 HASH_SIZE = 32
 MAX_NAME_CHARS = 64
 MAX_REASON_CHARS = 200
-HELLO_DOMAIN = b"spycraft/hello/v1\x00"
+HELLO_DOMAIN = b"spycraft/hello/v2\x00"
+AUTH_DOMAIN = b"spycraft/auth/v1\x00"
+NONCE_SIZE = 32
+NO_ECHO = bytes(NONCE_SIZE)
+"""The echo of a dialer's hello, which answers no challenge yet."""
 
 _RECEIVE_CHUNK = 1 << 16
 
@@ -149,8 +158,11 @@ FRAME_SCHEMAS: dict[str, FrameSchema] = {
         "table_key": raw(KEY_SIZE),
         "name": text(MAX_NAME_CHARS),
         "seat": OPTIONAL_UINT,
+        "nonce": raw(NONCE_SIZE),
+        "echo": raw(NONCE_SIZE),
         "sig": raw(SIGNATURE_SIZE),
     },
+    "auth": {"sig": raw(SIGNATURE_SIZE)},
     "lobby": {"seats": array(raw(KEY_SIZE), max_size=64), "total": UINT},
     "record": {"record": raw()},
     "ack": {"seq": UINT, "link": raw(HASH_SIZE)},
@@ -313,6 +325,8 @@ class Hello:
     table_key: bytes
     name: str
     seat: int | None
+    nonce: bytes
+    sig: bytes
 
     @property
     def fingerprint(self) -> str:
@@ -329,46 +343,56 @@ def _hello_message(frame: Mapping[str, Any]) -> bytes:
 
 
 def make_hello(
-    identity_private_key: Ed25519PrivateKey | Identity,
+    identity: Identity,
     table_key_public: bytes,
     table_id: bytes,
     name: str,
     *,
+    nonce: bytes,
+    echo: bytes = NO_ECHO,
     seat: int | None = None,
 ) -> dict[str, Any]:
     """A signed hello frame, ready for ``FramedStream.send``."""
-    if isinstance(identity_private_key, Identity):
-        identity_key = identity_private_key.public
-    else:
-        identity_key = identity_private_key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
     frame: dict[str, Any] = {
         "v": PROTOCOL_VERSION,
         "t": "hello",
         "table": table_id,
-        "id_key": identity_key,
+        "id_key": identity.public,
         "table_key": table_key_public,
         "name": name,
         "seat": seat,
+        "nonce": nonce,
+        "echo": echo,
         "sig": bytes(SIGNATURE_SIZE),
     }
     validate_frame(frame)
     if not _is_display_name(name):
         raise FrameError("hello name must be 1-64 printable characters")
-    frame["sig"] = identity_private_key.sign(_hello_message(frame))
+    frame["sig"] = identity.sign(_hello_message(frame))
     return frame
 
 
-def verify_hello(frame: Mapping[str, Any], *, table_id: bytes | None = None) -> Hello:
-    """Check a hello's shape, signature and (when given) table; raise ``FrameError`` if wrong."""
+def verify_hello(
+    frame: Mapping[str, Any], *, table_id: bytes | None = None, echo: bytes | None = None
+) -> Hello:
+    """Check a hello's shape, keys, signature and (when given) table and echo of our nonce;
+    raise ``FrameError`` if anything is wrong."""
     checked = validate_frame(frame)
     if checked["t"] != "hello":
         raise FrameError(f"expected a hello, got a {checked['t']} frame")
     if table_id is not None and checked["table"] != table_id:
         raise FrameError("hello for another table")
+    if echo is not None and checked["echo"] != echo:
+        raise FrameError("hello does not answer our challenge (a replayed or stale hello)")
     if not _is_display_name(checked["name"]):
         raise FrameError("hello name must be 1-64 printable characters")
+    if checked["nonce"] == NO_ECHO:
+        raise FrameError("hello nonce must be fresh random bytes")
+    try:
+        check_identity_key(checked["id_key"])
+        check_table_key(checked["table_key"])
+    except BadKey as exc:
+        raise FrameError(f"hello refused: {exc}") from None
     if not verify_signature(checked["id_key"], checked["sig"], _hello_message(checked)):
         raise FrameError("hello signature does not verify under its identity key")
     return Hello(
@@ -377,4 +401,26 @@ def verify_hello(frame: Mapping[str, Any], *, table_id: bytes | None = None) -> 
         table_key=checked["table_key"],
         name=checked["name"],
         seat=checked["seat"],
+        nonce=checked["nonce"],
+        sig=checked["sig"],
     )
+
+
+def _auth_message(table: bytes, listener_nonce: bytes, dialer_hello_sig: bytes) -> bytes:
+    return AUTH_DOMAIN + encode({"table": table, "nonce": listener_nonce, "hello": dialer_hello_sig})
+
+
+def make_auth(identity: Identity, listener_hello: Hello, my_hello: Mapping[str, Any]) -> dict[str, Any]:
+    """The dialer's answer to the listener's challenge (``my_hello``: the frame we sent)."""
+    message = _auth_message(listener_hello.table, listener_hello.nonce, my_hello["sig"])
+    return {"v": PROTOCOL_VERSION, "t": "auth", "sig": identity.sign(message)}
+
+
+def verify_auth(frame: Mapping[str, Any], dialer_hello: Hello, my_nonce: bytes) -> None:
+    """Check that the dialer answered our nonce with its identity key; raise ``FrameError``."""
+    checked = validate_frame(frame)
+    if checked["t"] != "auth":
+        raise FrameError(f"expected an auth, got a {checked['t']} frame")
+    message = _auth_message(dialer_hello.table, my_nonce, dialer_hello.sig)
+    if not verify_signature(dialer_hello.identity_key, checked["sig"], message):
+        raise FrameError("auth does not answer our challenge under the hello's identity key")

@@ -152,12 +152,26 @@ def test_equivocation_is_proven_by_two_signed_records_for_one_seq():
 
 def test_an_abandon_names_the_stalled_seat():
     local = new_table()
-    record = local.seats[1].sign(local.state, "abandon", {"seat": 0, "reason": "no answer in 60 s"})
+    vote = local.seats[1].absence_vote(local.state)
+    record = local.seats[1].sign_abandon(local.state, {1: vote})
     state = local.table.apply(local.state, record)
     assert local.table.need(state).forfeits == (0,)
-    wrong = local.seats[0].sign(local.state, "abandon", {"seat": 1, "reason": "x"})
-    with pytest.raises((OutOfTurn, MalformedRecord)):
+    wrong = local.seats[0].sign(local.state, "abandon", {"seat": 1, "votes": [[1, vote]]})
+    with pytest.raises((OutOfTurn, MalformedRecord, IllegalAction)):
         local.table.apply(local.state, wrong)
+
+
+def test_an_abandon_without_the_accusers_own_valid_vote_is_refused():
+    local = new_table()
+    old = local.seats[1].sign(local.state, "abandon", {"seat": 0, "reason": "no answer in 60 s"})
+    with pytest.raises(MalformedRecord):
+        local.table.apply(local.state, old)
+    unsigned = local.seats[1].sign(local.state, "abandon", {"seat": 0, "votes": [[1, bytes(64)]]})
+    with pytest.raises(IllegalAction, match="vote is not valid"):
+        local.table.apply(local.state, unsigned)
+    no_votes = local.seats[1].sign(local.state, "abandon", {"seat": 0, "votes": []})
+    with pytest.raises(IllegalAction, match="needs the votes of 1"):
+        local.table.apply(local.state, no_votes)
 
 
 def test_malformed_cose_is_rejected_with_a_clear_error():
@@ -174,7 +188,9 @@ def test_once_the_game_is_over_nobody_can_forfeit_and_any_seat_may_write_the_res
         local.step(a)
     writer = local.table.expect(local.state).seat
     other = 1 - writer
-    late_abandon = local.seats[other].sign(local.state, "abandon", {"seat": writer, "reason": "slow"})
+    late_abandon = local.seats[other].sign(
+        local.state, "abandon", {"seat": writer, "votes": [[other, bytes(64)]]}
+    )
     with pytest.raises(OutOfTurn):
         local.table.apply(local.state, late_abandon)
     result = local.seats[other].sign_result(local.state)

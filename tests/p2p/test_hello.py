@@ -1,51 +1,56 @@
-"""Hellos: only the holder of an identity key can ask for a seat at a table in its name."""
+"""Hellos and the handshake: only the live holder of an identity key gets a link in its name."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+import trio
+import trio.testing
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.identity import Identity, fingerprint
+from spycraft.p2p import handshake
 from spycraft.p2p.wire import (
+    NO_ECHO,
+    FramedStream,
     FrameError,
+    Hello,
     decode_frames,
     encode_frame,
+    make_auth,
     make_hello,
+    verify_auth,
     verify_hello,
 )
 
 TABLE = bytes(range(16))
 OTHER_TABLE = bytes(range(1, 17))
-TABLE_KEY = bytes(range(100, 132))
-ALICE = Ed25519PrivateKey.from_private_bytes(b"\x01" * 32)
-MALLORY = Ed25519PrivateKey.from_private_bytes(b"\x02" * 32)
+TABLE_KEY = X25519PrivateKey.from_private_bytes(b"\x07" * 32).public_key().public_bytes(
+    serialization.Encoding.Raw, serialization.PublicFormat.Raw
+)
+ALICE = Identity(b"\x01" * 32)
+BOB = Identity(b"\x03" * 32)
+MALLORY = Identity(b"\x02" * 32)
+NONCE = b"\x11" * 32
 
 
-def hello(**changes: Any) -> dict[str, Any]:
-    frame = make_hello(ALICE, TABLE_KEY, TABLE, "alice", seat=2)
+def hello(identity: Identity = ALICE, **changes: Any) -> dict[str, Any]:
+    frame = make_hello(identity, TABLE_KEY, TABLE, "alice", nonce=NONCE, seat=2)
     return {**frame, **changes}
 
 
 def test_a_hello_verifies_after_a_trip_over_the_wire() -> None:
     (received,) = decode_frames(encode_frame(hello()))
-    checked = verify_hello(received, table_id=TABLE)
-    assert (checked.table, checked.table_key, checked.name, checked.seat) == (
-        TABLE,
-        TABLE_KEY,
-        "alice",
-        2,
+    checked = verify_hello(received, table_id=TABLE, echo=NO_ECHO)
+    assert (checked.table, checked.table_key, checked.name, checked.seat, checked.nonce) == (
+        TABLE, TABLE_KEY, "alice", 2, NONCE,
     )
     assert checked.fingerprint == fingerprint(checked.identity_key)
-
-
-def test_a_hello_from_a_spycraft_identity_verifies_without_a_seat_request() -> None:
-    identity = Identity(b"\x03" * 32)
-    checked = verify_hello(make_hello(identity, TABLE_KEY, TABLE, "bob"))
-    assert (checked.identity_key, checked.seat) == (identity.public, None)
 
 
 def test_a_forged_signature_is_refused() -> None:
@@ -55,7 +60,7 @@ def test_a_forged_signature_is_refused() -> None:
 
 def test_swapped_keys_are_refused() -> None:
     frame = hello()
-    with pytest.raises(FrameError, match="signature"):
+    with pytest.raises(FrameError):
         verify_hello({**frame, "id_key": frame["table_key"], "table_key": frame["id_key"]})
 
 
@@ -67,19 +72,43 @@ def test_a_hello_for_another_table_is_refused() -> None:
 
 
 def test_a_hello_cannot_be_claimed_by_another_identity() -> None:
-    stolen = make_hello(MALLORY, TABLE_KEY, TABLE, "alice")
-    alice_key = hello()["id_key"]
+    stolen = hello(MALLORY)
     with pytest.raises(FrameError, match="signature"):
-        verify_hello({**stolen, "id_key": alice_key})
+        verify_hello({**stolen, "id_key": ALICE.public})
+
+
+def test_a_hello_that_does_not_echo_our_nonce_is_a_replay() -> None:
+    with pytest.raises(FrameError, match="challenge"):
+        verify_hello(hello(), echo=b"\x22" * 32)
+
+
+def test_a_hello_without_a_fresh_nonce_is_refused() -> None:
+    frame = make_hello(ALICE, TABLE_KEY, TABLE, "alice", nonce=NO_ECHO)
+    with pytest.raises(FrameError, match="fresh"):
+        verify_hello(frame)
+
+
+@pytest.mark.parametrize(
+    "field,key",
+    [
+        ("table_key", bytes(32)),  # the all-zero X25519 point: every shared secret is zero
+        ("table_key", (1).to_bytes(32, "little")),  # small order
+        ("table_key", ((1 << 255) - 19).to_bytes(32, "little")),  # p itself: not canonical
+        ("id_key", bytes([1]) + bytes(31)),  # the Ed25519 identity point
+        ("id_key", bytes(32)),  # a point of small order
+    ],
+)
+def test_keys_of_small_order_or_not_canonical_are_refused_at_the_door(field: str, key: bytes) -> None:
+    with pytest.raises(FrameError, match="refused"):
+        verify_hello(hello(**{field: key}))
 
 
 @pytest.mark.parametrize("name", ["", "\x1b[2Jalice", "bob\n"])
 def test_a_name_that_could_drive_a_terminal_is_refused(name: str) -> None:
     with pytest.raises(FrameError, match="printable"):
-        make_hello(ALICE, TABLE_KEY, TABLE, name)
-    signed = hello(name=name)
+        make_hello(ALICE, TABLE_KEY, TABLE, name, nonce=NONCE)
     with pytest.raises(FrameError, match="printable"):
-        verify_hello(signed)
+        verify_hello(hello(name=name))
 
 
 def test_a_frame_of_another_type_is_not_a_hello() -> None:
@@ -91,7 +120,8 @@ def test_a_frame_of_another_type_is_not_a_hello() -> None:
 @given(st.data())
 def test_any_change_to_a_signed_hello_is_refused(data: st.DataObject) -> None:
     frame = hello()
-    field = data.draw(st.sampled_from(["table", "id_key", "table_key", "name", "seat", "sig"]))
+    field = data.draw(st.sampled_from(["table", "id_key", "table_key", "name", "seat", "nonce",
+                                       "echo", "sig"]))
     value = frame[field]
     if isinstance(value, bytes):
         i = data.draw(st.integers(0, len(value) - 1))
@@ -105,3 +135,101 @@ def test_any_change_to_a_signed_hello_is_refused(data: st.DataObject) -> None:
     frame[field] = changed
     with pytest.raises(FrameError):
         verify_hello(frame, table_id=frame["table"])
+
+
+def test_an_auth_answers_only_the_nonce_it_was_made_for() -> None:
+    dialer = hello(ALICE)
+    listener = verify_hello(make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x33" * 32,
+                                       echo=NONCE))
+    auth = make_auth(ALICE, listener, dialer)
+    verify_auth(auth, verify_hello(dialer), b"\x33" * 32)
+    with pytest.raises(FrameError, match="challenge"):
+        verify_auth(auth, verify_hello(dialer), b"\x44" * 32)
+    with pytest.raises(FrameError, match="challenge"):
+        verify_auth(make_auth(MALLORY, listener, dialer), verify_hello(dialer), b"\x33" * 32)
+
+
+# --- the handshake over a real trio stream pair ----------------------------------------------
+
+
+def trio_test(fn: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+    def run() -> None:
+        trio.run(fn)
+
+    run.__name__ = fn.__name__
+    return run
+
+
+def builder(identity: Identity, name: str) -> handshake.HelloBuilder:
+    return lambda nonce, echo: make_hello(identity, TABLE_KEY, TABLE, name, nonce=nonce, echo=echo)
+
+
+async def _pair() -> tuple[FramedStream, FramedStream]:
+    a, b = trio.testing.memory_stream_pair()
+    return FramedStream(a), FramedStream(b)
+
+
+@trio_test
+async def test_both_sides_learn_each_other_live() -> None:
+    left, right = await _pair()
+    results: dict[str, Hello] = {}
+
+    async def listen() -> None:
+        results["dialer"] = await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: None)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listen)
+        results["listener"] = await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)
+    assert results["dialer"].identity_key == ALICE.public
+    assert results["listener"].identity_key == BOB.public
+
+
+@trio_test
+async def test_a_replayed_dialer_hello_gets_no_link() -> None:
+    """Mallory copies the hello Alice sent on another connection and offers it as her own: the
+    listener answers with a fresh nonce that only Alice's key can sign, and refuses."""
+    captured = hello(ALICE)
+    left, right = await _pair()
+    outcome: list[BaseException] = []
+
+    async def listen() -> None:
+        try:
+            await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: None)
+        except FrameError as exc:
+            outcome.append(exc)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listen)
+        await left.send(captured)
+        reply = verify_hello(await left.receive(), table_id=TABLE, echo=captured["nonce"])
+        await left.send(make_auth(MALLORY, reply, captured))  # the best Mallory can sign
+    assert outcome and "challenge" in str(outcome[0])
+
+
+@trio_test
+async def test_a_replayed_listener_hello_is_refused_by_the_dialer() -> None:
+    old = make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x55" * 32, echo=b"\x66" * 32)
+    left, right = await _pair()
+
+    async def impostor() -> None:
+        await right.receive()
+        await right.send(old)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(impostor)
+        with pytest.raises(FrameError, match="challenge"):
+            await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)
+
+
+@trio_test
+async def test_a_listener_may_refuse_before_signing_anything() -> None:
+    left, right = await _pair()
+
+    async def listen() -> None:
+        with pytest.raises(handshake.Refused):
+            await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: "not seated here")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listen)
+        with pytest.raises(handshake.Refused, match="not seated here"):
+            await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)
