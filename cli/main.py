@@ -17,14 +17,19 @@ from spycraft.engines.registry import game_names, load, option_names
 def add_game_options(p: argparse.ArgumentParser) -> None:
     """--players, and one flag per option that some game declares (``rules.options``)."""
     p.add_argument("--players", type=int, default=None, help="number of seats (game default)")
+    yes_no = []
     for name in option_names():
         users = [(g, o) for g in game_names() for o in load(g).flags if o.name == name]
-        flag = users[0][1].flag
         text = "; ".join(f"{g}: {o.help}" for g, o in users)
-        p.add_argument(flag, dest=f"option_{name}", action="store_true", help=text)
+        choices = sorted({c for _, o in users for c in o.choices})
+        if choices:
+            p.add_argument(users[0][1].flag, dest=f"option_{name}", choices=choices, help=text)
+        else:
+            yes_no.append(name)
+            p.add_argument(users[0][1].flag, dest=f"option_{name}", action="store_true", help=text)
     p.add_argument("--variant", action="append", default=[],
-                   choices=[n.replace("_", "-") for n in option_names()],
-                   help="any option by name (repeatable)")
+                   choices=[n.replace("_", "-") for n in yes_no],
+                   help="any yes/no option by name (repeatable)")
 
 
 def build_parser() -> argparse.ArgumentParser:

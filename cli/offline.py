@@ -20,11 +20,16 @@ from spycraft.engines.local import new_local_table
 def game_options(definition: registry.GameDefinition, args: argparse.Namespace) -> dict[str, Any]:
     """The genesis options from the game's own flags (``cli.main.add_game_options``); a flag
     this game does not have, or a seat count it is not played with, is a usage error (exit 2)."""
-    chosen = [name for name in registry.option_names() if getattr(args, f"option_{name}", False)]
-    chosen += [v.replace("-", "_") for v in getattr(args, "variant", []) or []]
+    given: dict[str, Any] = {}
+    for name in registry.option_names():
+        value = getattr(args, f"option_{name}", None)
+        if value not in (None, False):
+            given[name] = value
+    for variant in getattr(args, "variant", []) or []:
+        given[variant.replace("-", "_")] = True
     players = args.players if args.players is not None else definition.rules.seat_counts[0]
     try:
-        return definition.genesis_options(players, chosen)
+        return definition.genesis_options(players, given)
     except ValueError as exc:
         print(f"spycraft: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -32,7 +32,7 @@ the registry's list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -78,14 +78,29 @@ class Move(Generic[S]):
 
 @dataclass(frozen=True)
 class Option:
-    """A yes/no genesis option: ``--name-with-dashes`` on the command line."""
+    """A genesis option: yes/no (``--name-with-dashes``), or one of ``choices`` (``--name X``,
+    ``default`` when not given)."""
 
     name: str
     help: str
+    choices: tuple[str, ...] = ()
+    default: str | None = None
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    def value(self, given: Any) -> bool | str:
+        """The genesis value for what the player gave (None: not given)."""
+        if not self.choices:
+            return given is True
+        return self.default if given is None and self.default is not None else str(given)
+
+    def check(self, value: Any) -> None:
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{self.name} is one of {', '.join(self.choices)}")
+        if not self.choices and not isinstance(value, bool):
+            raise ValueError(f"{self.name} is true or false")
 
 
 def moves(*declared: Move[S]) -> dict[str, Move[S]]:
@@ -119,6 +134,7 @@ class Rules(Generic[S]):
     seat_counts: tuple[int, ...]
     sides: tuple[str, ...]
     options: tuple[Option, ...] = ()
+    final_reveal: tuple[str, ...] = ()  # the record kinds that open what was hidden until the end
 
     def __init__(self, table: Mapping[str, Move[S]]) -> None:
         self.moves = dict(table)
@@ -128,18 +144,10 @@ class Rules(Generic[S]):
         if set(options) != names:
             wanted = ", ".join(sorted(names)) or "none"
             raise ValueError(f"{self.name} options are exactly: {wanted}")
-        if any(not isinstance(v, bool) for v in options.values()):
-            raise ValueError("every option is true or false")
+        for option in self.options:
+            option.check(options[option.name])
         if seats not in self.seat_counts:
             raise ValueError(f"{self.name} is not played with {seats} seats")
-
-    def genesis_options(self, chosen: Iterable[str] = ()) -> dict[str, bool]:
-        """Genesis options with the named ones switched on."""
-        chosen = set(chosen)
-        unknown = chosen - {o.name for o in self.options}
-        if unknown:
-            raise ValueError(f"{self.name} has no option {', '.join(sorted(unknown))}")
-        return {o.name: o.name in chosen for o in self.options}
 
     def seats_of(self, state: S) -> int:
         raise NotImplementedError
@@ -176,6 +184,10 @@ class GameSeat(Generic[S]):
         self.seat = context.index
         self.moves = table
         self.game_name = game
+
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        """Values this seat publishes only in the final reveal (the leak scan looks for them)."""
+        return ()
 
     def entropy(self, kind: str, seq: int) -> SeededEntropy:
         return SeededEntropy(self.context.secret("entropy", kind, seq))

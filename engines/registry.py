@@ -41,17 +41,19 @@ class GameDefinition:
         """The game's yes/no options, one command-line flag each."""
         return tuple(getattr(self.rules, "options", ()))
 
-    def genesis_options(self, players: int, chosen: Sequence[str] = ()) -> dict[str, Any]:
-        """Genesis options for ``players`` seats with the named options on; ValueError if not
-        playable."""
+    def genesis_options(
+        self, players: int, given: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Genesis options for ``players`` seats from what the player gave (option name ->
+        True for a yes/no option, a choice otherwise); ValueError if not playable."""
+        given = dict(given or {})
         if players not in self.rules.seat_counts:
             counts = self.rules.seat_counts
             raise ValueError(f"{self.name} is played by {counts[0]} to {counts[-1]} players")
-        names = {o.name for o in self.flags}
-        unknown = sorted(set(chosen) - names)
+        unknown = sorted(set(given) - {o.name for o in self.flags})
         if unknown:
             raise ValueError(f"{self.name} has no option {', '.join(unknown)}")
-        options = {name: name in chosen for name in sorted(names)}
+        options = {o.name: o.value(given.get(o.name)) for o in self.flags}
         self.rules.check_options(options, players)
         return options
 

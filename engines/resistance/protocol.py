@@ -227,6 +227,7 @@ class ResistanceRules(Rules[State]):
         Option("targeting", "variant: the Leader picks the mission (Targeting)"),
         Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
     )
+    final_reveal = ("reveal",)
 
     def seats_of(self, state: State) -> int:
         return state.n

@@ -78,6 +78,9 @@ class ResistanceSeat(GameSeat[State]):
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[int, bool] = {}
 
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        return (self.key.encode(),)
+
     # --- what this seat knows ----------------------------------------------------------------
 
     def reading(self, state: State) -> recognition.RoleReading | None:

@@ -87,6 +87,8 @@ class SpiesAndLies(Rules[Board]):
     seat_counts: tuple[int, ...] = (2,)
     sides: tuple[str, ...] = SIDES
 
+    final_reveal = ("final",)
+
     def seats_of(self, state: Board) -> int:
         return 2
 

@@ -1,0 +1,157 @@
+"""Every registered game, played by its bots: the tables the conformance suite checks.
+
+A game is listed here by being in the registry; its configurations come from what it declares
+(seat counts and options): the smallest table with no option, and a middle-sized table with
+every yes/no option switched on. Games are played once per configuration and cached, with the
+state after every record, so each conformance test reads them instead of playing again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.records import SignedRecord
+from spycraft.engines import registry
+from spycraft.engines.agent import Agent
+from spycraft.engines.local import LocalTable, new_local_table
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.schema import Fields, Fixed, Int, ListOf, Nullable, Seat, Shape
+from spycraft.engines.table import TableState
+
+SEED = 5
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str
+    players: int
+    given: tuple[tuple[str, Any], ...]  # the options the player gave
+
+    @property
+    def definition(self) -> GameDefinition:
+        return registry.load(self.game)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.definition.genesis_options(self.players, dict(self.given))
+
+    @property
+    def flags(self) -> list[str]:
+        """The command-line arguments that ask for this configuration."""
+        args = ["--players", str(self.players)]
+        for name, value in self.given:
+            flag = "--" + name.replace("_", "-")
+            args += [flag] if value is True else [flag, str(value)]
+        return args
+
+    def __str__(self) -> str:
+        given = ",".join(name for name, _ in self.given)
+        return f"{self.game}-{self.players}" + (f"-{given}" if given else "")
+
+
+def configs() -> list[Config]:
+    found = []
+    for name in registry.game_names():
+        definition = registry.load(name)
+        counts = definition.rules.seat_counts
+        found.append(Config(name, counts[0], ()))
+        yes_no = tuple((o.name, True) for o in definition.flags if not o.choices)
+        if yes_no or len(counts) > 1:
+            found.append(Config(name, counts[len(counts) // 2], yes_no))
+    return found
+
+
+CONFIGS = configs()
+SMALLEST = [c for c in CONFIGS if not c.given and c.players == c.definition.rules.seat_counts[0]]
+
+
+@dataclass
+class Played:
+    config: Config
+    local: LocalTable
+    states: list[TableState[Any]]  # states[i]: the state before records[i]; states[-1]: the end
+
+    @property
+    def records(self) -> list[SignedRecord]:
+        return self.local.records
+
+
+def agents_for(config: Config, entropy: SeededEntropy, bot: str = "random") -> list[Agent]:
+    bots = config.definition.bots
+    kind = bot if bot in bots else next(iter(bots))
+    return [bots[kind](entropy.child(f"bot/{i}"), i) for i in range(config.players)]
+
+
+def new_table(config: Config, seed: int = SEED) -> tuple[LocalTable, list[Agent]]:
+    entropy = SeededEntropy(seed)
+    local = new_local_table(config.definition, config.options, config.players, entropy)
+    return local, agents_for(config, entropy)
+
+
+def play_fresh(config: Config, seed: int = SEED) -> Played:
+    local, agents = new_table(config, seed)
+    states = [local.state]
+    while local.step(agents) is not None:
+        states.append(local.state)
+    return Played(config, local, states)
+
+
+@cache
+def played(config: Config) -> Played:
+    return play_fresh(config)
+
+
+def number_paths(shape: Shape, value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Where a body holds a number (an ``Int`` or a ``Seat``), by its schema."""
+    if isinstance(shape, (Int, Seat)):
+        return [path]
+    if isinstance(shape, Nullable):
+        return [] if value is None else number_paths(shape.inner, value, path)
+    if isinstance(shape, Fields):
+        return [
+            p for name, s in shape.fields for p in number_paths(s, value[name], path + (name,))
+        ]
+    if isinstance(shape, Fixed):
+        return [
+            p for i, s in enumerate(shape.items) for p in number_paths(s, value[i], path + (i,))
+        ]
+    if isinstance(shape, ListOf):
+        return [p for i, v in enumerate(value) for p in number_paths(shape.items, v, path + (i,))]
+    return []
+
+
+def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """``value`` (maps and lists as a body decodes them) with the item at ``path`` replaced."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: replaced(value[head], rest, new)}
+    items = list(value)
+    items[head] = replaced(items[head], rest, new)
+    return items
+
+
+def flipped(value: Any) -> Any | None:
+    """The body with its first byte string changed, or its first boolean or number changed;
+    None if it holds none of these."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, bytes) and value:
+        return value[:-1] + bytes([value[-1] ^ 1])
+    if isinstance(value, dict):
+        for key in sorted(value):
+            new = flipped(value[key])
+            if new is not None:
+                return {**value, key: new}
+    if isinstance(value, (tuple, list)):
+        for i, item in enumerate(value):
+            new = flipped(item)
+            if new is not None:
+                return [*value[:i], new, *value[i + 1 :]]
+    return None

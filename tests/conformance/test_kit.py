@@ -1,0 +1,84 @@
+"""The kit's own parts: body schemas, declared options, the moves table, the ask-once memo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spycraft.crypto.errors import MalformedValue
+from spycraft.engines.agent import Decision
+from spycraft.engines.game import GameSeat, Move, Option, Rules, moves
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.schema import BOOL, SEAT, Int, ListOf, Nullable, body
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.spies_and_lies import GAME as SPIES
+
+
+def test_a_boolean_is_never_a_number_or_a_seat() -> None:
+    schema = body(mission=Int(1, 5), target=Nullable(SEAT), team=ListOf(SEAT, size=-1))
+    schema.check({"mission": 2, "target": None, "team": (0, 1, 2)}, 3, "propose")
+    for bad in (
+        {"mission": True, "target": None, "team": (0, 1, 2)},
+        {"mission": 2, "target": True, "team": (0, 1, 2)},
+        {"mission": 2, "target": 3, "team": (0, 1, 2)},
+        {"mission": 2, "target": None, "team": (0, 1)},
+        {"mission": 2, "target": None, "team": (0, 1, 2), "extra": 1},
+    ):
+        with pytest.raises(MalformedValue):
+            schema.check(bad, 3, "propose")
+
+
+def test_a_record_kind_is_declared_once() -> None:
+    move: Move[Any] = Move("x", body(play=BOOL), lambda s, r, b: s, lambda seat, s, b: {})
+    with pytest.raises(ValueError):
+        moves(move, move)
+
+
+class Situations(Rules[None]):
+    name = "situations"
+    seat_counts = (2, 3)
+    sides = ("a", "b")
+    options = (
+        Option("fast", "a yes/no option"),
+        Option("situation", "a choice", choices=("off", "random", "S01"), default="off"),
+    )
+
+
+def test_declared_options_give_the_genesis_options_and_refuse_the_rest() -> None:
+    definition = GameDefinition(
+        "situations",
+        "Situations",
+        Situations({}),
+        seat=lambda context: GameSeat(context, {}, "situations"),
+        bots={},
+        options=lambda **kw: {},
+        render=lambda state, seat: "",
+        narrate=lambda before, record, after: "",
+    )
+    assert definition.genesis_options(2) == {"fast": False, "situation": "off"}
+    assert definition.genesis_options(3, {"fast": True, "situation": "S01"}) == {
+        "fast": True,
+        "situation": "S01",
+    }
+    for players, given in ((4, {}), (2, {"situation": "S09"}), (2, {"plot": True})):
+        with pytest.raises(ValueError):
+            definition.genesis_options(players, given)
+
+
+class Always:
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def decide(self, decision: Decision) -> int:
+        return self.index
+
+
+def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
+    context = SeatContext(None, 0, bytes(32), {})  # type: ignore[arg-type]
+    seat: GameSeat[Any] = GameSeat(context, SPIES.moves, "test")
+    decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
+    assert seat.ask(7, decision, Always(2)) == 3
+    assert seat.ask(7, decision, Always(0)) == 3
+    assert context.memo == {"ask/7/guess": 2}
+    assert seat.ask(8, decision, Always(0)) == 1
