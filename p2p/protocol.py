@@ -96,8 +96,12 @@ RESEND_BURST = 4 << 20
 RESEND_RATE = 1 << 20
 """Bytes per second a link's resend budget refills."""
 SYNC_CHUNK_BYTES = 512 * 1024
+HEAD_COST = 64
+"""What answering a head costs a link's budget (heads can be sent in a storm too)."""
 REQUEST_INTERVAL = 0.5
 """Seconds between two sync requests we send to one link."""
+BEHIND_PATIENCE = 0.3
+"""Seconds we wait for a record in flight before asking a peer that is ahead to send it."""
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -468,7 +472,7 @@ class PeerProtocol:
             return
         self.future[signed.seq] = (signed, link)
         peer.future_bytes += size
-        self._request(link, now)
+        peer.claimed = max(peer.claimed, signed.seq - 1)  # the record before is likely in flight
 
     def _release_future(self, now: float) -> None:
         while self.head + 1 in self.future:
@@ -660,15 +664,15 @@ class PeerProtocol:
         peer = self.links[link]
         peer.claimed = seq
         if seq > self.head:
-            self._request(link, now)
-            return
+            return  # the ticker asks if the records do not come by themselves
         ours = self.state.genesis_link if seq == 0 else self.records[seq - 1].link
         if ours != link_hash:
             self._resend(link, seq, now, single=True)
             return
         peer.acked = max(peer.acked, seq)
         if seq < self.head:
-            self._resend(link, seq + 1, now)
+            if peer.spend(HEAD_COST, now):  # it is behind: it asks once it knows (and if the
+                self._send(link, self._head_frame())  # records in flight do not come first)
         elif self._voted and self.seat is not None:  # it waits where we voted: it may need ours
             self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
 
@@ -679,9 +683,12 @@ class PeerProtocol:
             self._send(link, {"t": "sync", "from_seq": self.head + 1})
 
     def _ask_if_behind(self, now: float) -> None:
+        """Ask one peer that says it is ahead for what we miss (the least recently asked
+        first, so a peer that lies about its head cannot keep us from asking the others)."""
         ahead = [link for link, peer in self.links.items() if peer.claimed > self.head]
-        if ahead:
-            self._request(min(ahead, key=lambda link: self.links[link].asked_at), now)
+        if not ahead or now - self._since < BEHIND_PATIENCE:
+            return
+        self._request(min(ahead, key=lambda link: self.links[link].asked_at), now)
 
     def _resend(self, link: LinkId, from_seq: int, now: float, *, single: bool = False) -> None:
         """Send our records from ``from_seq`` on (one only if ``single``), paid from the link's

@@ -140,7 +140,7 @@ class GameStore:
     def remember_own(self, seq: int, prev: bytes, raw: bytes) -> None:
         """Keep a record we signed, by its place, durably before it is sent (``own.cbor``, a
         CBOR sequence of [seq, prev, record]): asked again at that place, we send it again."""
-        fd = os.open(self.own_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        fd = os.open(self.own_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
         try:
             os.write(fd, encode([seq, prev, raw]))
             os.fsync(fd)

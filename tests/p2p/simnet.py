@@ -1,0 +1,190 @@
+"""A simulated table for the sans-IO peer protocol: n peers, a full mesh, a clock, a scheduler.
+
+Every peer is a real ``PeerProtocol`` with a real ``TableSeat`` (real signatures, real engine);
+only the network and the clock are simulated, so a test chooses the interleaving: how long each
+frame takes, which frames are lost or delivered twice, and what one adversarial seat does
+instead of following the protocol. Frames go through the wire encoding both ways, as on TCP.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.records import SignedRecord
+from spycraft.engines.agent import RandomAgent
+from spycraft.engines.local import LocalTable, new_local_table
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.seat import TableSeat
+from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
+from spycraft.p2p.protocol import (
+    Action,
+    Close,
+    PeerProtocol,
+    ProtocolConfig,
+    Remember,
+    Rewrite,
+    Send,
+    Store,
+)
+from spycraft.p2p.wire import decode_frames, encode_frame
+from tests.p2p.relay import GAME
+
+TICK = 0.1
+
+
+@dataclass
+class Peer:
+    index: int
+    protocol: PeerProtocol
+    seat: TableSeat
+    agent: RandomAgent
+    stored: list[bytes] = field(default_factory=list)  # the transcript file, as Store/Rewrite left it
+    signed: dict[tuple[int, bytes], set[bytes]] = field(default_factory=dict)  # Remember, by place
+    closed: set[int] = field(default_factory=set)  # links this peer closed, by the other's index
+    honest: bool = True
+    writes: bool = True  # False: a staller, who never writes its turn
+
+
+@dataclass(order=True)
+class _Frame:
+    at: float
+    order: int
+    sender: int = field(compare=False)
+    receiver: int = field(compare=False)
+    data: bytes = field(compare=False)
+
+
+class SimNet:
+    """Peers i and j share one link; peer i knows it as link id j."""
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        seed: int = 1,
+        rng: random.Random | None = None,
+        definition: GameDefinition = GAME,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+        grace: float = 1.0,
+        delay: tuple[float, float] = (0.001, 0.05),
+        drop: float = 0.0,
+        duplicate: float = 0.0,
+    ) -> None:
+        self.rng = rng or random.Random(seed)
+        self.local: LocalTable = new_local_table(
+            definition, options or {}, players, SeededEntropy(seed.to_bytes(8, "big"))
+        )
+        self.config = ProtocolConfig(turn_timeout=timeout, grace=grace)
+        self.delay = delay
+        self.drop = drop
+        self.duplicate = duplicate
+        self.now = 0.0
+        self._queue: list[_Frame] = []
+        self._order = 0
+        self.peers = [
+            Peer(i, PeerProtocol(table=definition.table(), genesis=self.local.genesis, seat=seat,
+                                 config=self.config, now=0.0),
+                 seat, RandomAgent(SeededEntropy(bytes([i, seed % 256]))))
+            for i, seat in enumerate(self.local.seats)
+        ]
+        self.on_frame: Callable[[Peer, int, dict[str, Any]], bool] | None = None
+        """A hook that sees every delivered frame first; True swallows it."""
+        self.adversary: Callable[[SimNet, Peer], None] | None = None
+        """What a dishonest peer does at each step instead of writing its turn honestly."""
+        for peer in self.peers:
+            for other in self.peers:
+                if other is not peer:
+                    self.apply(peer, peer.protocol.link_up(other.index, other.index, 0.0))
+
+    # --- moving frames -----------------------------------------------------------------------
+
+    def send(self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False) -> None:
+        if receiver in self.peers[sender].closed or sender in self.peers[receiver].closed:
+            return
+        data = encode_frame(frame)
+        copies = 1
+        if not lossless and self.rng.random() < self.drop:
+            copies = 0
+        elif not lossless and self.rng.random() < self.duplicate:
+            copies = 2
+        for _ in range(copies):
+            self._order += 1
+            at = self.now + self.rng.uniform(*self.delay)
+            heapq.heappush(self._queue, _Frame(at, self._order, sender, receiver, data))
+
+    def apply(self, peer: Peer, actions: list[Action]) -> None:
+        for action in actions:
+            if isinstance(action, Send):
+                self.send(peer.index, action.link, action.frame)
+            elif isinstance(action, Store):
+                peer.stored.extend(r.raw for r in action.records)
+            elif isinstance(action, Rewrite):
+                peer.stored = [r.raw for r in action.transcript.records]
+            elif isinstance(action, Remember):
+                peer.signed.setdefault((action.seq, action.prev), set()).add(action.raw)
+            elif isinstance(action, Close):
+                peer.closed.add(action.link)
+
+    def broadcast(self, sender: int, frame: dict[str, Any]) -> None:
+        for other in self.peers:
+            if other.index != sender:
+                self.send(sender, other.index, frame, lossless=True)
+
+    # --- running -----------------------------------------------------------------------------
+
+    def step_peer(self, peer: Peer) -> None:
+        if not peer.honest and self.adversary is not None:
+            self.adversary(self, peer)
+            return
+        if peer.writes:
+            state = peer.protocol.wants_turn()
+            if state is not None:
+                signed = peer.seat.build(state, peer.agent)
+                self.apply(peer, peer.protocol.submit(signed, self.now))
+
+    def run(self, until: float, *, stop: Callable[[], bool] | None = None) -> None:
+        """Advance the clock to ``until`` (or until ``stop()``), delivering frames in time order
+        and ticking every peer every ``TICK`` seconds."""
+        next_tick = self.now
+        while self.now < until:
+            if stop is not None and stop():
+                return
+            if self._queue and self._queue[0].at <= next_tick:
+                frame = heapq.heappop(self._queue)
+                self.now = max(self.now, frame.at)
+                receiver = self.peers[frame.receiver]
+                if frame.sender in receiver.closed:
+                    continue
+                (decoded,) = decode_frames(frame.data)
+                if self.on_frame is not None and self.on_frame(receiver, frame.sender, decoded):
+                    continue
+                self.apply(receiver, receiver.protocol.receive(frame.sender, decoded, self.now))
+                self.step_peer(receiver)
+                continue
+            self.now = next_tick
+            next_tick += TICK
+            for peer in self.peers:
+                self.step_peer(peer)
+                self.apply(peer, peer.protocol.tick(self.now))
+                self.step_peer(peer)
+
+    def honest(self) -> list[Peer]:
+        return [p for p in self.peers if p.honest]
+
+    def all_honest_finished(self) -> bool:
+        return all(p.protocol.finished for p in self.honest())
+
+    def settle(self, seconds: float = 3.0) -> None:
+        """Run on a quiet, lossless network so the heads of the end go round."""
+        self.drop = self.duplicate = 0.0
+        self.run(self.now + seconds)
+
+
+def own_records(peer: Peer) -> list[SignedRecord]:
+    return [r for r in peer.protocol.records if r.seat == peer.index]
