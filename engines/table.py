@@ -416,7 +416,6 @@ class Table(Generic[S]):
     def _interrupt(
         self, state: TableState[S], turn: Turn, record: Record
     ) -> tuple[S, Incident, Forfeit]:
-        body = record.body
         if record.kind == "abandon":
             voters = absence.check_abandon(state.genesis, turn.seat, record)
             what = f"absent: timeouts of seats {', '.join(map(str, voters))}"

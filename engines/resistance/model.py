@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
 from typing import Any
 
-from spycraft.crypto.errors import IllegalAction, Unattributed
+from spycraft.engines.errors import Illegal
 
 # --- tables of section 1 -----------------------------------------------------------------------
 
@@ -187,10 +187,7 @@ SUCCESS, FAIL = "success", "fail"
 PASS = None  # the "pass" option of every window
 
 
-class IllegalMove(Unattributed):
-    """A move the rules forbid; the protocol layer names the seat and the record."""
-
-    record_error = IllegalAction
+IllegalMove = Illegal  # a move the rules forbid; the kit names the seat and the record
 
 
 # --- state -------------------------------------------------------------------------------------

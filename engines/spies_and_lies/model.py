@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import pairwise, permutations
 from typing import Literal, TypeVar
 
-from spycraft.crypto.errors import IllegalAction, RuleViolation, Unattributed
+from spycraft.engines.errors import Illegal, Violation
 
 T = TypeVar("T")
 Pair = tuple[T, T]
@@ -88,18 +88,6 @@ STEPS = 8
 Phase = Literal["setup", "deploy", "intel", "layout", "tokens", "mission", "exhaustion", "over"]
 Stage = Literal["deceive", "guess", "reveal", "resolve", "captain", "marshal"]
 CardState = Literal["hidden", "retired", "activated", "shown"]
-
-
-class Illegal(Unattributed):
-    """A choice the rules never allow (rules §10): the record is rejected."""
-
-    record_error = IllegalAction
-
-
-class Violation(Unattributed):
-    """A revealed card that proves its seat's hidden deployment or Intel token illegal."""
-
-    record_error = RuleViolation
 
 
 @dataclass(frozen=True)
