@@ -17,7 +17,15 @@ from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Record, parse_record, sign_record
 from spycraft.engines.agent import RandomAgent
 from spycraft.engines.local import new_local_table
-from spycraft.engines.table import FRAUD
+from spycraft.engines.table import (
+    ABANDONED,
+    DESERTED,
+    FRAUD,
+    Forfeit,
+    Over,
+    Result,
+    settle,
+)
 from tests.foundation.toy import GAME
 
 
@@ -196,3 +204,49 @@ def test_once_the_game_is_over_nobody_can_forfeit_and_any_seat_may_write_the_res
     result = local.seats[other].sign_result(local.state)
     state = local.table.apply(local.state, result)
     assert state.result is not None and local.table.expect(state) is None
+
+
+# --- the one forfeit rule (table.settle) -------------------------------------------------------
+
+SIDES = ("light", "dark")
+SIDE = {0: "light", 1: "dark", 2: "light", 3: "dark", 4: None}
+NATURAL = Over(Result("light", "points"))
+
+
+def settled(seats: int, *forfeits: Forfeit) -> Result:
+    return settle(seats, SIDES, SIDE.get, forfeits, NATURAL)
+
+
+def test_without_a_forfeit_the_result_is_the_natural_one() -> None:
+    assert settled(4) == Result("light", "points")
+
+
+def test_a_cheaters_side_loses_and_two_cheating_sides_leave_no_winner() -> None:
+    one = settled(4, Forfeit(0, 9, FRAUD, "false opening", 1))
+    assert (one.winner, one.reason, one.forfeits, one.evidence) == ("dark", FRAUD, (0,), (9,))
+    both = settled(4, Forfeit(0, 9, FRAUD, "x", 1), Forfeit(1, 12, FRAUD, "y", 2))
+    assert (both.winner, both.reason, both.forfeits) == (None, FRAUD, (0, 1))
+
+
+def test_two_abandons_on_two_sides_are_abandoned_not_fraud() -> None:
+    light, dark = Forfeit(0, 9, ABANDONED, "abandoned", 1), Forfeit(1, 12, ABANDONED, "x", 2)
+    result = settled(4, light, dark)
+    assert (result.winner, result.reason) == (None, ABANDONED)
+    alone = settled(4, Forfeit(2, 9, ABANDONED, "abandoned", 1))
+    assert (alone.winner, alone.reason) == ("dark", ABANDONED)
+
+
+def test_an_abandon_between_two_seats_is_only_claimed() -> None:
+    result = settled(2, Forfeit(1, 30, ABANDONED, "abandoned", 0))
+    assert (result.winner, result.reason, result.forfeits) == (None, ABANDONED, (1,))
+    assert result.describe().startswith("abandoned, claimed by seat 0: no winner, no fraud")
+    cheat = settled(2, Forfeit(1, 30, FRAUD, "false opening", 0))
+    assert cheat.winner == "light"
+
+
+def test_a_deserter_is_named_and_an_unknown_side_leaves_no_winner() -> None:
+    result = settled(5, Forfeit(4, 7, DESERTED, "deserted after seeing its role", 0))
+    assert (result.winner, result.reason, result.forfeits) == (None, DESERTED, (4,))
+    assert "deserted after seeing its role" in result.detail and "not known" in result.detail
+    fraud_wins = settled(5, Forfeit(4, 7, DESERTED, "d", 0), Forfeit(3, 9, FRAUD, "f", 0))
+    assert fraud_wins.reason == FRAUD and fraud_wins.winner is None
