@@ -46,6 +46,7 @@ from spycraft.engines.seat import SeatContext
 from spycraft.engines.table import GameNeed, Turn
 
 S = TypeVar("S")
+V = TypeVar("V")
 Body = dict[str, Any]
 
 
@@ -176,14 +177,18 @@ class Rules(Generic[S]):
         raise NotImplementedError
 
 
-class GameSeat(Generic[S]):
-    """The kit's half of a game's seat: the one build dispatch and the ask-once memo."""
+class GameSeat(Generic[S, V]):
+    """The kit's half of a game's seat: the one build dispatch, the ask-once memo, and the
+    seat's typed view ``V`` of a state ``S`` (what its agent and the UI read)."""
 
     def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
         self.context = context
         self.seat = context.index
         self.moves = table
         self.game_name = game
+
+    def view(self, state: S) -> V:
+        raise NotImplementedError
 
     def kept_secrets(self) -> tuple[bytes, ...]:
         """Values this seat publishes only in the final reveal (the leak scan looks for them)."""

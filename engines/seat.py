@@ -74,6 +74,10 @@ class GameSeat(Protocol):
         """(kind, body) of this seat's next record; ``turn.seat`` is this seat."""
         ...
 
+    def view(self, state: Any) -> Any:
+        """What this seat sees of the game state (its private knowledge included)."""
+        ...
+
 
 SeatFactory = Callable[[SeatContext], GameSeat]
 
@@ -101,9 +105,8 @@ class TableSeat:
         return self.context.memo
 
     def view(self, state: TableState[Any]) -> Any:
-        """What this seat sees: the game's seat view when the game has one, else the state."""
-        view = getattr(self.game, "view", None)
-        return view(state.game) if view is not None else state.game
+        """What this seat sees: its game seat's view of the game state."""
+        return self.game.view(state.game)
 
     def my_turn(self, state: TableState[Any]) -> Turn | None:
         turn = self.table.expect(state)

@@ -70,7 +70,7 @@ def label(kind: str, option: Any) -> str:
     return str(option)
 
 
-class ResistanceSeat(GameSeat[State]):
+class ResistanceSeat(GameSeat[State, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, "resistance")
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))

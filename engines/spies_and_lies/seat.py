@@ -30,7 +30,7 @@ def captain_label(copy: int) -> str:
     return "6 IP" if copy == 0 else f"copy {copy}"
 
 
-class SpiesAndLiesSeat(GameSeat[Board]):
+class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[Board]]) -> None:
         super().__init__(context, table, "spies-and-lies")
         self.index = context.index

@@ -76,7 +76,7 @@ class Always:
 
 def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
     context = SeatContext(None, 0, bytes(32), {})  # type: ignore[arg-type]
-    seat: GameSeat[Any] = GameSeat(context, SPIES.moves, "test")
+    seat: GameSeat[Any, Any] = GameSeat(context, SPIES.moves, "test")
     decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
     assert seat.ask(7, decision, Always(2)) == 3
     assert seat.ask(7, decision, Always(0)) == 3

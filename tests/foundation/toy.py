@@ -87,6 +87,9 @@ class PenniesSeat:
     def __init__(self, context: Any) -> None:
         self.context = context
 
+    def view(self, state: Pennies) -> Pennies:
+        return state
+
     def build(self, state: Pennies, turn: Turn, agent: Any) -> tuple[str, Any]:
         key = f"coin/{state.round}"
         nonce = self.context.secret("coin", state.round)
