@@ -37,10 +37,12 @@ import rbcl
 __all__ = ["ed25519_is_valid_point", "ed25519_verify", "rbcl"]  # ``group`` takes rbcl from here
 
 _loader = sys.modules["rbcl._sodium"]
-try:
-    pathlib.Path(_loader.lib_path).unlink(missing_ok=True)
-except OSError:  # a platform that will not remove a loaded library: leave it
-    pass
+_lib_path = getattr(_loader, "lib_path", None)  # rbcl 1.x names its temp file so
+if isinstance(_lib_path, str):
+    try:
+        pathlib.Path(_lib_path).unlink(missing_ok=True)
+    except OSError:  # a platform that will not remove a loaded library: leave it
+        pass
 
 _lib = _loader._sodium
 
