@@ -1,38 +1,94 @@
 """A modified spycraft client for the network tests: a bot peer that lies in one chosen way.
 
-    python -m tests.net.cheater MODE INTERFACE OUT_FILE TABLE_ID
+    python -m tests.net.cheater MODE INTERFACE OUT_FILE TABLE_ID [--game G] [--turn-timeout T]
+
+Theory of operation: the cheater joins an announced table like ``spycraft bots`` (or, for
+``low-order``, only knocks at the lobby's door), then plays honestly apart from one attack.
+Attacks on its own turn live in ``_write_turn``; attacks that do not wait for its turn run in
+``_attack``, a task beside the session's ticker that wakes whenever the table changes. It dials
+back every seat that hangs up on it (an honest peer only redials lower seats), so each attack
+can be tried on every link again. It prints ``seat N`` once seated and one line per attack.
+
+The *trigger kind* of a game is the record kind the turn-bound attacks wait for: ``guess`` in
+Spies & Lies, ``vote_commit`` in The Resistance (the team vote).
 
 MODE is one of
-  equivocate  at its first guess, signs two different guesses and sends one to each peer
-  stall       at its first guess, goes silent (connections stay open)
-  forge       at its first turn, sends a record that claims to be the other seat's
-  lie         at its first reveal, opens its card with a false nonce
-
-It prints ``seat N`` once seated, then plays on (honestly, apart from the one lie).
+  equivocate     at its first trigger turn, signs two different records, one to each half
+  stall          at its first trigger turn (or ``--stall-at KIND``), goes silent (its
+                 connections stay open)
+  forge          at its first turn, sends a record that claims to be another seat's
+  lie            at its first ``reveal`` (Spies & Lies), opens its card with a false nonce
+  abandon-now    where another seat is first expected at a trigger kind, signs an abandon of it
+                 carrying only its own vote, and at the next such place one in the old
+                 ``{seat, reason}`` form; each goes to everyone at once
+  abandon-retro  after some records, abandons for an earlier place another seat wrote (right
+                 ``prev``): with its own vote only, then with forged votes added (random
+                 signatures, then votes it signed itself under other seats' numbers)
+  frame          ``evidence`` frames pairing an honest seat's record with its own record for
+                 that seq, one from another table, one by another seat, the same record twice,
+                 and a record forged in that seat's name
+  hello-replay   replays the hellos (and auths) other seats sent it on new connections to the
+                 remaining seats
+  low-order      knocks at the lobby with an all-zero and a non-canonical X25519 table key and
+                 with small-order Ed25519 identity keys; never sits down
+  flood          500 frames of its own signed records for seqs just ahead and far ahead, then
+                 a storm of sync requests, and acks and heads for huge seqs
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import trio
 
+from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.identity import Identity
-from spycraft.crypto.records import Record, sign_record
-from spycraft.engines import registry
+from spycraft.crypto.records import Record, SignedRecord, sign_record
+from spycraft.engines import absence, registry
 from spycraft.engines.table import TableState
-from spycraft.p2p.discovery import browse_tables
+from spycraft.p2p import handshake
+from spycraft.p2p.discovery import TableAd, browse_tables
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import Me, join_table
 from spycraft.p2p.protocol import Send
-from spycraft.p2p.session import Session
+from spycraft.p2p.session import Link, Session, SessionConfig
+from spycraft.p2p.wire import NO_ECHO, FramedStream, FrameError, make_hello
+
+TRIGGER = {"spies-and-lies": "guess", "resistance": "vote_commit"}
+RETRO_AFTER = 36
+"""Records the table holds before ``abandon-retro``, ``frame`` and ``flood`` begin."""
+FLOOD_BODY = 64 * 1024
+"""Padding of each flood record: 500 of them are 32 MiB per link."""
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
 
 
 class Cheater(Session):
-    mode = ""
+    mode: ClassVar[str] = ""
+    game: ClassVar[str] = "spies-and-lies"
+    stall_at: ClassVar[str | None] = None
     done = False
+    dialing: set[int]
+    used_links: set[int]
+    last_place = 0
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.dialing = set()
+        self.used_links = set()
+    captured: ClassVar[list[dict[str, Any]]] = []  # hello and auth frames other peers sent us
+
+    @property
+    def trigger(self) -> str:
+        return TRIGGER[self.game]
+
+    # --- attacks on our own turn ------------------------------------------------------------
 
     async def _write_turn(self, state: TableState[Any]) -> None:
         assert self.table_seat is not None and self.agent is not None
@@ -40,60 +96,344 @@ class Cheater(Session):
         assert turn is not None
         now = trio.current_time()
         if not self.done:
-            if self.mode == "stall" and "guess" in turn.kinds:
-                print("stalling", flush=True)
+            if self.mode == "stall" and (self.stall_at or self.trigger) in turn.kinds:
+                say("stalling")
                 await trio.sleep_forever()
-            if self.mode == "equivocate" and "guess" in turn.kinds:
+            if self.mode == "equivocate" and self.trigger in turn.kinds:
                 self.done = True
-                one = self.table_seat.sign(state, "guess", {"rank": 1})
-                two = self.table_seat.sign(state, "guess", {"rank": 2})
+                if self.game == "spies-and-lies":
+                    one = self.table_seat.sign(state, "guess", {"rank": 1})
+                    two = self.table_seat.sign(state, "guess", {"rank": 2})
+                else:
+                    one = self.table_seat.build(state, self.agent)
+                    body = dict(one.record.body) if isinstance(one.record.body, Mapping) else {}
+                    two = self.table_seat.sign(state, one.record.kind, {**body, "twice": True})
                 self._execute(
                     [a for a in self.protocol.submit(one, now) if not isinstance(a, Send)]
                 )
                 for i, link in enumerate(self.links.values()):
                     link.post({"t": "record", "record": (one if i % 2 == 0 else two).raw})
-                print("equivocated", flush=True)
+                say("equivocated")
                 return
             if self.mode == "forge":
                 self.done = True
-                other = 1 - self.seat if self.seat is not None else 0
+                other = (self.table_seat.index + 1) % len(self.roster)
                 record = Record(self.genesis.genesis.table, state.seq + 1, state.link,
                                 other, turn.kinds[0], {"forged": True})
                 forged = sign_record(record, self.identity)
                 self._broadcast({"t": "record", "record": forged.raw})
-                print("forged", flush=True)
+                say("forged")
             if self.mode == "lie" and "reveal" in turn.kinds:
                 self.done = True
                 honest = self.table_seat.build(state, self.agent)
-                body: dict[str, Any] = dict(honest.record.body)
-                body["nonce"] = bytes(32)
-                lie = self.table_seat.sign(state, "reveal", body)
+                lie_body: dict[str, Any] = dict(honest.record.body)
+                lie_body["nonce"] = bytes(32)
+                lie = self.table_seat.sign(state, "reveal", lie_body)
                 self._broadcast({"t": "record", "record": lie.raw})
-                print("lied", flush=True)
+                say("lied")
                 await trio.sleep_forever()
         await super()._write_turn(state)
 
+    # --- attacks at any time --------------------------------------------------------------
 
-async def main(mode: str, interface: str, out: str, table: str) -> None:
-    Cheater.mode = mode
-    definition = registry.load("spies-and-lies")
+    async def _ticker(self) -> None:
+        assert self._nursery is not None
+        self._nursery.start_soon(self._attack)
+        await super()._ticker()
+
+    def _redial(self, link: Link) -> None:
+        """Dialing back is done in ``_drop``, for every seat."""
+
+    def _drop(self, link: Link) -> None:
+        """Unlike an honest peer, dial back every seat that hung up on us, even with a goodbye
+        (one dialer per seat at a time: two would look like a replayed hello)."""
+        super()._drop(link)
+        seat = link.seat
+        if self._nursery is not None and not self.finished and seat is not None \
+                and seat not in self.dialing:
+            self.dialing.add(seat)
+            self._nursery.start_soon(self._dial_back, seat)
+
+    async def _dial_back(self, seat: int) -> None:
+        try:
+            await self._dial(seat, 0.5)
+        finally:
+            self.dialing.discard(seat)
+
+    def _linked_to_all(self) -> bool:
+        return len({link.seat for link in self.links.values() if link.seat is not None}) \
+            == len(self.roster) - 1
+
+    def _relinked(self) -> bool:
+        """Linked to every seat again, by links that carried none of our earlier attacks
+        (each of those attacks makes honest peers hang up on us: the next must not be lost)."""
+        return self._linked_to_all() and not (set(self.links) & self.used_links)
+
+    def _send_attack(self, frame: dict[str, Any]) -> None:
+        self.used_links |= set(self.links)
+        self._broadcast(frame)
+
+    async def _attack(self) -> None:
+        steps = {
+            "abandon-now": self._abandon_now,
+            "abandon-retro": self._abandon_retro,
+            "frame": self._frame,
+            "hello-replay": self._hello_replay,
+            "flood": self._flood,
+        }
+        step = steps.get(self.mode)
+        if step is None:
+            return
+        round_ = 0
+        while not self.finished:
+            changed = self._changed
+            if await step(round_):
+                round_ += 1
+            await changed.wait()
+
+    def _signed(self, seq: int, prev: bytes, kind: str, body: Any, *, table: bytes | None = None,
+                seat: int | None = None) -> SignedRecord:
+        """A record signed with our key (``seat`` may name another seat: a forgery)."""
+        assert self.seat is not None
+        record = Record(table or self.genesis.genesis.table, seq, prev,
+                        self.seat if seat is None else seat, kind, body)
+        return sign_record(record, self.identity)
+
+    def _vote(self, seq: int, prev: bytes, accused: int, voter: int) -> bytes:
+        """A vote signed with our key under ``voter``'s number (a forgery unless it is us)."""
+        return absence.sign_vote(self.identity, self.genesis.genesis.table, seq, prev, accused, voter)
+
+    async def _abandon_now(self, round_: int) -> bool:
+        """Abandon the seat expected next, without any timeout waited."""
+        state = self.state
+        turn = self.table.expect(state)
+        if round_ >= 2 or turn is None or turn.seat == self.seat or self.trigger not in turn.kinds:
+            return False
+        if not self._relinked() or state.seq + 1 == self.last_place:
+            return False
+        self.last_place = state.seq + 1
+        assert self.seat is not None
+        accused = turn.seat
+        if round_ == 0:
+            votes = {self.seat: self._vote(state.seq + 1, state.link, accused, self.seat)}
+            body: dict[str, Any] = absence.abandon_body(accused, votes)
+        else:
+            body = {"seat": accused, "reason": "timeout"}
+        signed = self._signed(state.seq + 1, state.link, "abandon", body)
+        self._send_attack({"t": "record", "record": signed.raw})
+        say(f"abandon of seat {accused} at {state.seq + 1} ({'own vote' if round_ == 0 else 'old form'})")
+        return True
+
+    async def _abandon_retro(self, round_: int) -> bool:
+        """An abandon for a place another seat already wrote, with forged votes."""
+        state = self.state
+        if round_ >= 3 or state.seq < RETRO_AFTER + 5 * round_ or not self._relinked():
+            return False
+        assert self.seat is not None
+        n = len(self.roster)
+        held = next(
+            r for r in reversed(self.records[:-3])
+            if r.seat != self.seat and r.record.kind not in ("fraud", "abandon", "result")
+        )
+        seq, accused, prev = held.seq, held.seat, held.record.prev
+        others = [v for v in range(n) if v not in (accused, self.seat)][: absence.quorum(n) - 1]
+        votes = {self.seat: self._vote(seq, prev, accused, self.seat)}
+        for voter in others if round_ > 0 else ():
+            votes[voter] = os.urandom(64) if round_ == 1 else self._vote(seq, prev, accused, voter)
+        signed = self._signed(seq, prev, "abandon", absence.abandon_body(accused, votes))
+        self._send_attack({"t": "record", "record": signed.raw})
+        forged = ["only its own vote", "random signatures", "votes signed with its own key"][round_]
+        say(f"retroactive abandon of seat {accused} at {seq} (head {state.seq}), {forged}")
+        return True
+
+    async def _frame(self, round_: int) -> bool:
+        """Evidence that pairs an honest seat's record with something that proves nothing."""
+        state = self.state
+        if round_ >= 5 or state.seq < RETRO_AFTER + 4 * round_ or not self._relinked():
+            return False
+        victim = next(r for r in reversed(self.records[:-1]) if r.seat != self.seat)
+        seq, prev = victim.seq, victim.record.prev
+        body = {"framed": round_}
+        if round_ == 0:
+            other = self._signed(seq, prev, victim.record.kind, body)
+            what = "its own record for that seq"
+        elif round_ == 1:
+            other = self._signed(seq, prev, victim.record.kind, body, table=os.urandom(16),
+                                 seat=victim.seat)
+            what = "a record from another table"
+        elif round_ == 2:
+            other = next(r for r in reversed(self.records) if r.seat not in (self.seat, victim.seat))
+            what = f"seat {other.seat}'s record {other.seq}"
+        elif round_ == 3:
+            other = victim
+            what = "the same record"
+        else:
+            other = self._signed(seq, prev, victim.record.kind, body, seat=victim.seat)
+            what = "a record forged in its name"
+        self._send_attack({"t": "evidence", "records": [victim.raw, other.raw]})
+        say(f"evidence against seat {victim.seat} at {seq}: paired with {what}")
+        return True
+
+    async def _hello_replay(self, round_: int) -> bool:
+        """Replay captured hellos (and the auth that followed) to every other seat."""
+        if round_ >= 3 or not self._linked_to_all() or self.state.seq < 5 * (round_ + 1):
+            return False
+        seats = {r.identity: i for i, r in enumerate(self.roster)}
+        hellos = [f for f in self.captured if f["t"] == "hello" and f["id_key"] in seats]
+        if not hellos:
+            return False
+        for hello in hellos:
+            owner = seats[hello["id_key"]]
+            auth = next((f for f in self.captured if f["t"] == "auth"
+                         and f.get("for") == hello["sig"]), None)
+            for target in range(len(self.roster)):
+                if target in (owner, self.seat):
+                    continue
+                outcome = await self._replay_to(target, hello, auth)
+                say(f"replayed seat {owner}'s {'dialer' if hello['echo'] == NO_ECHO else 'listener'}"
+                    f" hello to seat {target}: {outcome}")
+        return True
+
+    async def _replay_to(self, target: int, hello: dict[str, Any], auth: dict[str, Any] | None) -> str:
+        entry = self.roster[target]
+        try:
+            with trio.fail_after(5):
+                framed = FramedStream(await trio.open_tcp_stream(entry.host, entry.port))
+                async with framed:
+                    await framed.send(hello)
+                    answer = await framed.receive()
+                    if answer["t"] != "hello":
+                        return f"answered {answer['t']}"
+                    if auth is not None:
+                        await framed.send({k: v for k, v in auth.items() if k != "for"})
+                    answer = await framed.receive()
+                    return f"then answered {answer['t']}"
+        except (FrameError, trio.EndOfChannel, trio.BrokenResourceError, trio.TooSlowError,
+                OSError) as exc:
+            return f"closed ({type(exc).__name__})"
+
+    async def _flood(self, round_: int) -> bool:
+        state = self.state
+        if round_ >= 1 or state.seq < RETRO_AFTER or not self._linked_to_all():
+            return False
+        say(f"flooding at head {state.seq}")
+        frames: list[dict[str, Any]] = []
+        for i in range(500):
+            ahead = 2 + i % 62 if i % 2 == 0 else 1000 + i * 1000
+            pad = {"pad": os.urandom(FLOOD_BODY)}
+            signed = self._signed(state.seq + ahead, os.urandom(32), self.trigger, pad)
+            frames.append({"t": "record", "record": signed.raw})
+        frames += [{"t": "sync", "from_seq": 1 + i % 3} for i in range(300)]
+        huge = 1 << 40
+        frames += [{"t": "ack", "seq": huge + i, "link": os.urandom(32)} for i in range(100)]
+        frames += [{"t": "head", "seq": huge + i, "link": os.urandom(32)} for i in range(100)]
+        for start in range(0, len(frames), 100):
+            for link in list(self.links.values()):
+                while link.send_channel.statistics().current_buffer_used > 512 and not link.closed:
+                    await trio.sleep(0.01)
+                for frame in frames[start:start + 100]:
+                    link.post(frame)
+            await trio.sleep(0.01)
+        say(f"flooded {len(frames)} frames to each of {len(self.links)} links")
+        return True
+
+
+def _capture() -> None:
+    """Keep every hello and auth frame other peers send us (a wiretap on our own handshakes)."""
+    verify_hello, verify_auth = handshake.verify_hello, handshake.verify_auth
+
+    def hello_tap(frame: Mapping[str, Any], **kwargs: Any) -> Any:
+        Cheater.captured.append(dict(frame))
+        return verify_hello(frame, **kwargs)
+
+    def auth_tap(frame: Mapping[str, Any], dialer: Any, nonce: bytes) -> None:
+        Cheater.captured.append({**frame, "for": dialer.sig})
+        verify_auth(frame, dialer, nonce)
+
+    handshake.verify_hello = hello_tap  # type: ignore[assignment]
+    handshake.verify_auth = auth_tap  # type: ignore[assignment]
+
+
+# --- low-order keys: knock at the lobby, never sit down -----------------------------------------
+
+SMALL_ORDER_ED25519 = {
+    "the identity point": bytes([1]) + bytes(31),
+    "the point of order 2": bytes([0xEC]) + b"\xff" * 30 + bytes([0x7F]),
+}
+BAD_X25519 = {
+    "an all-zero table key": bytes(32),
+    "a non-canonical table key": bytes([0xED]) + b"\xff" * 30 + bytes([0x7F]),
+}
+
+
+async def _knock(ad: TableAd, frame: dict[str, Any]) -> str:
+    try:
+        with trio.fail_after(10):
+            framed = FramedStream(await trio.open_tcp_stream(ad.address, ad.port))
+            async with framed:
+                await framed.send(frame)
+                answer = await framed.receive()
+                return f"answered {answer['t']} {answer.get('reason', '')}".strip()
+    except (FrameError, trio.EndOfChannel, trio.BrokenResourceError, trio.TooSlowError,
+            OSError) as exc:
+        return f"closed ({type(exc).__name__})"
+
+
+async def low_order(ad: TableAd) -> None:
+    identity = Identity(SystemEntropy().take(32))
+    nonce = handshake.fresh_nonce
+    for what, key in BAD_X25519.items():
+        frame = make_hello(identity, key, ad.table_id, "cheater-low-order", nonce=nonce())
+        say(f"hello with {what}: {await _knock(ad, frame)}")
+    for what, key in SMALL_ORDER_ED25519.items():
+        frame = {
+            "v": PROTOCOL_VERSION, "t": "hello", "table": ad.table_id, "id_key": key,
+            "table_key": bytes.fromhex("09" + "00" * 31), "name": "cheater-low-order", "seat": None,
+            "nonce": nonce(), "echo": NO_ECHO,
+            "sig": key + bytes(32),  # (R = the key's own point, S = 0): verifies anything if accepted
+        }
+        say(f"hello with an identity key of small order ({what}): {await _knock(ad, frame)}")
+
+
+async def main(args: argparse.Namespace) -> None:
+    Cheater.mode, Cheater.game, Cheater.stall_at = args.mode, args.game, args.stall_at
+    definition = registry.load(args.game)
     entropy = SystemEntropy()
     identity = Identity(entropy.take(32))
     with trio.fail_after(30):
-        async with browse_tables(interface) as ads:
+        async with browse_tables(args.interface) as ads:
             async for ad in ads:
-                if ad.change != "removed" and ad.table_id.hex() == table:
+                if ad.change != "removed" and ad.table_id.hex() == args.table:
                     break
+    if args.mode == "low-order":
+        await low_order(ad)
+        return
+    if args.mode == "hello-replay":
+        _capture()
     session = await join_table(
-        ad, definition=definition, me=Me.fresh(identity, f"cheater-{mode}"), interface=interface,
-        root=Path(out).parent / "cheater-home",
+        ad, definition=definition, me=Me.fresh(identity, f"cheater-{args.mode}"),
+        interface=args.interface, root=Path(args.out).parent / "cheater-home",
         agent_for=lambda seat: definition.bots["random"](entropy, seat),
+        config=SessionConfig(turn_timeout=args.turn_timeout),
         session_class=Cheater,
     )
-    print(f"seat {session.seat}", flush=True)
+    say(f"seat {session.seat}")
     await session.run()
-    Path(out).write_bytes(session.transcript.to_bytes())
+    Path(args.out).write_bytes(session.transcript.to_bytes())
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m tests.net.cheater")
+    p.add_argument("mode")
+    p.add_argument("interface")
+    p.add_argument("out")
+    p.add_argument("table")
+    p.add_argument("--game", choices=sorted(TRIGGER), default="spies-and-lies")
+    p.add_argument("--turn-timeout", type=float, default=300.0)
+    p.add_argument("--stall-at", default=None, help="stall: the record kind to stall at "
+                   "(default: the game's trigger kind)")
+    return p.parse_args(argv)
 
 
 if __name__ == "__main__":
-    trio.run(main, *sys.argv[1:5])
+    trio.run(main, parse())

@@ -116,3 +116,13 @@ def spycraft(*args: str) -> subprocess.CompletedProcess[str]:
 
 def audit(path: Path) -> subprocess.CompletedProcess[str]:
     return spycraft("audit", str(path))
+
+
+def vm_rss(pid: int) -> int | None:
+    """The resident memory of a running process in bytes (Linux ``/proc``), None once it ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) * 1024 if found else None
