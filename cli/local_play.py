@@ -27,8 +27,11 @@ def play(args: argparse.Namespace) -> int:
     ]
     print(f"{definition.title}: you are seat {0}.")
 
+    before = [local.state.game]  # the game before the record being narrated
+
     def narrate(signed: Any, state: Any) -> None:
-        line = definition.narrate(None, signed.record, state.game)
+        line = definition.narrate(before[0], signed.record, state.game)
+        before[0] = state.game
         if line:
             print(f"  {line}")
 

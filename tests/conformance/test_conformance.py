@@ -8,6 +8,7 @@ cheater is named with its seat and the evidence.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +209,20 @@ def test_a_cheater_forfeits_named_with_its_seat_and_the_evidence(config: Config)
     assert final.result.reason == FRAUD
     report = audit_transcript(local.transcript)
     assert not report.valid and report.describe().startswith("FRAUD ")
+
+
+class Answers(io.StringIO):
+    """Standard input of a person who always takes the first legal choice."""
+
+    def readline(self, size: int | None = -1) -> str:
+        return "#1\n"
+
+
+@every_game
+def test_play_offline_with_a_person_at_the_keyboard(
+    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", Answers())
+    assert main(["play", config.game, "--offline", *config.flags]) == 0
+    out = capsys.readouterr().out
+    assert "result: " in out
