@@ -16,7 +16,9 @@ from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.records import SignedRecord
+from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import RandomAgent
+from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat
@@ -77,6 +79,7 @@ class SimNet:
         duplicate: float = 0.0,
     ) -> None:
         self.rng = rng or random.Random(seed)
+        self.definition = definition
         self.local: LocalTable = new_local_table(
             definition, options or {}, players, SeededEntropy(seed.to_bytes(8, "big"))
         )
@@ -184,6 +187,55 @@ class SimNet:
         """Run on a quiet, lossless network so the heads of the end go round."""
         self.drop = self.duplicate = 0.0
         self.run(self.now + seconds)
+
+
+# --- what the tests check -------------------------------------------------------------------
+
+
+def finish(net: SimNet, limit: float = 300.0) -> None:
+    net.run(limit, stop=net.all_honest_finished)
+    net.settle()
+
+
+def agreed(net: SimNet) -> Transcript:
+    """The honest peers hold one transcript, byte for byte, on disk as in memory."""
+    honest = net.honest()
+    assert all(p.protocol.finished for p in honest), [p.protocol.head for p in honest]
+    files = {tuple(p.stored) for p in honest}
+    assert len(files) == 1, "honest peers forked"
+    assert all(next(iter(files)) == tuple(r.raw for r in p.protocol.records) for p in honest)
+    return honest[0].protocol.transcript
+
+
+def never_signed_twice(net: SimNet) -> None:
+    for peer in net.honest():
+        assert all(len(raws) == 1 for raws in peer.signed.values()), peer.index
+
+
+def honest_seats_kept(net: SimNet, transcript: Transcript) -> Any:
+    report = audit_transcript(transcript, net.definition)
+    assert report.error is None, report.describe()
+    assert report.result is not None
+    honest = {p.index for p in net.honest()}
+    assert not honest & set(report.result.forfeits), report.describe()
+    return report
+
+
+def adversary_of(net: SimNet, index: int, act: Any) -> Peer:
+    """Seat ``index`` plays honestly, but ``act(net, peer, state)`` runs first at each step and
+    may replace its turn (return True) with whatever it likes."""
+    peer = net.peers[index]
+    peer.honest = False
+
+    def step(net: SimNet, peer: Peer) -> None:
+        state = peer.protocol.wants_turn()
+        if act(net, peer, peer.protocol.state):
+            return
+        if state is not None:
+            net.apply(peer, peer.protocol.submit(peer.seat.build(state, peer.agent), net.now))
+
+    net.adversary = step
+    return peer
 
 
 def own_records(peer: Peer) -> list[SignedRecord]:

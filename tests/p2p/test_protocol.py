@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from spycraft.crypto.records import Record, sign_record
-from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.audit import audit_transcript
 from spycraft.p2p.protocol import (
@@ -21,54 +20,15 @@ from spycraft.p2p.protocol import (
     priority,
 )
 from tests.p2p.relay import GAME
-from tests.p2p.simnet import Peer, SimNet
-
-
-def finish(net: SimNet, limit: float = 300.0) -> None:
-    net.run(limit, stop=net.all_honest_finished)
-    net.settle()
-
-
-def agreed(net: SimNet) -> Transcript:
-    """The honest peers hold one transcript, byte for byte, on disk as in memory."""
-    honest = net.honest()
-    assert all(p.protocol.finished for p in honest), [p.protocol.head for p in honest]
-    files = {tuple(p.stored) for p in honest}
-    assert len(files) == 1, "honest peers forked"
-    assert all(next(iter(files)) == tuple(r.raw for r in p.protocol.records) for p in honest)
-    return honest[0].protocol.transcript
-
-
-def never_signed_twice(net: SimNet) -> None:
-    for peer in net.honest():
-        assert all(len(raws) == 1 for raws in peer.signed.values()), peer.index
-
-
-def honest_seats_kept(net: SimNet, transcript: Transcript) -> Any:
-    report = audit_transcript(transcript, GAME)
-    assert report.error is None, report.describe()
-    assert report.result is not None
-    honest = {p.index for p in net.honest()}
-    assert not honest & set(report.result.forfeits), report.describe()
-    return report
-
-
-def adversary_of(net: SimNet, index: int, act: Any) -> Peer:
-    """Seat ``index`` plays honestly, but ``act(net, peer, state)`` runs first at each step and
-    may replace its turn (return True) with whatever it likes."""
-    peer = net.peers[index]
-    peer.honest = False
-
-    def step(net: SimNet, peer: Peer) -> None:
-        state = peer.protocol.wants_turn()
-        if act(net, peer, peer.protocol.state):
-            return
-        if state is not None:
-            net.apply(peer, peer.protocol.submit(peer.seat.build(state, peer.agent), net.now))
-
-    net.adversary = step
-    return peer
-
+from tests.p2p.simnet import (
+    Peer,
+    SimNet,
+    adversary_of,
+    agreed,
+    finish,
+    honest_seats_kept,
+    never_signed_twice,
+)
 
 # --- honest play ---------------------------------------------------------------------------
 
