@@ -28,6 +28,12 @@ and never signs two different records for one seq.
 Options are declared too (``Option``): the genesis checks them (``Rules.check_options``) and the
 command line offers one flag per option (``cli``), so adding a game touches no shared file but
 the registry's list.
+
+Adding a game: write the package above (hidden steps composed from ``engines.protocols``: the
+role deal, deck operations; rule errors from ``engines.errors``; ``side_of`` and ``seen_secret``
+for the one forfeit rule of ``engines.table``), add one line to ``registry._MODULES``, and the
+conformance suite (``tests/conformance``) plays and checks it; its own tests are the rulebook's
+examples, its cheaters and its leaks.
 """
 
 from __future__ import annotations
