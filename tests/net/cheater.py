@@ -13,7 +13,9 @@ The *trigger kind* of a game is the record kind the turn-bound attacks wait for:
 Spies & Lies, ``vote_commit`` in The Resistance (the team vote).
 
 MODE is one of
-  equivocate     at its first trigger turn, signs two different records, one to each half
+  equivocate     at its first trigger turn, signs two different records for one place and
+                 sends one to each half of its links (Spies & Lies: two guesses; The
+                 Resistance: its record, and one whose body is off the game's schema)
   stall          at its first trigger turn (or ``--stall-at KIND``), goes silent (its
                  connections stay open)
   forge          at its first turn, sends a record that claims to be another seat's

@@ -340,3 +340,25 @@ def test_a_staller_at_a_five_player_table_is_declared_absent_by_a_majority_in_bo
     checked = audit(t.tmp / "host.cbor")
     assert f"seat {t.seat} at record {abandons[0].seq}: {verdict}" in checked.stdout, checked.stdout
     assert_gained_nothing(t, transcript, report, absent=True)
+
+
+# --- equivocation with a malformed second record -------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "p2p/protocol.py PeerProtocol._on_invalid: a record the engine rejects with MalformedRecord "
+    "(a body off the game's schema, raised by Table.apply after the signature was verified, "
+    "from the seat expected at that very place) only closes the link, like line noise; unlike "
+    "IllegalAction it is never scheduled as a fraud report, though Table.check_evidence accepts "
+    "it as one-record evidence. So a seat that sends a valid record to half the table and a "
+    "malformed one to the other half is never named: nobody holds both, and the half that got "
+    "the malformed one resyncs the valid one."
+))
+def test_an_equivocation_whose_second_record_is_malformed_is_still_proven(tmp_path: Path) -> None:
+    t = resistance_with(tmp_path, "equivocate")
+    transcript, report = finish(t)
+    assert "equivocated" in t.cheater.output()
+    assert report.result is not None
+    assert report.result.forfeits == (t.seat,), report.result.describe()
+    assert any(f"seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
+    assert_gained_nothing(t, transcript, report, absent=True)
