@@ -125,7 +125,7 @@ def assert_one_record_per_place(t: Table, transcript: Transcript) -> None:
         data, pos = own.read_bytes(), 0
         while pos < len(data):
             end = pos + item_length(data, pos)
-            seq, prev, raw = decode(data[pos:end])
+            seq, prev, raw = decode(data[pos:end])[:3]  # [seq, prev, record, ...]
             signed = parse_record(raw)
             assert (signed.seq, signed.record.prev) == (seq, prev)
             signed_at[(signed.seat, seq, prev)].add(raw)
