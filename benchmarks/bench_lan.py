@@ -32,10 +32,13 @@ Figures:
 from __future__ import annotations
 
 import argparse
+import cProfile
 import logging
 import multiprocessing as mp
+import os
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -75,10 +78,24 @@ class PeerStats:
     result: str = ""
     transcript_link: bytes = b""
     cpu: float = 0.0
+    kinds: list[str] = field(default_factory=list)  # the kind of each latency's record
+    cpu_genesis: float = 0.0
+    cpu_play: float = 0.0  # process CPU from the genesis to the end of the session
+
+
+def _definition(game: str) -> registry.GameDefinition:
+    """A registered game, or the relay race of the protocol tests (plain records only)."""
+    if game == "relay":
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from tests.p2p.relay import GAME
+
+        return GAME
+    return registry.load(game)
 
 
 def _agent(definition: registry.GameDefinition):
-    return lambda seat: definition.bots["heuristic"](SystemEntropy(), seat)
+    bot = definition.bots.get("heuristic") or definition.bots["random"]
+    return lambda seat: bot(SystemEntropy(), seat)
 
 
 def _collect(session: Session, stats: PeerStats) -> None:
@@ -89,6 +106,8 @@ def _collect(session: Session, stats: PeerStats) -> None:
             stats.unacked += 1
         else:
             stats.latencies.append(acked - created)
+            if seq <= len(session.records):
+                stats.kinds.append(session.records[seq - 1].record.kind)
     stats.records_written = len(session.created_at)
     stats.records = len(session.records)
     stats.frames_sent = session.frames_sent
@@ -123,7 +142,7 @@ async def run_opener(
     genesis_ready: Any = None,
 ) -> None:
     """``opened(table_id)`` is called once the ad is registered."""
-    definition = registry.load(game)
+    definition = _definition(game)
     stats.opener = True
     stats.t_start = time.monotonic()
     me = Me.fresh(Identity(SystemEntropy().take(32)), "opener")
@@ -141,16 +160,18 @@ async def run_opener(
         interface=LO,
         root=root,
         agent=_agent(definition)(0),
-        config=SessionConfig(turn_timeout=60),
+        config=SessionConfig(turn_timeout=60, inline_agent=True),
         on_open=on_open,
         cooperating_responders=coop,
     )
     stats.t_genesis = time.monotonic()
+    stats.cpu_genesis = time.process_time()
     _time_appends(stats, session)
     if genesis_ready is not None:
         await genesis_ready(session)
     await session.run()
     stats.t_done = time.monotonic()
+    stats.cpu_play = time.process_time() - stats.cpu_genesis
     _collect(session, stats)
 
 
@@ -158,7 +179,7 @@ async def run_joiner(
     index: int, game: str, root: Path, stats: PeerStats, table_id: Any, genesis_ready: Any = None
 ) -> None:
     """``table_id()`` is awaited for the id of the table to join (known once it is open)."""
-    definition = registry.load(game)
+    definition = _definition(game)
     stats.t_start = time.monotonic()
     wanted: bytes | None = None
     ad = None
@@ -181,14 +202,16 @@ async def run_joiner(
         interface=LO,
         root=root,
         agent_for=_agent(definition),
-        config=SessionConfig(turn_timeout=60),
+        config=SessionConfig(turn_timeout=60, inline_agent=True),
     )
     stats.t_genesis = time.monotonic()
+    stats.cpu_genesis = time.process_time()
     _time_appends(stats, session)
     if genesis_ready is not None:
         await genesis_ready(session)
     await session.run()
     stats.t_done = time.monotonic()
+    stats.cpu_play = time.process_time() - stats.cpu_genesis
     _collect(session, stats)
 
 
@@ -235,6 +258,10 @@ def _child(
     logging.basicConfig(level=logging.WARNING, format=f"peer {index} %(levelname)s: %(message)s")
     stats = PeerStats()
     c0 = time.process_time()
+    profile_to = os.environ.get("BENCH_PROFILE")  # a folder: each peer's cProfile goes there
+    profiler = cProfile.Profile() if profile_to else None
+    if profiler is not None:
+        profiler.enable()
     if role == "opener":
 
         def opened(table: bytes) -> None:
@@ -250,6 +277,9 @@ def _child(
 
         trio.run(run_joiner, index, game, Path(root), stats, table_id)
     stats.cpu = time.process_time() - c0
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(f"{profile_to}/peer{index}.prof")
     out.put((index, stats))
 
 
@@ -332,9 +362,33 @@ def one_table(
         "appends": sum(s.appends for s in stats),
         "cpu": cpu_total,
         "identical": len(links) == 1,
+        "cpu_play": sum(s.cpu_play for s in stats),
+        "by_kind": _by_kind(stats),
         "result": opener.result,
     }
     return out
+
+
+def _by_kind(stats: list[PeerStats]) -> dict[str, list[float]]:
+    by: dict[str, list[float]] = {}
+    for s in stats:
+        for kind, latency in zip(s.kinds, s.latencies):
+            by.setdefault(kind, []).append(latency)
+    return by
+
+
+def targets(r: dict[str, Any]) -> None:
+    """The figures issue 7 sets targets for: latency of plain records, CPU and frames per record."""
+    records = max(r["records"], 1)
+    print(f"\n{r['label']} ({'coop' if r['coop'] else 'real'} probing): {r['records']} records, "
+          f"{r['frames'] / records:.1f} frames/record, CPU in play summed over peers "
+          f"{1000 * r['cpu_play'] / records:.2f} ms/record ({r['cpu_play']:.2f} s), "
+          f"identical: {r['identical']}")
+    print(f"  {'kind':<16}{'n':>6}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+    for kind, values in sorted(r["by_kind"].items(), key=lambda kv: -len(kv[1])):
+        ms = [1000 * v for v in values]
+        print(f"  {kind:<16}{len(ms):>6}{statistics.median(ms):>11.1f}{pct(ms, 0.99):>9.1f}"
+              f"{max(ms):>9.1f}")
 
 
 def main() -> None:
@@ -342,6 +396,10 @@ def main() -> None:
     parser.add_argument("--processes", action="store_true", help="one process per peer")
     parser.add_argument("--plot", action="store_true", help="10-player game with The Plot Thickens")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--targets", action="store_true",
+                        help="only the issue-7 figures: a 10-seat relay race (plain records) and a "
+                             "10-player Resistance, one process per peer")
+    parser.add_argument("--relay-only", action="store_true", help="with --targets: the relay only")
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -350,6 +408,12 @@ def main() -> None:
     logging.getLogger("zeroconf").setLevel(logging.WARNING)
     res = registry.load("resistance")
     sal = registry.load("spies-and-lies")
+    if args.targets:
+        targets(one_table("relay 10p", "relay", {"laps": 30}, 10, True, True))
+        if not args.relay_only:
+            targets(one_table("resistance 10p", "resistance", res.genesis_options(10), 10, True,
+                              True))
+        return
     r_opts = res.options(players=10, plot=True) if args.plot else res.options(players=10)
     r_label = "resistance 10p" + (" +plot" if args.plot else "")
     runs = [

@@ -147,8 +147,9 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
             for leaf in (_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])]
 
 
-def _config(args: argparse.Namespace) -> SessionConfig:
-    return SessionConfig(turn_timeout=args.turn_timeout)
+def _config(args: argparse.Namespace, *, instant_bot: bool = False) -> SessionConfig:
+    """``instant_bot``: the agent is a bot that does not think, so it decides on the loop."""
+    return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot)
 
 
 class Narrator:
@@ -349,7 +350,8 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
             session = await join_table(
                 ad, definition=definition, me=Me.fresh(identity, f"bot-{identity.fingerprint[:4]}"),
                 interface=args.interface, root=data_dir(), agent_for=agent_for,
-                config=_config(args), bot={"bot": args.bot, "think": str(args.think)},
+                config=_config(args, instant_bot=args.think == 0),
+                bot={"bot": args.bot, "think": str(args.think)},
             )
         except LobbyError as exc:
             log.info("bot %d could not join %s: %s", index, ad.table_id.hex(), exc)
@@ -417,7 +419,8 @@ async def resume(args: argparse.Namespace) -> int:
     agent_for = ((lambda seat: Thinking(definition.bots[bot_kind](entropy, seat), think))
                  if bot_kind else _human(box, definition))
     session = await resume_session(store, definition=definition, identity=identity,
-                                   agent_for=agent_for, config=_config(args),
+                                   agent_for=agent_for,
+                                   config=_config(args, instant_bot=bool(bot_kind) and think == 0),
                                    events=None if bot_kind else Narrator(definition))
     box.append(session)
     print(f"resuming table {store.folder.name} as seat {session.seat} at record {session.state.seq}",

@@ -303,8 +303,9 @@ class PeerProtocol:
         except RecordError as exc:
             self._out.append(Notice("refused", (signed, exc)))  # a bug of ours: never sent
             return self._drain()
+        frame = {"t": "record", "record": signed.raw}
         for link in self.links:
-            self._send(link, {"t": "record", "record": signed.raw})
+            self._send(link, frame)
         self._release_future(now)
         return self._drain()
 
@@ -514,8 +515,9 @@ class PeerProtocol:
             log.error("our own %s record was refused: %s", signed.record.kind, exc)
             self._out.append(Notice("refused", (signed, exc)))
             return
+        frame = {"t": "record", "record": signed.raw}
         for link in self.links:
-            self._send(link, {"t": "record", "record": signed.raw})
+            self._send(link, frame)
         self._release_future(now)
 
     def _acknowledge(self, signed: SignedRecord) -> None:
@@ -595,8 +597,9 @@ class PeerProtocol:
         evidence = tuple(sorted((a.raw, b.raw)))
         self.banned.update(evidence)
         self._out.append(Notice("equivocation", (a, b)))
+        frame = {"t": "evidence", "records": list(evidence)}
         for link in self.links:
-            self._send(link, {"t": "evidence", "records": list(evidence)})
+            self._send(link, frame)
         if seq <= self.head:
             if self.records[seq - 1].raw not in evidence:
                 return  # this place is already settled otherwise (a fraud record holds it)

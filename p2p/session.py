@@ -17,8 +17,9 @@ this module only moves bytes and time:
   record or an ack, leaves before it is durable; ``Send`` queues a frame on the link's bounded
   outbox (a peer that does not read is dropped); ``Close`` says goodbye and drops the link.
 * **Writing.** When the protocol says it is our turn, the seat builds its record in a worker
-  thread (a human may think; a shuffle proof takes a while), the memo of private choices is
-  saved, and the record goes to the protocol, which remembers it before it is sent.
+  thread (a person may think), or on the event loop for a bot that decides at once
+  (``inline_agent``: a thread hop costs more than most records); the record goes to the
+  protocol, which remembers it with the memo of private choices before it is sent.
 * **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result).
 * **The end.** Once the result is recorded, the session lingers until every link has
   confirmed our head, or ``linger`` seconds pass.
@@ -58,7 +59,7 @@ from spycraft.p2p.protocol import (
     Store,
 )
 from spycraft.p2p.storage import GameStore, SeatFile
-from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
+from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -120,6 +121,8 @@ class SessionConfig:
     linger: float = 3.0
     dial_timeout: float = 30.0
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
+    inline_agent: bool = False  # a bot that decides at once: build our records on the event loop
+    # (no thread hop; while it is our turn nothing else is urgent), never for a person
 
 
 @dataclass
@@ -130,19 +133,21 @@ class Link:
     stream: FramedStream
     hello: Hello
     seat: int | None  # None for an observer
-    send_channel: trio.MemorySendChannel[dict[str, Any]] = field(init=False)
-    receive_channel: trio.MemoryReceiveChannel[dict[str, Any]] = field(init=False)
+    send_channel: trio.MemorySendChannel[dict[str, Any] | bytes] = field(init=False)
+    receive_channel: trio.MemoryReceiveChannel[dict[str, Any] | bytes] = field(init=False)
     closed: bool = False
 
     def __post_init__(self) -> None:
-        self.send_channel, self.receive_channel = trio.open_memory_channel[dict[str, Any]](OUTBOX)
+        self.send_channel, self.receive_channel = trio.open_memory_channel[dict[str, Any] | bytes](
+            OUTBOX
+        )
 
     @property
     def name(self) -> str:
         who = "observer" if self.seat is None else f"seat {self.seat}"
         return f"{who} ({self.hello.name})"
 
-    def post(self, frame: dict[str, Any]) -> None:
+    def post(self, frame: dict[str, Any] | bytes) -> None:
         if self.closed:
             return
         try:
@@ -196,6 +201,10 @@ class Session:
         self.observers = observers
         self.config = config or SessionConfig()
         self.events = events or (lambda kind, data: None)
+        own, memo = store.load_own()
+        if memo is not None:  # newer than seat.cbor's: kept with our last record
+            seat_file.memo.clear()
+            seat_file.memo.update(memo)
         self.table_seat = (
             TableSeat(self.table, genesis.genesis, seat, identity, master, definition.seat,
                       seat_file.memo)
@@ -207,7 +216,7 @@ class Session:
             genesis=genesis,
             seat=self.table_seat,
             records=records,
-            own=store.load_own(),
+            own=own,
             config=ProtocolConfig(self.config.turn_timeout, self.config.grace),
             now=trio.current_time(),
         )
@@ -247,15 +256,23 @@ class Session:
     # --- actions ------------------------------------------------------------------------------
 
     def _execute(self, actions: list[Action]) -> None:
+        encoded: dict[int, bytes] = {}  # a frame that goes to several links is encoded once
         for action in actions:
             if isinstance(action, Send):
                 link = self.links.get(action.link)
                 if link is not None:
-                    link.post(action.frame)
+                    key = id(action.frame)
+                    if key not in encoded:
+                        try:
+                            encoded[key] = encode_frame(action.frame)
+                        except FrameError as exc:
+                            log.error("refused to send a %s frame: %s", action.frame["t"], exc)
+                            continue
+                    link.post(encoded[key])
             elif isinstance(action, Store):
                 self.store.append(*action.records)
             elif isinstance(action, Remember):
-                self.store.remember_own(action.seq, action.prev, action.raw)
+                self.store.remember_own(action.seq, action.prev, action.raw, self.seat_file.memo)
             elif isinstance(action, Rewrite):
                 self.store.truncate_to(action.transcript)
             elif isinstance(action, Close):
@@ -333,8 +350,12 @@ class Session:
         agent = self.agent
         if agent is None:
             raise RuntimeError("a seated session needs an agent")
-        signed = await trio.to_thread.run_sync(seat.build, state, agent, abandon_on_cancel=True)
-        self.store.save_seat(self.seat_file)  # the memo holds any private choice just made
+        if self.config.inline_agent:
+            signed = seat.build(state, agent)
+        else:
+            signed = await trio.to_thread.run_sync(seat.build, state, agent, abandon_on_cancel=True)
+        # The memo of the choice just made is kept with the record (``Remember``), durably,
+        # before the record leaves.
         if self.protocol.state is not state:
             return  # the table moved on while we thought (an abandon, a rollback): build again
         self.created_at[signed.seq] = trio.current_time()

@@ -137,33 +137,36 @@ class GameStore:
             f.flush()
             os.fsync(f.fileno())
 
-    def remember_own(self, seq: int, prev: bytes, raw: bytes) -> None:
-        """Keep a record we signed, by its place, durably before it is sent (``own.cbor``, a
-        CBOR sequence of [seq, prev, record]): asked again at that place, we send it again."""
+    def remember_own(self, seq: int, prev: bytes, raw: bytes, memo: dict[str, Any]) -> None:
+        """Keep a record we signed, by its place, with the seat's memo of private choices as it
+        stood then, durably, before the record is sent (``own.cbor``, mode 0600, a CBOR sequence
+        of [seq, prev, record, memo]): asked again at that place, we send the same record, and a
+        restarted peer takes its memo from the last entry (one fsync per record of ours)."""
         fd = os.open(self.own_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
         try:
-            os.write(fd, encode([seq, prev, raw]))
+            os.write(fd, encode([seq, prev, raw, memo]))
             os.fsync(fd)
         finally:
             os.close(fd)
 
-    def load_own(self) -> dict[tuple[int, bytes], bytes]:
-        """The records we signed, by place; a torn last item (a crash inside the append, so the
-        record was never sent) is ignored."""
+    def load_own(self) -> tuple[dict[tuple[int, bytes], bytes], dict[str, Any] | None]:
+        """The records we signed, by place, and the memo of the last one (None if none); a torn
+        last item (a crash inside the append, so its record was never sent) is ignored."""
         if not self.own_path.exists():
-            return {}
+            return {}, None
         data = self.own_path.read_bytes()
         own: dict[tuple[int, bytes], bytes] = {}
+        memo: dict[str, Any] | None = None
         pos = 0
         while pos < len(data):
             try:
                 end = pos + item_length(data, pos)
-                seq, prev, raw = decode(data[pos:end])
+                seq, prev, raw, memo = decode(data[pos:end])
             except (EncodingError, ValueError, TypeError):
                 break
             own[(seq, prev)] = raw
             pos = end
-        return own
+        return own, None if memo is None else _thaw(memo)
 
     def truncate_to(self, transcript: Transcript) -> None:
         """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""

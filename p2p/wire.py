@@ -277,9 +277,13 @@ class FramedStream:
         self.frames_sent = 0
         self.bytes_sent = 0
 
-    async def send(self, frame: Mapping[str, Any]) -> None:
-        """Validate, encode and write one frame; concurrent callers are serialised."""
-        data = encode_frame(frame, max_frame_size=self.max_frame_size)
+    async def send(self, frame: Mapping[str, Any] | bytes) -> None:
+        """Validate, encode and write one frame (or the bytes ``encode_frame`` made of one, when
+        a frame goes to several peers); concurrent callers are serialised."""
+        if isinstance(frame, bytes):
+            data = frame
+        else:
+            data = encode_frame(frame, max_frame_size=self.max_frame_size)
         async with self._send_lock:
             await self.stream.send_all(data)
             self.frames_sent += 1

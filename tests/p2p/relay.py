@@ -35,8 +35,8 @@ class Race:
 
 class RelayRules:
     name = "relay"
-    seat_counts = (2, 3, 4, 5, 6, 7)
-    sides = tuple(f"seat{i}" for i in range(7))
+    seat_counts = tuple(range(2, 11))
+    sides = tuple(f"seat{i}" for i in range(10))
 
     def check_options(self, options: Any, seats: int) -> None:
         if set(options) - {"laps"}:
