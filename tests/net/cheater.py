@@ -79,12 +79,12 @@ class Cheater(Session):
     dialing: set[int]
     used_links: set[int]
     last_place = 0
+    captured: ClassVar[list[dict[str, Any]]] = []  # hello and auth frames other peers sent us
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.dialing = set()
-        self.used_links = set()
-    captured: ClassVar[list[dict[str, Any]]] = []  # hello and auth frames other peers sent us
+        self.dialing = set()  # seats we are dialing back
+        self.used_links = set()  # links that carried an attack (their peers hang up)
 
     @property
     def trigger(self) -> str:
