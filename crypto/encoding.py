@@ -70,7 +70,9 @@ COSE_TAGS = frozenset({18, 98})  # COSE_Sign1 and COSE_Sign: the only tags recor
 MAX_NESTING = 32
 
 
-def scan(data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: int = MAX_NESTING) -> None:
+def scan(
+    data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: int = MAX_NESTING
+) -> None:
     """Admit exactly one item of the plain CBOR profile spycraft uses, in O(len(data)).
 
     Integers, byte and text strings, arrays, maps, false/true/null, definite lengths that fit in

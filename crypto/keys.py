@@ -9,8 +9,8 @@ are.
 * ``check_identity_key``: 32 bytes that libsodium validates as a canonical encoding of a point
   on the curve, not of small order, and that are in the prime-order subgroup by an exact test
   in libsodium's arithmetic (``sodium.ed25519_is_valid_point`` says why libsodium's own
-  subgroup test is not enough). A small-order key is the dangerous one: under the identity point, for
-  instance, the "signature" (R = identity, S = 0) verifies for every message with a
+  subgroup test is not enough). A small-order key is the dangerous one: under the identity
+  point, for instance, the "signature" (R = identity, S = 0) verifies for every message with a
   cofactorless verifier such as OpenSSL's, so anyone could sign for that seat.
 * ``check_table_key``: 32 bytes, a canonical u-coordinate (u < 2**255 - 19, top bit clear),
   and not of small order. The order test is an X25519 exchange with a fixed private key through

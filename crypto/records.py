@@ -117,7 +117,9 @@ def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = 
     except EncodingError as exc:
         raise MalformedRecord(seat, seq, f"payload: {exc}") from None
     if not isinstance(m, dict) or set(m) != {"table", "seq", "prev", "seat", "kind", "body"}:
-        raise MalformedRecord(seat, seq, "payload must be a map of table, seq, prev, seat, kind, body")
+        raise MalformedRecord(
+            seat, seq, "payload must be a map of table, seq, prev, seat, kind, body"
+        )
     seat_v, seq_v = m["seat"], m["seq"]
     if not _is_uint(seat_v) or not _is_uint(seq_v):
         raise MalformedRecord(seat, seq, "seat and seq must be non-negative integers")
@@ -192,7 +194,9 @@ def parse_record(raw: bytes) -> SignedRecord:
 
 def verify_record_signature(signed: SignedRecord, public_key: bytes) -> None:
     if not verify_signature(public_key, signed.signature, _sig1_structure(signed.payload)):
-        raise BadSignature(signed.seat, signed.seq, "the signature does not verify under the seat's key")
+        raise BadSignature(
+            signed.seat, signed.seq, "the signature does not verify under the seat's key"
+        )
 
 
 # --- genesis -----------------------------------------------------------------------------------
