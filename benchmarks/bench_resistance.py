@@ -1,4 +1,5 @@
-"""The Resistance selfplay: CPU per game, records, bytes, audit, time by record kind (a plain script).
+"""The Resistance selfplay: CPU per game, records, bytes, audit, time by record kind (a plain
+script).
 
 Run: ``.venv/bin/python benchmarks/bench_resistance.py [--games N]``. One process, one core.
 
