@@ -61,6 +61,7 @@ class GameDefinition:
 _MODULES = {
     "spies-and-lies": "spycraft.engines.spies_and_lies",
     "resistance": "spycraft.engines.resistance",
+    "shady-agents": "spycraft.engines.shady_agents",
 }
 
 

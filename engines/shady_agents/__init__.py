@@ -1,8 +1,83 @@
 """Shady Agents (rules/shady-agents.md): hidden teams, face-down tools, interrogations.
 
-What exists so far is the rulebook as data and pure functions, ahead of the engine that the game
-kit (issue 8) will carry: ``components`` (teams, tools, gifts, discards and the seat geometry of
-§0-§1), ``cards`` (the 40-card interrogation deck of §6, judged on a ``Snapshot`` of round 1)
-and ``scoring`` (the role deck for 4-10 players and the end-of-game scoring of §7). No records,
-seats, bots or views yet, and the game is not registered.
+The declaration of the game: every record kind once (``MOVES``: body schema, how the protocol
+applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
+``components``, ``cards`` and ``scoring`` are the rulebook as data; ``model`` the public game,
+``protocol`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
+policies, ``view`` what a seat sees (and, with ``hindsight``, saw).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.engines.game import Move, moves
+from spycraft.engines.protocols import role_deal
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.schema import BYTES32, SEAT, Encoded, Fixed, ListOf, Nullable, Text, body
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.shady_agents import protocol as P
+from spycraft.engines.shady_agents.bots import BOTS
+from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
+from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
+from spycraft.engines.shady_agents.view import hindsight, narrate, render
+
+SEALED_TOOL = Fixed((SEAT, Encoded("sealed tool")))
+Seat = ShadyAgentsSeat
+DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
+
+MOVES: dict[str, Move[State]] = moves(
+    *(Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt) for kind in DEAL_KINDS),
+    Move(
+        "round_one",
+        body(give=Nullable(SEALED_TOOL), discard=Nullable(BYTES32)),
+        P.apply_round_one,
+        Seat.build_round_one,
+        "round_one",
+    ),
+    Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
+    Move(
+        "round_two",
+        body(gifts=ListOf(SEALED_TOOL, low=1, high=2)),
+        P.apply_round_two,
+        Seat.build_round_two,
+        "round_two",
+    ),
+    Move(
+        "reveal",
+        body(
+            secret=Encoded("key share secret"),
+            openings=ListOf(Encoded("seal opening"), high=2),
+            discard=Nullable(Fixed((Text(1), BYTES32))),
+        ),
+        P.apply_reveal,
+        Seat.build_reveal,
+    ),
+)
+
+RULES = ShadyAgentsRules(MOVES)
+
+
+def seat(context: SeatContext) -> ShadyAgentsSeat:
+    return ShadyAgentsSeat(context, MOVES)
+
+
+def options(players: int = 4, **unknown: Any) -> dict[str, Any]:
+    """Genesis options from the command line: none."""
+    if unknown:
+        raise ValueError(f"shady-agents has no option {', '.join(sorted(unknown))}")
+    return {}
+
+
+GAME = GameDefinition(
+    name="shady-agents",
+    title="Shady Agents",
+    rules=RULES,
+    seat=seat,
+    bots=BOTS,
+    options=options,
+    render=render,
+    narrate=narrate,
+    hindsight=hindsight,
+    moves=MOVES,
+)

@@ -1,0 +1,427 @@
+"""Shady Agents over signed records: the protocol that makes its hidden elements real.
+
+Theory of operation
+-------------------
+``ShadyAgentsRules`` is the game's ``GameRules`` (on the kit, ``engines.game``): a pure state
+machine over records around the public game (``model.Game``). Nothing hidden is trusted to
+anybody (DESIGN.md §5, rules §8):
+
+``setup``   the role deal without recognition (``engines.protocols.role_deal``: ``key_share``,
+            ``shuffle``, ``deal_tokens``): L cards have the plain face, C cards the marked one;
+            odd n deals n+1 cards and the leftover is public once every seat has published its
+            tokens. Then the beacon picks the first player.
+``play``    ``round_one``: a Move (the receiver and the tool's kind sealed to the receiver,
+            ``crypto.seal``: the sealed bytes carry a public commitment) or an Interrogation
+            (``discard``: a commitment to the discarded kind, null for the first player's free
+            one); a beacon ``Draw`` picks the card; ``answer`` by each eligible seat in order
+            (a public structured claim, checked against the card's options at once);
+            ``round_two``: every held tool, each sealed to its receiver.
+``reveal``  ``reveal`` by every seat that has not forfeited, in seat order: its key share secret
+            (every role card opens), the opening of every seal it made, the opening of its
+            discard. A false opening is rejected at once (``BadOpening``: the fraud interrupt
+            makes the seat forfeit). Once all are in, the engine checks that each seat gave or
+            discarded exactly one Bullet and one Medkit, each only while it still held it, and
+            re-judges every answer on the full snapshot with the answerer's team (rules §7.4).
+            A violation is attributed to the record that made it (``Violation``).
+``done``    ``Over``: the §7 score, and the violations as cheats (``table.settle`` makes the
+            cheater's team lose; both teams cheating leaves no winner).
+
+A forfeit before the deal is done ends the game with no winner; afterwards play stops and the
+other seats still reveal. A forfeiter's gifts stay closed, so answers that depend on them are not
+re-judged (they cannot be) and no score is computed: the forfeit decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from spycraft.crypto import elgamal
+from spycraft.crypto.commit import Commitment
+from spycraft.crypto.encoding import encode
+from spycraft.crypto.errors import BadOpening, MalformedRecord, RuleViolation
+from spycraft.crypto.group import Scalar
+from spycraft.crypto.hashing import uniform_from
+from spycraft.crypto.records import Genesis, Record
+from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
+from spycraft.engines.errors import Illegal
+from spycraft.engines.game import Rules
+from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.protocols import role_deal
+from spycraft.engines.shady_agents import cards, scoring
+from spycraft.engines.shady_agents import model as M
+from spycraft.engines.shady_agents.cards import Snapshot
+from spycraft.engines.shady_agents.components import (
+    CORRUPT,
+    LAW_ABIDING,
+    TEAM_NAMES,
+    TOOL_NAMES,
+    TOOLS,
+    Discard,
+    Gift,
+    HiddenKind,
+    Team,
+    Tool,
+)
+from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
+
+GAME_NAME = "shady-agents"
+TEAM_NAME = dict(TEAM_NAMES)
+TOOL_NAME = dict(TOOL_NAMES)
+SIDES = (TEAM_NAME[LAW_ABIDING], TEAM_NAME[CORRUPT])
+
+
+def team_of_face(face: str) -> Team:
+    """L cards carry the role deal's plain face, C cards the marked one."""
+    return CORRUPT if face == role_deal.MARKED else LAW_ABIDING
+
+
+def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
+    return game_proof_context(GAME_NAME, table, seq, seat, kind)
+
+
+def tool_binding(table: bytes, seq: int, giver: int, receiver: int, index: int) -> SealBinding:
+    """A tool sealed to its receiver belongs to this table, record, giver, receiver and slot."""
+    return SealBinding(table, seq, giver, receiver, f"{GAME_NAME}/tool/{index}")
+
+
+def discard_commitment(table: bytes, seat: int, seq: int, digest: bytes) -> Commitment:
+    """A discard names its table, seat and record: no seat can open another's."""
+    return Commitment(digest, discard_purpose(table, seat, seq))
+
+
+def discard_purpose(table: bytes, seat: int, seq: int) -> str:
+    return f"{GAME_NAME}/discard/{table.hex()}/{seat}/{seq}"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A hidden move the final reveal proves illegal, with the record that made it."""
+
+    seat: int
+    seq: int
+    what: str
+
+    def error(self) -> RuleViolation:
+        return RuleViolation(self.seat, self.seq, self.what)
+
+
+@dataclass(frozen=True)
+class State:
+    game: M.Game
+    table: bytes
+    table_keys: tuple[bytes, ...]  # each seat's X25519 key from genesis: tools are sealed to it
+    deal: role_deal.RoleDeal
+    seq: int = 0  # the last seq this game has seen (beacon rounds included)
+    act: str = "setup"  # setup (the deal), play, reveal, done
+    seals: tuple[Sealed, ...] = ()  # parallel to game.gifts
+    digests: tuple[bytes, ...] = ()  # discard commitments, parallel to game.discards
+    # the final reveal
+    secrets: tuple[Scalar | None, ...] = ()
+    revealed: tuple[int, ...] = ()
+    gift_kinds: tuple[Tool | None, ...] = ()  # parallel to game.gifts, once opened
+    discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
+    forfeits: tuple[tuple[int, int, str], ...] = ()
+    violations: tuple[Violation, ...] = ()
+    roles: tuple[Team, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return self.game.n
+
+    @property
+    def stage(self) -> str:
+        return self.deal.stage if self.act == "setup" else self.act
+
+    def full_snapshot(self, asking: M.Interrogation) -> Snapshot:
+        """The interrogation's snapshot with every opened kind (``None`` where still closed)."""
+        assert asking.snapshot is not None
+        round_one = [i for i, g in enumerate(self.game.gifts) if g.round == 1]
+        gifts = tuple(
+            Gift(g.giver, g.receiver, self.gift_kinds[i])
+            for g, i in zip(asking.snapshot.gifts, round_one)
+        )
+        discards = tuple(
+            Discard(d.seat, self.discard_kinds[i]) for i, d in enumerate(asking.snapshot.discards)
+        )
+        return replace(asking.snapshot, gifts=gifts, discards=discards)
+
+
+class ShadyAgentsRules(Rules[State]):
+    """The table's ``GameRules`` of Shady Agents; the moves come from the package's table."""
+
+    name = GAME_NAME
+    seat_counts: tuple[int, ...] = tuple(range(4, 11))
+    sides: tuple[str, ...] = SIDES
+    final_reveal = ("reveal",)
+
+    def seats_of(self, state: State) -> int:
+        return state.n
+
+    def before(self, state: State, record: Record) -> State:
+        return replace(state, seq=record.seq)
+
+    def after(self, state: State) -> State:
+        if state.act == "setup" and state.deal.done:
+            face = state.deal.leftover()
+            leftover = None if face is None else team_of_face(face)
+            return replace(state, act="play", game=replace(state.game, leftover=leftover))
+        if state.act == "play" and state.game.phase == M.END:
+            return replace(state, act="reveal")
+        return state
+
+    def initial(self, genesis: Genesis) -> State:
+        n = len(genesis.seats)
+        deck = scoring.role_deck(n)
+        deal = role_deal.new(
+            n, deck.count(LAW_ABIDING), deck.count(CORRUPT), False,
+            encode([f"spycraft/{GAME_NAME}/roles", genesis.table]),
+        )
+        return State(
+            game=M.new_game(n, None),
+            table=genesis.table,
+            table_keys=tuple(s.table_key for s in genesis.seats),
+            deal=deal,
+            secrets=(None,) * n,
+        )
+
+    def next(self, state: State) -> GameNeed:
+        if state.act == "done":
+            return self._over(state)
+        if state.act == "setup":
+            turn = role_deal.turn(state.deal)
+            assert turn is not None
+            return turn
+        if state.act == "reveal":
+            return Turn(self._next_revealer(state), ("reveal",))
+        game = state.game
+        if game.phase == M.FIRST:
+            return Draw("first_player")
+        if game.phase == M.DRAW:
+            return Draw("interrogation_card")
+        if game.phase == M.ANSWERS:
+            return Turn(game.next_answerer(), ("answer",))
+        kind = "round_one" if game.phase == M.ROUND1 else "round_two"
+        return Turn(game.turn_seat(), (kind,))
+
+    def _next_revealer(self, state: State) -> int:
+        gone = {s for s, _, _ in state.forfeits}
+        return next(s for s in range(state.n) if s not in gone and s not in state.revealed)
+
+    def on_draw(self, state: State, seed: bytes) -> State:
+        state = replace(state, seq=state.seq + state.n)
+        game = state.game
+        if game.phase == M.FIRST:
+            return replace(state, game=M.set_first(game, uniform_from(seed, 0, game.n)))
+        value = uniform_from(seed, 0, len(game.remaining))
+        return self.after(replace(state, game=M.draw_card(game, value)))
+
+    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
+        state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
+        if state.act == "setup" and not state.deal.done:
+            return replace(state, act="done")
+        if state.act == "done":
+            return state
+        return _maybe_finish(replace(state, act="reveal"))
+
+    def side_of(self, state: State, seat: int) -> str | None:
+        return TEAM_NAME[state.roles[seat]] if state.roles else None
+
+    def seen_secret(self, state: State, seat: int) -> str | None:
+        if state.act in ("play", "reveal") or state.deal.reads_role(seat):
+            return "its role"
+        return None
+
+    def _over(self, state: State) -> Over:
+        cheats = tuple(
+            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
+        )
+        return Over(natural_result(state), cheats)
+
+
+def final_facts(state: State) -> scoring.FinalFacts | None:
+    """Everything the final reveal opened, or None if something stayed closed."""
+    if not state.roles or None in state.gift_kinds or None in state.discard_kinds:
+        return None
+    gifts = tuple(
+        Gift(g.giver, g.receiver, k) for g, k in zip(state.game.gifts, state.gift_kinds)
+    )
+    discards = tuple(
+        Discard(d.seat, k) for d, k in zip(state.game.discards, state.discard_kinds)
+    )
+    return scoring.FinalFacts(state.n, state.roles, state.game.leftover, gifts, discards)
+
+
+def natural_result(state: State) -> Result | None:
+    """The §7 result of play, when play ran to the end and everything opened."""
+    if state.forfeits or state.game.phase != M.END:
+        return None
+    facts = final_facts(state)
+    if facts is None:
+        return None
+    score = scoring.score(facts)
+    law, corrupt = score.team_scores
+    detail = (
+        f"score Law-abiding {law}, Corrupt {corrupt}; "
+        f"Medkits received {score.medkits[0]} and {score.medkits[1]}"
+    )
+    if score.winner is None:
+        return Result(None, "draw", detail=detail)
+    reason = "score" if score.reason == "score" else "tie broken by Medkits"
+    return Result(TEAM_NAME[score.winner], reason, detail=detail)
+
+
+# --- applying records ------------------------------------------------------------------------
+
+
+def _context(state: State, record: Record) -> bytes:
+    return proof_context(state.table, record.seq, record.seat, record.kind)
+
+
+def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
+    """How a record of the role deal applies: the sub-protocol takes it."""
+    step = role_deal.APPLY[kind]
+
+    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+        return replace(state, deal=step(state.deal, record, body, _context(state, record)))
+
+    return apply
+
+
+def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State:
+    give, discard = body["give"], body["discard"]
+    if give is not None and discard is not None:
+        raise Illegal("a round-1 turn is a Move or an Interrogation, not both")
+    if give is not None:
+        receiver, raw = give
+        sealed = Sealed.decode(raw)
+        game = M.move(state.game, record.seat, receiver, record.seq)
+        return replace(state, game=game, seals=state.seals + (sealed,))
+    game = M.interrogate(state.game, record.seat, discard is not None, record.seq)
+    digests = state.digests + ((discard,) if discard is not None else ())
+    return replace(state, game=game, digests=digests)
+
+
+def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
+    return replace(state, game=M.answer(state.game, record.seat, body["answer"], record.seq))
+
+
+def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State:
+    pairs = body["gifts"]
+    sealed = tuple(Sealed.decode(raw) for _, raw in pairs)
+    receivers = tuple(receiver for receiver, _ in pairs)
+    game = M.give_all(state.game, record.seat, receivers, record.seq)
+    return replace(state, game=game, seals=state.seals + sealed)
+
+
+def _tool(value: object, what: str) -> Tool:
+    for tool in TOOLS:
+        if value == tool and type(value) is str:
+            return tool
+    raise Illegal(f"{what} opens to {value!r}, which is no tool")
+
+
+def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
+    seat = record.seat
+    if seat in state.revealed:
+        raise Illegal(f"seat {seat} has already revealed")
+    secret = Scalar.decode(body["secret"])
+    if not elgamal.opened_share_matches(secret, state.deal.key_shares[seat]):
+        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+    gift_kinds = list(state.gift_kinds or (None,) * len(state.game.gifts))
+    mine = [i for i, g in enumerate(state.game.gifts) if g.giver == seat]
+    openings = body["openings"]
+    if len(openings) != len(mine):
+        raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
+    for i, raw in zip(mine, openings):
+        gift = state.game.gifts[i]
+        opening = SealOpening.decode(raw)
+        slot = sum(1 for g in state.game.gifts[:i] if g.seq == gift.seq)
+        binding = tool_binding(state.table, gift.seq, seat, gift.receiver, slot)
+        check_opening(state.seals[i], opening, state.table_keys[gift.receiver], binding)
+        gift_kinds[i] = _tool(opening.value, f"the tool sealed at record {gift.seq}")
+    discard_kinds = list(state.discard_kinds or (None,) * len(state.game.discards))
+    own = [i for i, d in enumerate(state.game.discards) if d.seat == seat]
+    opened = body["discard"]
+    if (opened is None) != (not own):
+        raise MalformedRecord(seat, record.seq, "a discard is opened exactly when one was made")
+    for i in own:
+        kind, nonce = opened
+        discard = state.game.discards[i]
+        commitment = discard_commitment(state.table, seat, discard.seq, state.digests[i])
+        if not commitment.opens_to(kind, nonce):
+            raise BadOpening(seat, record.seq, f"the discard of record {discard.seq} does not open")
+        discard_kinds[i] = _tool(kind, f"the discard of record {discard.seq}")
+    secrets = list(state.secrets)
+    secrets[seat] = secret
+    state = replace(
+        state,
+        secrets=tuple(secrets),
+        revealed=state.revealed + (seat,),
+        gift_kinds=tuple(gift_kinds),
+        discard_kinds=tuple(discard_kinds),
+    )
+    return _maybe_finish(state)
+
+
+def _maybe_finish(state: State) -> State:
+    gone = {s for s, _, _ in state.forfeits}
+    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+        return state
+    state = replace(
+        state,
+        gift_kinds=state.gift_kinds or (None,) * len(state.game.gifts),
+        discard_kinds=state.discard_kinds or (None,) * len(state.game.discards),
+    )
+    return replace(_audit(state), act="done")
+
+
+def _roles(state: State) -> tuple[Team, ...]:
+    faces = role_deal.roles_after_reveal(state.deal, state.secrets)
+    teams: list[Team | None] = [None if f is None else team_of_face(f) for f in faces]
+    deck = list(scoring.role_deck(state.n))
+    for team in teams:
+        if team is not None:
+            deck.remove(team)
+    for i, team in enumerate(teams[: state.n]):  # a forfeiter's own card: the count says
+        if team is None:
+            teams[i] = deck.pop(0)
+    return tuple(t if t is not None else LAW_ABIDING for t in teams[: state.n])
+
+
+def _audit(state: State) -> State:
+    """Rules §7.4: tools used exactly once each and only while held; every answer re-judged."""
+    roles = _roles(state)
+    violations = list(state.violations)
+    for seat in range(state.n):
+        held = set(TOOLS)
+        uses: list[tuple[int, Tool | None, str]] = [
+            (g.seq, state.gift_kinds[i], "gave")
+            for i, g in enumerate(state.game.gifts)
+            if g.giver == seat
+        ]
+        uses += [
+            (d.seq, state.discard_kinds[i], "discarded")
+            for i, d in enumerate(state.game.discards)
+            if d.seat == seat
+        ]
+        for seq, kind, verb in sorted(uses, key=lambda u: u[0]):
+            if kind is None:
+                continue
+            if kind not in held:
+                what = f"seat {seat} {verb} a {TOOL_NAME[kind]} it no longer held"
+                violations.append(Violation(seat, seq, what))
+            held.discard(kind)
+    for asking in state.game.interrogations:
+        if asking.snapshot is None:
+            continue
+        snapshot = state.full_snapshot(asking)
+        for seat, said, seq in asking.answers:
+            try:
+                cards.audit_answer(asking.drawn, snapshot, seat, roles[seat], said)
+            except cards.Violation as exc:
+                violations.append(Violation(seat, seq, exc.what))
+            except HiddenKind:  # a forfeiter's tool stayed closed: this answer cannot be judged
+                continue
+    return replace(state, roles=roles, violations=tuple(violations))

@@ -1,0 +1,232 @@
+"""The private side of one Shady Agents seat: its key share, its role, its tools and records.
+
+Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
+the key share of the role deal, the nonce of its discard, and one entropy stream per record, so
+a seat that rebuilds a record (after a crash, or at the final reveal, where it re-seals each tool
+to publish the opening) produces the same bytes. The kinds it used are not derivable, so each
+goes to ``memo`` (``used/<seq>``: one letter per tool, in the record's order) before the record
+that seals or commits to it is built. The seat asks its agent only for the decisions of rules §9
+(``round_one``, ``answer``, ``round_two``), with a ``SeatView``; everything else is automatic.
+
+What it knows is recomputed from the public state and its secrets: its team (its card, read with
+its own token), the kinds it gave and discarded (memo), and the kinds it received (each seal
+opened with its table key; a seal that does not open stays unknown and is proven against its
+sender at the final reveal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from spycraft.crypto.commit import Commitment
+from spycraft.crypto.entropy import Entropy, SeededEntropy
+from spycraft.crypto.errors import Unattributed
+from spycraft.crypto.group import Point, Scalar
+from spycraft.crypto.seal import Sealed, SealOpening, seal, unseal
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.protocols import role_deal
+from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.shady_agents import cards
+from spycraft.engines.shady_agents import model as M
+from spycraft.engines.shady_agents.cards import Answer
+from spycraft.engines.shady_agents.components import (
+    BULLET,
+    MEDKIT,
+    TOOLS,
+    HiddenKind,
+    Tool,
+)
+from spycraft.engines.shady_agents.protocol import (
+    GAME_NAME,
+    State,
+    discard_purpose,
+    team_of_face,
+    tool_binding,
+)
+from spycraft.engines.shady_agents.view import TOOL, Knowledge, SeatView
+
+PROMPTS = {
+    "round_one": "Your round-1 turn: make a Move or call an Interrogation",
+    "answer": "Your answer to the interrogation card",
+    "round_two": "Your round-2 turn: give away every tool you hold",
+}
+
+
+def label(kind: str, option: Any) -> str:
+    if kind == "round_one":
+        if option[0] == "move":
+            return f"give a {TOOL[option[1]]} to seat {option[2]}"
+        if option[1] is None:
+            return "interrogate (free)"
+        return f"discard a {TOOL[option[1]]} and interrogate"
+    if kind == "round_two":
+        if isinstance(option, tuple):
+            return f"Bullet to seat {option[0]}, Medkit to seat {option[1]}"
+        return f"to seat {option}"
+    return str(option)
+
+
+def _kinds(tools: tuple[Tool, ...]) -> str:
+    return "".join(tools)
+
+
+class ShadyAgentsSeat(GameSeat[State, SeatView]):
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
+        super().__init__(context, table, GAME_NAME)
+        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
+        self.public = Point.base_mul(self.key)
+        self.hand = role_deal.RoleHand(self.seat, self.key)
+        self._received: dict[int, Tool | None] = {}
+
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        discards = tuple(
+            self.context.secret("discard", int(k.split("/")[1]))
+            for k in self.context.memo
+            if k.startswith("discard/")
+        )
+        return (self.key.encode(),) + discards
+
+    # --- what this seat knows ----------------------------------------------------------------
+
+    def used(self, seq: int) -> tuple[Tool, ...]:
+        raw = self.context.memo.get(f"used/{seq}", "")
+        return tuple(t for c in raw for t in TOOLS if c == t)
+
+    def knowledge(self, state: State) -> Knowledge:
+        reading = self.hand.reading(state.deal)
+        team = None if reading is None else team_of_face(reading.role)
+        game = state.game
+        given: list[tuple[int, int, Tool]] = []
+        received: list[tuple[int, int, Tool | None]] = []
+        for i, gift in enumerate(game.gifts):
+            if gift.giver == self.seat:
+                slot = _slot(game, i)
+                given.append((gift.seq, gift.receiver, self.used(gift.seq)[slot]))
+            elif gift.receiver == self.seat:
+                received.append((gift.seq, gift.giver, self._read(state, i)))
+        discarded = next(
+            (self.used(d.seq)[0] for d in game.discards if d.seat == self.seat), None
+        )
+        return Knowledge(self.seat, team, tuple(given), tuple(received), discarded)
+
+    def _read(self, state: State, index: int) -> Tool | None:
+        if index not in self._received:
+            gift = state.game.gifts[index]
+            slot = _slot(state.game, index)
+            binding = tool_binding(state.table, gift.seq, gift.giver, self.seat, slot)
+            try:
+                value = unseal(state.seals[index], table_key_secret(self.context.master), binding)
+            except Unattributed:  # a false seal: proven against its sender at the final reveal
+                value = None
+            self._received[index] = value if value in TOOLS else None
+        return self._received[index]
+
+    def view(self, state: State) -> SeatView:
+        return SeatView(state.game, self.knowledge(state))
+
+    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
+        decision = Decision(
+            self.seat, kind, PROMPTS[kind], options, tuple(label(kind, o) for o in options),
+            self.view(state),
+        )
+        return self.ask(self.next_seq(state), decision, agent)
+
+    # --- building records (dispatched by the moves table, ``engines.game``) ------------------
+
+    def next_seq(self, state: State) -> int:
+        return state.seq + 1
+
+    def build_dealt(self, state: State, b: Build) -> Body:
+        """A record of the role deal (``engines.protocols.role_deal``)."""
+        return role_deal.BUILD[b.turn.kinds[0]](self.hand, state.deal, b.context, b.entropy)
+
+    def _seal(
+        self, state: State, seq: int, receiver: int, slot: int, kind: Tool, entropy: Entropy
+    ) -> tuple[Sealed, SealOpening]:
+        binding = tool_binding(state.table, seq, self.seat, receiver, slot)
+        return seal(kind, state.table_keys[receiver], binding, entropy.child(f"tool/{slot}"))
+
+    def round_one_options(self, state: State) -> tuple[Any, ...]:
+        holding = self.knowledge(state).holding
+        others = [s for s in range(state.n) if s != self.seat]
+        moves = tuple(("move", kind, r) for kind in holding for r in others)
+        if self.seat == state.game.first:
+            return moves + (("interrogate", None),)
+        return moves + tuple(("interrogate", kind) for kind in holding)
+
+    def build_round_one(self, state: State, b: Build) -> Body:
+        choice = self._ask(state, b.agent, "round_one", self.round_one_options(state))
+        if choice[1] is not None:
+            self.context.memo[f"used/{b.seq}"] = choice[1]
+        if choice[0] == "move":
+            sealed, _ = self._seal(state, b.seq, choice[2], 0, choice[1], b.entropy)
+            return {"give": [choice[2], sealed.encode()], "discard": None}
+        if choice[1] is None:
+            return {"give": None, "discard": None}
+        self.context.memo[f"discard/{b.seq}"] = True
+        nonce = self.context.secret("discard", b.seq)
+        purpose = discard_purpose(state.table, self.seat, b.seq)
+        return {"give": None, "discard": Commitment.to(purpose, choice[1], nonce).digest}
+
+    def answer_options(self, state: State) -> tuple[Answer, ...]:
+        asking = state.game.asking
+        assert asking is not None and asking.snapshot is not None
+        team = self.knowledge(state).team
+        drawn = asking.drawn
+        try:
+            assert team is not None
+            return cards.required_answers(
+                drawn, self.knowledge(state).known_snapshot(asking.snapshot), self.seat, team
+            )
+        except HiddenKind:  # a false seal left a kind unknown: any answer is as good
+            return cards.options(drawn, asking.snapshot, self.seat)
+
+    def build_answer(self, state: State, b: Build) -> Body:
+        return {"answer": self._ask(state, b.agent, "answer", self.answer_options(state))}
+
+    def round_two_options(self, state: State) -> tuple[Any, ...]:
+        holding = self.knowledge(state).holding
+        others = [s for s in range(state.n) if s != self.seat]
+        if len(holding) == 2:
+            return tuple((x, y) for x in others for y in others if x != y)
+        return tuple(others)
+
+    def build_round_two(self, state: State, b: Build) -> Body:
+        holding = self.knowledge(state).holding
+        choice = self._ask(state, b.agent, "round_two", self.round_two_options(state))
+        gifts: list[tuple[int, Tool]]
+        if isinstance(choice, tuple):
+            gifts = [(choice[0], BULLET), (choice[1], MEDKIT)]
+        else:
+            gifts = [(choice, holding[0])]
+        self.context.memo[f"used/{b.seq}"] = _kinds(tuple(kind for _, kind in gifts))
+        body = [
+            [r, self._seal(state, b.seq, r, slot, kind, b.entropy)[0].encode()]
+            for slot, (r, kind) in enumerate(gifts)
+        ]
+        return {"gifts": body}
+
+    def build_reveal(self, state: State, b: Build) -> Body:
+        game = state.game
+        openings = []
+        for i, gift in enumerate(game.gifts):
+            if gift.giver == self.seat:
+                slot = _slot(game, i)
+                kind = self.used(gift.seq)[slot]
+                kind_of_record = "round_one" if gift.round == 1 else "round_two"
+                entropy = self.entropy(kind_of_record, gift.seq)
+                _, opening = self._seal(state, gift.seq, gift.receiver, slot, kind, entropy)
+                openings.append(opening.encode())
+        discard = None
+        for d in game.discards:
+            if d.seat == self.seat:
+                discard = [self.used(d.seq)[0], self.context.secret("discard", d.seq)]
+        return {"secret": self.key.encode(), "openings": openings, "discard": discard}
+
+
+def _slot(game: M.Game, index: int) -> int:
+    """A gift's place within its record (the first player's round-2 record holds two)."""
+    seq = game.gifts[index].seq
+    return sum(1 for g in game.gifts[:index] if g.seq == seq)

@@ -1,0 +1,180 @@
+"""What one seat sees of Shady Agents, as a text picture and one line per record.
+
+``Knowledge`` is everything a seat knows privately (rules §8): its team, the kinds of the tools
+it gave, received and discarded, and the kinds it still holds. The seat builds it from its
+secrets (``seat``); after the game, ``hindsight`` rebuilds it from the opened transcript for
+``replay --as``. ``render`` draws the public table plus that knowledge; ``narrate`` tells what
+one record did, never a kind before the final reveal opened it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spycraft.engines.shady_agents import model as M
+from spycraft.engines.shady_agents.cards import Snapshot
+from spycraft.engines.shady_agents.components import (
+    TEAM_NAMES,
+    TOOL_NAMES,
+    TOOLS,
+    Discard,
+    Gift,
+    Team,
+    Tool,
+)
+
+TEAM = dict(TEAM_NAMES)
+TOOL = dict(TOOL_NAMES)
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    seat: int
+    team: Team | None  # None until the deal lets this seat read its card
+    given: tuple[tuple[int, int, Tool], ...] = ()  # (seq, receiver, kind) this seat gave
+    received: tuple[tuple[int, int, Tool | None], ...] = ()  # (seq, giver, kind) given to it
+    discarded: Tool | None = None
+
+    @property
+    def holding(self) -> tuple[Tool, ...]:
+        used = [kind for _, _, kind in self.given]
+        if self.discarded is not None:
+            used.append(self.discarded)
+        return tuple(t for t in TOOLS if t not in used)
+
+    def known_snapshot(self, public: Snapshot) -> Snapshot:
+        """An interrogation's public snapshot with the kinds this seat knows filled in.
+
+        Snapshots are of round 1, where a seat gives at most once: its earliest gift, and the
+        earliest tool from each giver, are the round-1 ones.
+        """
+        gave = self.given[0][2] if self.given else None
+        got: dict[int, Tool | None] = {}
+        for _, giver, kind in self.received:
+            got.setdefault(giver, kind)
+        gifts = tuple(
+            Gift(
+                g.giver,
+                g.receiver,
+                gave if g.giver == self.seat else got.get(g.giver) if g.receiver == self.seat
+                else None,
+            )
+            for g in public.gifts
+        )
+        discards = tuple(
+            Discard(d.seat, self.discarded if d.seat == self.seat else None)
+            for d in public.discards
+        )
+        return Snapshot(public.players, public.first, public.caller, gifts, discards)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What a decision shows its agent: the public game and this seat's private knowledge."""
+
+    game: M.Game
+    knowledge: Knowledge
+
+
+def _game(state: Any) -> M.Game:
+    game: M.Game = state.game if hasattr(state, "game") else state
+    return game
+
+
+def render(state: Any, seat: int | None) -> str:
+    """The table as ``seat`` sees it (``None``: the public picture)."""
+    knowledge = None
+    if isinstance(state, SeatView) and seat == state.knowledge.seat:
+        knowledge = state.knowledge
+    game = _game(state)
+    lines = [f"Shady Agents, {game.n} players"]
+    if game.leftover is not None:
+        lines.append(f"Leftover card: {TEAM[game.leftover]} (the short team, +1 at the end)")
+    if game.first >= 0:
+        lines.append(f"First player: seat {game.first}   now: {game.phase}")
+    held = "  ".join(f"{s}:{game.held(s)}" for s in range(game.n))
+    lines.append(f"Tools held  {held}")
+    for gift in game.gifts:
+        lines.append(f"  round {gift.round}: seat {gift.giver} -> seat {gift.receiver} (face down)")
+    for asking in game.interrogations:
+        head = f"  seat {asking.caller} interrogates"
+        if asking.card is not None:
+            head += f" with {asking.card}: {asking.drawn.question}"
+        lines.append(head)
+        for who, said, _ in asking.answers:
+            lines.append(f"    seat {who} answers {said}")
+    if knowledge is not None:
+        team = "?" if knowledge.team is None else TEAM[knowledge.team]
+        lines.append(f"You are seat {knowledge.seat}: {team}")
+        lines.append(f"  you hold: {', '.join(TOOL[t] for t in knowledge.holding) or 'nothing'}")
+        for _, receiver, kind in knowledge.given:
+            lines.append(f"  you gave seat {receiver} a {TOOL[kind]}")
+        for _, giver, got in knowledge.received:
+            lines.append(f"  seat {giver} gave you a {'?' if got is None else TOOL[got]}")
+        if knowledge.discarded is not None:
+            lines.append(f"  you discarded a {TOOL[knowledge.discarded]}")
+    return "\n".join(lines)
+
+
+def narrate(before: Any, record: Any, after: Any) -> str:
+    """One line: what ``record`` (a Record with seat and kind) did to the game."""
+    new = _game(after)
+    old = _game(before) if before is not None else new
+    who = f"seat {record.seat}"
+    kind = record.kind
+    if old.first < 0 <= new.first:
+        return f"the beacon names seat {new.first} first player"
+    if len(new.interrogations) == len(old.interrogations) and new.interrogations:
+        last, was = new.interrogations[-1], old.interrogations[-1]
+        if last.card is not None and was.card is None:
+            skipped = [s for s in last.snapshot.answer_order() if s not in last.answerers] \
+                if last.snapshot is not None else []
+            text = f"seat {last.caller} draws {last.card}: {last.drawn.question}"
+            return text + (f" (not eligible: {skipped})" if skipped else "")
+    if kind == "round_one":
+        if len(new.gifts) > len(old.gifts):
+            return f"{who} makes a Move: a tool face down to seat {new.gifts[-1].receiver}"
+        free = len(new.discards) == len(old.discards)
+        return f"{who} calls an Interrogation" + (" (free)" if free else ", discarding face down")
+    if kind == "answer":
+        asking = new.interrogations[-1]
+        return f"{who} answers {asking.answers[-1][1]!r} to {asking.card}"
+    if kind == "round_two":
+        receivers = [g.receiver for g in new.gifts[len(old.gifts):]]
+        return f"{who} gives its last tool{'s' * (len(receivers) > 1)} to seat {receivers}"
+    if kind == "reveal":
+        result = getattr(after, "roles", ())
+        if result:
+            return f"{who} reveals; every role is open: {''.join(result)}"
+        return f"{who} reveals its role, gifts and discard"
+    return f"{who}: {kind}"
+
+
+def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
+    """What ``seat`` knew at each state, from the opened transcript (bare game if not opened)."""
+    final = states[-1]
+    if not final.roles or None in final.gift_kinds:
+        return [state.game for state in states]
+    views: list[Any] = []
+    for state in states:
+        if state.act == "setup" and not state.deal.reads_role(seat):
+            views.append(state.game)
+            continue
+        game: M.Game = state.game
+        given = tuple(
+            (g.seq, g.receiver, final.gift_kinds[i])
+            for i, g in enumerate(game.gifts)
+            if g.giver == seat
+        )
+        received = tuple(
+            (g.seq, g.giver, final.gift_kinds[i])
+            for i, g in enumerate(game.gifts)
+            if g.receiver == seat
+        )
+        discarded = next(
+            (final.discard_kinds[i] for i, d in enumerate(game.discards) if d.seat == seat), None
+        )
+        views.append(SeatView(game, Knowledge(seat, final.roles[seat], given, received, discarded)))
+    return views
