@@ -45,7 +45,9 @@ def vote_message(table: bytes, seq: int, prev: bytes, accused: int, voter: int) 
     )
 
 
-def sign_vote(identity: Identity, table: bytes, seq: int, prev: bytes, accused: int, voter: int) -> bytes:
+def sign_vote(
+    identity: Identity, table: bytes, seq: int, prev: bytes, accused: int, voter: int
+) -> bytes:
     return identity.sign(vote_message(table, seq, prev, accused, voter))
 
 
@@ -97,7 +99,11 @@ def check_abandon(genesis: Genesis, expected: int, record: Record) -> tuple[int,
 
 
 def _is_seat(value: Any, genesis: Genesis) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(genesis.seats)
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and 0 <= value < len(genesis.seats)
+    )
 
 
 def _is_vote(vote: Any, genesis: Genesis) -> bool:

@@ -49,7 +49,11 @@ class AuditReport:
         if self.result is None:
             return f"INVALID {head}\n  the transcript ends before the result record (truncated?)"
         if self.frauds:
-            return f"FRAUD {head}\n  " + "\n  ".join(self.frauds) + f"\n  result: {self.result.describe()}"
+            return (
+                f"FRAUD {head}\n  "
+                + "\n  ".join(self.frauds)
+                + f"\n  result: {self.result.describe()}"
+            )
         return f"VALID {head}\n  result: {self.result.describe()}"
 
 

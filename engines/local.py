@@ -86,7 +86,9 @@ def new_local_table(
         ),
         beacon_length=BEACON_LENGTH,
     )
-    signed = assemble_genesis(genesis, tuple(genesis_signature(genesis, ident) for ident in identities))
+    signed = assemble_genesis(
+        genesis, tuple(genesis_signature(genesis, ident) for ident in identities)
+    )
     table = definition.table()
     state = table.start(signed)
     seats = [

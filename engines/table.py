@@ -256,7 +256,10 @@ class Incident:
     what: str
 
     def describe(self) -> str:
-        return f"record {self.seq}: seat {self.reporter} reports {self.kind} by seat {self.seat}: {self.what}"
+        return (
+            f"record {self.seq}: seat {self.reporter} reports {self.kind} by seat {self.seat}: "
+            f"{self.what}"
+        )
 
 
 class Table(Generic[S]):
@@ -270,9 +273,13 @@ class Table(Generic[S]):
     def start(self, signed: SignedGenesis) -> TableState[S]:
         genesis = signed.genesis
         if genesis.game != self.rules.name:
-            raise MalformedRecord(None, 0, f"genesis is for {genesis.game!r}, not {self.rules.name!r}")
+            raise MalformedRecord(
+                None, 0, f"genesis is for {genesis.game!r}, not {self.rules.name!r}"
+            )
         if len(genesis.seats) not in self.rules.seat_counts:
-            raise MalformedRecord(None, 0, f"{self.rules.name} is not played with {len(genesis.seats)} seats")
+            raise MalformedRecord(
+                None, 0, f"{self.rules.name} is not played with {len(genesis.seats)} seats"
+            )
         try:
             self.rules.check_options(genesis.options, len(genesis.seats))
         except ValueError as exc:
@@ -335,7 +342,9 @@ class Table(Generic[S]):
             # The game is over and its outcome fixed: nobody can forfeit any more, and any seat
             # may write the result if the one named first is gone.
             if record.kind != "result":
-                raise OutOfTurn(record.seat, record.seq, "the game is over: only the result remains")
+                raise OutOfTurn(
+                    record.seat, record.seq, "the game is over: only the result remains"
+                )
             return self._result(state, signed)
         if record.kind in INTERRUPTS:
             game, incident, forfeit = self._interrupt(state, turn, record)
@@ -359,7 +368,9 @@ class Table(Generic[S]):
 
     def check_link(self, state: TableState[S], record: Record) -> None:
         if record.seq != state.seq + 1:
-            raise ChainBroken(record.seat, record.seq, f"expected seq {state.seq + 1}, got {record.seq}")
+            raise ChainBroken(
+                record.seat, record.seq, f"expected seq {state.seq + 1}, got {record.seq}"
+            )
         if record.prev != state.link:
             raise ChainBroken(record.seat, record.seq, "prev does not match the previous record")
 
@@ -442,12 +453,20 @@ class Table(Generic[S]):
         not hold (a bad signature inside it, a valid record) is the accuser's error.
         """
         body = record.body
-        if not isinstance(body, dict) or set(body) != {"evidence"} or not isinstance(body["evidence"], tuple):
-            raise MalformedRecord(record.seat, record.seq, "fraud body must be {evidence: [records]}")
+        if (
+            not isinstance(body, dict)
+            or set(body) != {"evidence"}
+            or not isinstance(body["evidence"], tuple)
+        ):
+            raise MalformedRecord(
+                record.seat, record.seq, "fraud body must be {evidence: [records]}"
+            )
         try:
             offered = [parse_record(raw) for raw in body["evidence"] if isinstance(raw, bytes)]
         except RecordError as exc:
-            raise MalformedRecord(record.seat, record.seq, f"evidence is not a record: {exc}") from None
+            raise MalformedRecord(
+                record.seat, record.seq, f"evidence is not a record: {exc}"
+            ) from None
         if not 1 <= len(offered) <= 2 or len(offered) != len(body["evidence"]):
             raise MalformedRecord(record.seat, record.seq, "evidence must be one or two records")
         seats = state.genesis.seats
@@ -457,13 +476,17 @@ class Table(Generic[S]):
         for e in offered:
             if e.record.table != state.genesis.table or e.seat != accused or e.seat >= len(seats):
                 raise IllegalAction(
-                    record.seat, record.seq, f"evidence is not a record of seat {accused} at this table"
+                    record.seat,
+                    record.seq,
+                    f"evidence is not a record of seat {accused} at this table",
                 )
             try:
                 verify_record_signature(e, seats[e.seat].identity)
             except BadSignature:
                 raise IllegalAction(
-                    record.seat, record.seq, f"evidence record {e.seq} is not signed by seat {accused}"
+                    record.seat,
+                    record.seq,
+                    f"evidence record {e.seq} is not signed by seat {accused}",
                 ) from None
         if len(offered) == 2:
             a, b = offered
@@ -476,7 +499,9 @@ class Table(Generic[S]):
             return accused, Equivocation(accused, a.seq, "signed two different records for one seq")
         (e,) = offered
         if e.seq != record.seq or e.record.prev != state.link:
-            raise IllegalAction(record.seat, record.seq, "evidence was not offered for this place in the chain")
+            raise IllegalAction(
+                record.seat, record.seq, "evidence was not offered for this place in the chain"
+            )
         try:
             self.apply(state, e)
         except RecordError as exc:

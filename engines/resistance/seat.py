@@ -186,13 +186,17 @@ class ResistanceSeat(GameSeat[State, SeatView]):
 
     def build_spotlight_shares(self, state: State, b: Build) -> Body:
         shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
-        shares = mix.decryption_shares([c.ciphertext for c in shown], self.key, b.context, b.entropy)
+        shares = mix.decryption_shares(
+            [c.ciphertext for c in shown], self.key, b.context, b.entropy
+        )
         return {"shares": [s.encode() for s in shares]}
 
     def build_eye_token(self, state: State, b: Build) -> Body:
         eye = state.open_eye()
         assert eye is not None
-        share = elgamal.decryption_share(eye.ciphertext, self.key, b.context, b.entropy, self.public)
+        share = elgamal.decryption_share(
+            eye.ciphertext, self.key, b.context, b.entropy, self.public
+        )
         return {"share": share.encode()}
 
     def build_mix(self, state: State, b: Build) -> Body:

@@ -76,7 +76,8 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             ranks = self._ask(
                 board,
                 "deploy",
-                f"Day {board.day}: deploy four soldiers under M1..M4 (ranks other than 4 increasing)",
+                f"Day {board.day}: deploy four soldiers under M1..M4 "
+                "(ranks other than 4 increasing)",
                 options,
                 [deployment_label(o) for o in options],
                 agent,

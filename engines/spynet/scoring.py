@@ -113,7 +113,8 @@ class Tableau:
             yield from stack
 
     def funding_cards(self) -> int:
-        """Funding cards in this tableau, counted as cards (§9.4, ``funds``): S02 does not matter."""
+        """Funding cards in this tableau, counted as cards (§9.4, ``funds``): S02 does not
+        matter."""
         return sum(len(agent.funding) for agent in self.agents())
 
 
