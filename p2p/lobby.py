@@ -79,7 +79,9 @@ class Me:
         )
 
 
-def build_genesis(table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat]) -> Genesis:
+def build_genesis(
+    table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat]
+) -> Genesis:
     return Genesis(
         protocol=PROTOCOL_VERSION,
         table=table,
@@ -179,7 +181,9 @@ async def open_table(
             framed = FramedStream(stream)
 
             def refusal(hello: Hello) -> str | None:
-                taken = {j.hello.identity_key for j in joined} | ({me.identity.public} if seated else set())
+                taken = {j.hello.identity_key for j in joined} | (
+                    {me.identity.public} if seated else set()
+                )
                 if full.is_set():
                     return "table full"
                 return "already seated" if hello.identity_key in taken else None
@@ -223,7 +227,9 @@ async def open_table(
             await seats_changed()
 
         async def seats_changed() -> None:
-            seats = ([me.identity.public] if seated else []) + [j.hello.identity_key for j in joined]
+            seats = ([me.identity.public] if seated else []) + [
+                j.hello.identity_key for j in joined
+            ]
             for j in joined:
                 try:
                     await j.framed.send({"t": "lobby", "seats": seats, "total": players})
@@ -244,7 +250,11 @@ async def open_table(
             await full.wait()
             nursery.cancel_scope.cancel()
     # The announcement is withdrawn: the game starts.
-    roster = ([RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port)] if seated else [])
+    roster = (
+        [RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port)]
+        if seated
+        else []
+    )
     roster += [
         RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port)
         for j in joined
@@ -270,7 +280,11 @@ async def open_table(
     async def collect(index: int, j: Joined) -> None:
         frame = await _receive(j.framed, 60)
         seat = index + offset
-        if frame["t"] != "gsig" or frame["seat"] != seat or not genesis_signature_valid(genesis, seat, frame["sig"]):
+        if (
+            frame["t"] != "gsig"
+            or frame["seat"] != seat
+            or not genesis_signature_valid(genesis, seat, frame["sig"])
+        ):
             raise LobbyError(f"seat {seat} sent no valid genesis signature")
         sigs[seat] = frame["sig"]
         for other in joined:
@@ -286,7 +300,8 @@ async def open_table(
     session = Session(
         definition=definition, genesis=signed, roster=roster, seat=0 if seated else None,
         identity=me.identity, master=me.master, store=store, seat_file=seat_file,
-        listener=listener, agent=agent, observers=frozenset({me.identity.public}) if not seated else frozenset(),
+        listener=listener, agent=agent,
+        observers=frozenset({me.identity.public}) if not seated else frozenset(),
         config=config, events=events, links=[(j.framed, j.hello) for j in joined],
     )
     return session
@@ -340,7 +355,8 @@ async def join_table(
             raise LobbyError("the roster is not full or uses another beacon length")
         matches = [
             i for i, r in enumerate(roster)
-            if (r.identity, r.table_key, r.beacon, r.port) == (mine.identity, mine.table_key, mine.beacon, port)
+            if (r.identity, r.table_key, r.beacon, r.port)
+            == (mine.identity, mine.table_key, mine.beacon, port)
         ]
         if len(matches) != 1:
             raise LobbyError("the roster does not seat us as we asked")
@@ -356,7 +372,8 @@ async def join_table(
                 raise LobbyError(f"seat {frame['seat']}'s genesis signature does not verify")
             sigs[frame["seat"]] = frame["sig"]
         signed = assemble_genesis(genesis, tuple(sigs[i] for i in range(len(roster))))
-    except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
+    except (FrameError, trio.TooSlowError, trio.EndOfChannel,
+            trio.BrokenResourceError, OSError) as exc:
         await framed.aclose()
         await listener.aclose()
         raise LobbyError(f"joining failed: {exc}") from None

@@ -293,7 +293,9 @@ class PeerProtocol:
         key = (record.seq, record.prev)
         remembered = self.own.get(key)
         if remembered is not None and remembered != signed.raw:
-            log.warning("asked twice at record %d: sending what we signed the first time", record.seq)
+            log.warning(
+                "asked twice at record %d: sending what we signed the first time", record.seq
+            )
             signed = parse_record(remembered)
         elif remembered is None:
             self.own[key] = signed.raw
@@ -417,7 +419,12 @@ class PeerProtocol:
                 self._resend(link, seq, now)
             return
         turn = self.table.expect(self.state)
-        if seq == self.head + 1 and prev == self.state.link and turn is not None and turn.seat == accused:
+        if (
+            seq == self.head + 1
+            and prev == self.state.link
+            and turn is not None
+            and turn.seat == accused
+        ):
             self.votes[voter] = frame["sig"]
 
     # --- records ------------------------------------------------------------------------
@@ -431,7 +438,11 @@ class PeerProtocol:
             self._close(link, str(exc))
             return
         record = signed.record
-        if record.table != self.state.genesis.table or record.seat >= len(self.seats) or record.seq == 0:
+        if (
+            record.table != self.state.genesis.table
+            or record.seat >= len(self.seats)
+            or record.seq == 0
+        ):
             self._close(link, f"record {record.seq} does not belong at this table")
             return
         if record.seq <= self.head:
@@ -526,7 +537,9 @@ class PeerProtocol:
             if peer.seat == signed.seat:
                 self._send(link, frame)
 
-    def _on_invalid(self, link: LinkId, signed: SignedRecord, error: RecordError, now: float) -> None:
+    def _on_invalid(
+        self, link: LinkId, signed: SignedRecord, error: RecordError, now: float
+    ) -> None:
         if isinstance(error, ChainBroken):
             # Not a lie: the sender is on another branch. Show it our head record; the
             # conflict rule settles it there, one record at a time backwards if need be.
@@ -536,7 +549,11 @@ class PeerProtocol:
             self._close(link, f"invalid record {signed.seq}: {error}")
             return
         turn = self.table.expect(self.state)
-        provable = turn is not None and signed.seat == turn.seat and signed.record.prev == self.state.link
+        provable = (
+            turn is not None
+            and signed.seat == turn.seat
+            and signed.record.prev == self.state.link
+        )
         self._out.append(Notice("fraud", (signed, error)))
         if provable:
             self._schedule_report(signed.seat, signed.seq, (signed.raw,), now)
@@ -545,7 +562,9 @@ class PeerProtocol:
 
     # --- conflicts and evidence --------------------------------------------------------
 
-    def _on_conflict(self, link: LinkId, mine: SignedRecord, theirs: SignedRecord, now: float) -> None:
+    def _on_conflict(
+        self, link: LinkId, mine: SignedRecord, theirs: SignedRecord, now: float
+    ) -> None:
         seq = mine.seq
         if theirs.record.prev != mine.record.prev:
             # We differ earlier: show them our record one place back, until prevs agree.
@@ -606,7 +625,9 @@ class PeerProtocol:
             self._rollback(seq - 1, now)
         self._schedule_report(a.seat, seq, evidence, now)
 
-    def _schedule_report(self, culprit: int, seq: int, evidence: tuple[bytes, ...], now: float) -> None:
+    def _schedule_report(
+        self, culprit: int, seq: int, evidence: tuple[bytes, ...], now: float
+    ) -> None:
         if self.me is None or self.me.index == culprit:
             return
         distance = (self.me.index - culprit) % len(self.seats)

@@ -95,7 +95,9 @@ class RosterSeat:
         fields = {"name": str, "identity": bytes, "table_key": bytes, "beacon": bytes, "host": str,
                   "port": int}
         if not isinstance(m, dict) or set(m) != set(fields):
-            raise FrameError("roster seat must be a map of name, identity, table_key, beacon, host, port")
+            raise FrameError(
+                "roster seat must be a map of name, identity, table_key, beacon, host, port"
+            )
         for name, kind in fields.items():
             if not isinstance(m[name], kind) or isinstance(m[name], bool):
                 raise FrameError(f"roster seat {name} must be {kind.__name__}")
@@ -298,7 +300,9 @@ class Session:
             self.events("fraud", error)
         elif kind == "equivocation":
             a, _ = data
-            log.warning("seat %d signed two different records for seq %d: equivocation", a.seat, a.seq)
+            log.warning(
+                "seat %d signed two different records for seq %d: equivocation", a.seat, a.seq
+            )
             self.events("equivocation", data)
         elif kind == "rollback":
             log.warning("rolling back to record %d (dropping %d records)", *data)
@@ -527,7 +531,9 @@ class Session:
                     try:
                         hello = await handshake.dial(framed, self.identity, self.my_hello(), table)
                         if hello.identity_key != entry.identity:
-                            raise FrameError(f"seat {seat}'s address answered with another identity")
+                            raise FrameError(
+                                f"seat {seat}'s address answered with another identity"
+                            )
                     except (FrameError, trio.TooSlowError, trio.EndOfChannel,
                             trio.BrokenResourceError, OSError) as exc:
                         log.info("dialing seat %d: %s", seat, exc)

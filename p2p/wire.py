@@ -411,10 +411,14 @@ def verify_hello(
 
 
 def _auth_message(table: bytes, listener_nonce: bytes, dialer_hello_sig: bytes) -> bytes:
-    return AUTH_DOMAIN + encode({"table": table, "nonce": listener_nonce, "hello": dialer_hello_sig})
+    return AUTH_DOMAIN + encode(
+        {"table": table, "nonce": listener_nonce, "hello": dialer_hello_sig}
+    )
 
 
-def make_auth(identity: Identity, listener_hello: Hello, my_hello: Mapping[str, Any]) -> dict[str, Any]:
+def make_auth(
+    identity: Identity, listener_hello: Hello, my_hello: Mapping[str, Any]
+) -> dict[str, Any]:
     """The dialer's answer to the listener's challenge (``my_hello``: the frame we sent)."""
     message = _auth_message(listener_hello.table, listener_hello.nonce, my_hello["sig"])
     return {"v": PROTOCOL_VERSION, "t": "auth", "sig": identity.sign(message)}
