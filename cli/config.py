@@ -94,7 +94,9 @@ def load_identity(create: bool = True) -> Identity:
         check_private(path)
         secret = path.read_bytes()
         if len(secret) != 32:
-            raise SystemExit(f"{path} is damaged (expected 32 bytes); move it away to make a new one")
+            raise SystemExit(
+                f"{path} is damaged (expected 32 bytes); move it away to make a new one"
+            )
         return Identity(secret)
     if not create:
         raise SystemExit(f"no identity at {path}")

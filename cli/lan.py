@@ -93,7 +93,8 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     add_net_options(p)
 
     p = sub.add_parser("resume", help="continue an unfinished game stored on this machine")
-    p.add_argument("table", nargs="?", help="table id (a prefix); default: the only unfinished game")
+    p.add_argument("table", nargs="?",
+                   help="table id (a prefix); default: the only unfinished game")
     add_net_options(p)
 
 
@@ -189,7 +190,8 @@ class Thinking:
         return self.agent.decide(decision)
 
 
-def _human(session_box: list[Session], definition: registry.GameDefinition) -> Callable[[int], Agent]:
+def _human(session_box: list[Session],
+           definition: registry.GameDefinition) -> Callable[[int], Agent]:
     def agent_for(seat: int) -> Agent:
         def board() -> str:
             if not session_box:
@@ -203,7 +205,8 @@ def _human(session_box: list[Session], definition: registry.GameDefinition) -> C
     return agent_for
 
 
-def _spawn_bots(args: argparse.Namespace, count: int, table: bytes, game: str) -> subprocess.Popen[bytes]:
+def _spawn_bots(args: argparse.Namespace, count: int, table: bytes,
+                game: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     home = data_dir() / "bot-peers"
     env["SPYCRAFT_HOME"] = str(home)
@@ -216,7 +219,8 @@ def _spawn_bots(args: argparse.Namespace, count: int, table: bytes, game: str) -
                                 stderr=log_file)
 
 
-async def _open(args: argparse.Namespace, seated: bool) -> tuple[Session, subprocess.Popen[bytes] | None]:
+async def _open(args: argparse.Namespace,
+                seated: bool) -> tuple[Session, subprocess.Popen[bytes] | None]:
     definition = registry.load(args.game)
     options = game_options(definition, args)
     players = players_of(args, definition)
@@ -385,8 +389,9 @@ async def tables(args: argparse.Namespace) -> int:
         async with browse_tables(args.interface) as ads:
             async for ad in ads:
                 mark = {"added": "+", "updated": "~", "removed": "-"}[ad.change]
-                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {ad.seats_taken}/{ad.seats_total} "
-                      f"seats  {ad.address}:{ad.port}  opened by {ad.fingerprint}", flush=True)
+                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} "
+                      f"{ad.seats_taken}/{ad.seats_total} seats  {ad.address}:{ad.port}  "
+                      f"opened by {ad.fingerprint}", flush=True)
     return 0
 
 
@@ -423,8 +428,8 @@ async def resume(args: argparse.Namespace) -> int:
                                    config=_config(args, instant_bot=bool(bot_kind) and think == 0),
                                    events=None if bot_kind else Narrator(definition))
     box.append(session)
-    print(f"resuming table {store.folder.name} as seat {session.seat} at record {session.state.seq}",
-          flush=True)
+    print(f"resuming table {store.folder.name} as seat {session.seat} "
+          f"at record {session.state.seq}", flush=True)
     await session.run()
     return _finish(session)
 

@@ -31,7 +31,11 @@ def choose(decision: Decision, text: str) -> int | None:
     starts = [i for i, label in enumerate(labels) if label.startswith(lowered)]
     if len(starts) == 1:
         return starts[0]
-    if text.isdigit() and len(labels) <= 20 and not any(lowered == lab.split()[0] for lab in labels):
+    if (
+        text.isdigit()
+        and len(labels) <= 20
+        and not any(lowered == lab.split()[0] for lab in labels)
+    ):
         index = int(text) - 1
         return index if 0 <= index < len(labels) else None
     return None
