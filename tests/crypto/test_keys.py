@@ -110,7 +110,9 @@ def test_spycraft_verifies_exactly_the_honest_signatures() -> None:
     signature = key.sign(message)
     assert verify_signature(HONEST_IDENTITY, signature, message)
     assert not verify_signature(HONEST_IDENTITY, signature, message + b"!")
-    assert not verify_signature(HONEST_IDENTITY, signature[:63] + bytes([signature[63] ^ 1]), message)
+    assert not verify_signature(
+        HONEST_IDENTITY, signature[:63] + bytes([signature[63] ^ 1]), message
+    )
     assert not verify_signature(HONEST_IDENTITY[:31], signature, message)
     assert not verify_signature(HONEST_IDENTITY, signature[:63], message)
     # S + L is the same signature in a non-canonical form: refused (strict, as every peer must be)

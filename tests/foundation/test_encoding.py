@@ -79,7 +79,11 @@ def test_non_canonical_or_unsupported_encodings_are_rejected(hex_):
 
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**64), 2**64 - 1) | st.binary(max_size=40) | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**64), 2**64 - 1)
+    | st.binary(max_size=40)
+    | st.text(max_size=20),
     lambda children: st.lists(children, max_size=5)
     | st.dictionaries(st.text(max_size=8), children, max_size=5),
     max_leaves=20,

@@ -87,11 +87,15 @@ def test_replayed_skipped_and_foreign_records_break_the_chain():
     assert first is not None
     with pytest.raises(ChainBroken):  # replay of seq 1
         local.table.apply(local.state, first)
-    skip = local.seats[1].sign(replace(local.state, seq=local.state.seq + 1), "coin", {"commit": b"y" * 32})
+    skip = local.seats[1].sign(
+        replace(local.state, seq=local.state.seq + 1), "coin", {"commit": b"y" * 32}
+    )
     with pytest.raises(ChainBroken):
         local.table.apply(local.state, skip)
     other = new_table(9)
-    foreign = other.seats[1].sign(replace(local.state, genesis=other.state.genesis), "coin", {"commit": b"y" * 32})
+    foreign = other.seats[1].sign(
+        replace(local.state, genesis=other.state.genesis), "coin", {"commit": b"y" * 32}
+    )
     with pytest.raises(ChainBroken) as err:
         local.table.apply(local.state, foreign)
     assert "another table" in err.value.what
@@ -114,7 +118,8 @@ def test_a_false_result_is_rejected():
         local.step(a)
     writer = local.table.expect(local.state).seat
     record = local.seats[writer].sign(local.state, "result", {"winner": "me", "reason": "x",
-                                                               "forfeits": [], "evidence": [], "detail": ""})
+                                                               "forfeits": [], "evidence": [],
+                                                               "detail": ""})
     with pytest.raises(IllegalAction):
         local.table.apply(local.state, record)
 

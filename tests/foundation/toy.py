@@ -95,7 +95,9 @@ class PenniesSeat:
         nonce = self.context.secret("coin", state.round)
         if turn.kinds == ("coin",):
             if key not in self.context.memo:
-                d = Decision(turn.seat, "coin", "heads or tails?", (0, 1), ("heads", "tails"), state)
+                d = Decision(
+                    turn.seat, "coin", "heads or tails?", (0, 1), ("heads", "tails"), state
+                )
                 self.context.memo[key] = agent.decide(d)
             return "coin", {"commit": Commitment.to("coin", self.context.memo[key], nonce).digest}
         return "open", {"coin": self.context.memo[key], "nonce": nonce}

@@ -13,7 +13,9 @@ from tests.net.harness import ROOT, audit
 pytestmark = pytest.mark.network
 
 
-@pytest.mark.parametrize("game,extra", [("spies-and-lies", []), ("resistance", ["--players", "5", "--plot"])])
+@pytest.mark.parametrize(
+    "game,extra", [("spies-and-lies", []), ("resistance", ["--players", "5", "--plot"])]
+)
 def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game, extra):
     bots = "1" if game == "spies-and-lies" else "4"
     env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "home"))

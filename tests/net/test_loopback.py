@@ -20,7 +20,8 @@ def host(tmp: Path, game: str = "spies-and-lies", *extra: str, timeout: str = "2
                          "--turn-timeout", timeout, *extra], tmp)
 
 
-def bots(tmp: Path, name: str, table: str, count: int = 1, *extra: str, timeout: str = "20") -> Proc:
+def bots(tmp: Path, name: str, table: str, count: int = 1, *extra: str,
+         timeout: str = "20") -> Proc:
     return Proc(name, ["bots", "--count", str(count), "--out", str(tmp / name), "--interface", LO,
                        "--table", table, "--turn-timeout", timeout, *extra], tmp)
 
@@ -98,4 +99,6 @@ def test_a_player_who_leaves_the_lobby_frees_the_seat_for_another(tmp_path):
     for p in (h, a, b):
         assert p.wait(90) == 0, p.output()
     assert audit(tmp_path / "host.cbor").returncode == 0
-    assert (tmp_path / "host.cbor").read_bytes() == next((tmp_path / "alice").glob("*.cbor")).read_bytes()
+    assert (tmp_path / "host.cbor").read_bytes() == (
+        next((tmp_path / "alice").glob("*.cbor")).read_bytes()
+    )

@@ -60,7 +60,11 @@ class RelayRules:
 
     def apply(self, s: Race, record: Any) -> Race:
         body = record.body
-        if not isinstance(body, dict) or set(body) != {"value"} or body["value"] not in (0, 1, 2, 3):
+        if (
+            not isinstance(body, dict)
+            or set(body) != {"value"}
+            or body["value"] not in (0, 1, 2, 3)
+        ):
             raise IllegalAction(record.seat, record.seq, "a leg is {value: 0..3}")
         if isinstance(body["value"], bool):
             raise IllegalAction(record.seat, record.seq, "a leg value is a number")
@@ -89,7 +93,9 @@ class RelaySeat:
     def build(self, state: Race, turn: Turn, agent: Any) -> tuple[str, Any]:
         key = f"leg/{len(state.legs)}"
         if key not in self.context.memo:
-            decision = Decision(turn.seat, "leg", "how far?", (0, 1, 2, 3), ("0", "1", "2", "3"), state)
+            decision = Decision(
+                turn.seat, "leg", "how far?", (0, 1, 2, 3), ("0", "1", "2", "3"), state
+            )
             self.context.memo[key] = agent.decide(decision)
         return "leg", {"value": self.context.memo[key]}
 

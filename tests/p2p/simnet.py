@@ -45,7 +45,8 @@ class Peer:
     protocol: PeerProtocol
     seat: TableSeat
     agent: RandomAgent
-    stored: list[bytes] = field(default_factory=list)  # the transcript file, as Store/Rewrite left it
+    # the transcript file, as Store/Rewrite left it
+    stored: list[bytes] = field(default_factory=list)
     signed: dict[tuple[int, bytes], set[bytes]] = field(default_factory=dict)  # Remember, by place
     closed: set[int] = field(default_factory=set)  # links this peer closed, by the other's index
     honest: bool = True
@@ -107,7 +108,9 @@ class SimNet:
 
     # --- moving frames -----------------------------------------------------------------------
 
-    def send(self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False) -> None:
+    def send(
+        self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False
+    ) -> None:
         if receiver in self.peers[sender].closed or sender in self.peers[receiver].closed:
             return
         data = encode_frame(frame)

@@ -98,7 +98,9 @@ def test_a_hello_without_a_fresh_nonce_is_refused() -> None:
         ("id_key", bytes(32)),  # a point of small order
     ],
 )
-def test_keys_of_small_order_or_not_canonical_are_refused_at_the_door(field: str, key: bytes) -> None:
+def test_keys_of_small_order_or_not_canonical_are_refused_at_the_door(
+    field: str, key: bytes
+) -> None:
     with pytest.raises(FrameError, match="refused"):
         verify_hello(hello(**{field: key}))
 
@@ -175,7 +177,9 @@ async def test_both_sides_learn_each_other_live() -> None:
     results: dict[str, Hello] = {}
 
     async def listen() -> None:
-        results["dialer"] = await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: None)
+        results["dialer"] = await handshake.accept(
+            right, builder(BOB, "bob"), TABLE, lambda h: None
+        )
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(listen)

@@ -47,7 +47,9 @@ def test_a_plain_record_costs_its_author_one_frame_per_peer_and_each_peer_one_ac
     sent: list[tuple[int, str]] = []
     original = net.send
 
-    def counting(sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False) -> None:
+    def counting(
+        sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False
+    ) -> None:
         sent.append((sender, frame["t"]))
         original(sender, receiver, frame, lossless=lossless)
 
@@ -142,7 +144,9 @@ def test_a_retroactive_abandon_with_forged_votes_rolls_nothing_back():
     original = net.apply
 
     def watching(peer: Peer, actions: list[Any]) -> None:
-        rewrites.extend(peer.index for a in actions if type(a).__name__ == "Rewrite" and peer.honest)
+        rewrites.extend(
+            peer.index for a in actions if type(a).__name__ == "Rewrite" and peer.honest
+        )
         original(peer, actions)
 
     net.apply = watching  # type: ignore[method-assign]
@@ -181,7 +185,9 @@ def test_an_equivocation_is_proven_and_its_author_forfeits():
             return False
         one = peer.seat.sign(state, "leg", {"value": 1})
         two = peer.seat.sign(state, "leg", {"value": 2})
-        net.apply(peer, [a for a in peer.protocol.submit(one, net.now) if type(a).__name__ != "Send"])
+        net.apply(
+            peer, [a for a in peer.protocol.submit(one, net.now) if type(a).__name__ != "Send"]
+        )
         for other in net.peers:
             if other is not peer:
                 raw = (one if other.index % 2 else two).raw
@@ -253,9 +259,12 @@ def test_a_flood_of_future_records_stays_within_the_buffer_bounds():
         if not flooded and state.seq >= 2:
             flooded.append(True)
             for ahead in range(2, 502):
-                record = Record(state.genesis.table, state.seq + ahead, bytes(32), peer.index, "leg",
-                                {"value": 1, "pad": bytes(8000)})
-                net.broadcast(peer.index, {"t": "record", "record": sign_record(record, peer.seat.identity).raw})
+                record = Record(state.genesis.table, state.seq + ahead, bytes(32), peer.index,
+                                "leg", {"value": 1, "pad": bytes(8000)})
+                net.broadcast(
+                    peer.index,
+                    {"t": "record", "record": sign_record(record, peer.seat.identity).raw},
+                )
         return False
 
     adversary_of(net, 2, cheat)
@@ -265,7 +274,10 @@ def test_a_flood_of_future_records_stays_within_the_buffer_bounds():
             held = sum(len(s.raw) for s, _ in receiver.protocol.future.values())
             highest.append(held)
             assert held <= FUTURE_BYTES_TOTAL
-            assert all(link.future_bytes <= FUTURE_BYTES_PER_LINK for link in receiver.protocol.links.values())
+            assert all(
+                link.future_bytes <= FUTURE_BYTES_PER_LINK
+                for link in receiver.protocol.links.values()
+            )
         return False
 
     net.on_frame = measure
@@ -290,7 +302,9 @@ def test_sync_storms_and_fake_heads_cost_the_asker_its_budget():
     adversary_of(net, 2, cheat)
     original = net.send
 
-    def counting(sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False) -> None:
+    def counting(
+        sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False
+    ) -> None:
         if receiver == 2 and sender == 0 and frame["t"] == "sync_reply":
             resent[0] += sum(len(r) for r in frame["records"])
         original(sender, receiver, frame, lossless=lossless)
@@ -307,6 +321,8 @@ def test_fraud_outranks_abandon_outranks_a_record_and_bytes_break_ties():
     state = net.peers[0].protocol.state
     leg = net.peers[0].seat.sign(state, "leg", {"value": 0})
     vote = net.peers[1].seat.absence_vote(state)
-    abandon = net.peers[1].seat.sign_abandon(state, {1: vote, 2: net.peers[2].seat.absence_vote(state)})
+    abandon = net.peers[1].seat.sign_abandon(
+        state, {1: vote, 2: net.peers[2].seat.absence_vote(state)}
+    )
     fraud = net.peers[1].seat.sign(state, "fraud", {"evidence": [leg.raw]})
     assert priority(fraud) < priority(abandon) < priority(leg)

@@ -51,7 +51,12 @@ def equivocate(net: SimNet, peer: Peer, state: Any) -> bool:
 
 def false_abandon(net: SimNet, peer: Peer, state: Any) -> bool:
     turn = peer.protocol.table.expect(state)
-    if turn is not None and turn.seat != peer.index and turn.kinds != ("result",) and net.rng.random() < 0.3:
+    if (
+        turn is not None
+        and turn.seat != peer.index
+        and turn.kinds != ("result",)
+        and net.rng.random() < 0.3
+    ):
         vote = peer.seat.absence_vote(state)
         record = peer.seat.sign_abandon(state, {peer.index: vote})
         net.broadcast(peer.index, {"t": "record", "record": record.raw})
@@ -73,7 +78,9 @@ def flood(net: SimNet, peer: Peer, state: Any) -> bool:
         for ahead in range(2, 40):
             record = Record(state.genesis.table, state.seq + ahead, bytes(32), peer.index, "leg",
                             {"value": 1, "pad": bytes(4000)})
-            net.broadcast(peer.index, {"t": "record", "record": sign_record(record, peer.seat.identity).raw})
+            net.broadcast(
+                peer.index, {"t": "record", "record": sign_record(record, peer.seat.identity).raw}
+            )
         net.broadcast(peer.index, {"t": "sync", "from_seq": 1})
         net.broadcast(peer.index, {"t": "head", "seq": 10**6, "link": bytes(32)})
         net.broadcast(peer.index, {"t": "ack", "seq": 10**6, "link": bytes(32)})
@@ -108,7 +115,9 @@ def bounded(net: SimNet) -> None:
     for peer in net.honest():
         held = sum(len(s.raw) for s, _ in peer.protocol.future.values())
         assert held <= FUTURE_BYTES_TOTAL
-        assert all(link.future_bytes <= FUTURE_BYTES_PER_LINK for link in peer.protocol.links.values())
+        assert all(
+            link.future_bytes <= FUTURE_BYTES_PER_LINK for link in peer.protocol.links.values()
+        )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,7 +162,9 @@ def test_honest_peers_agree_and_no_honest_seat_forfeits(
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(1, 10**6), rng=st.randoms(use_true_random=False), staller=st.integers(0, 1))
-def test_with_two_seats_a_stall_or_a_claim_ends_as_a_claim(seed: int, rng: random.Random, staller: int) -> None:
+def test_with_two_seats_a_stall_or_a_claim_ends_as_a_claim(
+    seed: int, rng: random.Random, staller: int
+) -> None:
     net = SimNet(2, seed=seed, rng=rng, timeout=TIMEOUT, grace=GRACE)
     adversary_of(net, staller, stall)
     finish(net)

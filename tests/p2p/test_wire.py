@@ -182,7 +182,8 @@ cbor_heads = st.lists(
 @settings(max_examples=300)
 @given(cbor_heads)
 def test_hostile_cbor_heads_never_allocate_beyond_the_limit(payload: bytes) -> None:
-    """Lengths and counts up to 2**64 in a few bytes: memory stays far below the 1 KiB limit x 64."""
+    """Lengths and counts up to 2**64 in a few bytes: memory stays far below the
+    1 KiB limit x 64."""
     tracemalloc.start()
     try:
         check_only_frame_errors(framed(payload), max_frame_size=1024)

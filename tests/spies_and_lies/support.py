@@ -1,4 +1,5 @@
-"""Shared helpers for the Spies & Lies tests: honest tables, scripted agents, playing to a moment."""
+"""Shared helpers for the Spies & Lies tests: honest tables, scripted agents, playing to a
+moment."""
 
 from __future__ import annotations
 
