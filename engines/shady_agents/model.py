@@ -17,20 +17,26 @@ eligible answerers in answer order and their answers) and the deck of card ids l
 Every function here takes a choice and returns a new ``Game`` or raises ``errors.Illegal``
 (the kit names the record's seat and seq). Eligibility and the option sets read no kind, so the
 public ``Snapshot`` (kinds ``None``) is enough to check that an answer may be given; whether it
-was true is the final reveal's business (``protocol``).
+was true is the final reveal's business: ``judge`` takes the opened kinds and the roles and
+returns every ``Violation`` (rules §7.4), each naming the record that made it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from spycraft.crypto.errors import RuleViolation
 from spycraft.engines.errors import Illegal
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents.cards import Answer, Card, Snapshot
 from spycraft.engines.shady_agents.components import (
+    TOOL_NAMES,
+    TOOLS,
     Discard,
     Gift,
+    HiddenKind,
     Team,
+    Tool,
     round_one_order,
     round_two_order,
 )
@@ -218,3 +224,71 @@ def give_all(game: Game, seat: int, receivers: tuple[int, ...], seq: int) -> Gam
         raise Illegal("the Bullet and the Medkit go to two different players")
     gifts = tuple(PublicGift(seat, r, 2, seq) for r in receivers)
     return _next_turn(replace(game, gifts=game.gifts + gifts))
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A hidden move the final reveal proves illegal, with the record that made it."""
+
+    seat: int
+    seq: int
+    what: str
+
+    def error(self) -> RuleViolation:
+        return RuleViolation(self.seat, self.seq, self.what)
+
+
+def full_snapshot(
+    game: Game, asking: Interrogation, gift_kinds: tuple[Tool | None, ...],
+    discard_kinds: tuple[Tool | None, ...],
+) -> Snapshot:
+    """An interrogation's snapshot with the opened kinds (``None`` where still closed)."""
+    assert asking.snapshot is not None
+    round_one = [i for i, g in enumerate(game.gifts) if g.round == 1]
+    gifts = tuple(
+        Gift(g.giver, g.receiver, gift_kinds[i]) for g, i in zip(asking.snapshot.gifts, round_one)
+    )
+    discards = tuple(
+        Discard(d.seat, discard_kinds[i]) for i, d in enumerate(asking.snapshot.discards)
+    )
+    return replace(asking.snapshot, gifts=gifts, discards=discards)
+
+
+def judge(
+    game: Game,
+    gift_kinds: tuple[Tool | None, ...],
+    discard_kinds: tuple[Tool | None, ...],
+    roles: tuple[Team, ...],
+) -> tuple[Violation, ...]:
+    """Rules §7.4 once kinds are open: each tool used once and only while held, every answer in
+    T (Law-abiding) or outside it (Corrupt). ``None`` kinds (a forfeiter's closed tools) are
+    skipped, and so is an answer that depends on one."""
+    found: list[Violation] = []
+    names = dict(TOOL_NAMES)
+    for seat in range(game.n):
+        uses = [(g.seq, gift_kinds[i], "gave") for i, g in enumerate(game.gifts) if g.giver == seat]
+        uses += [
+            (d.seq, discard_kinds[i], "discarded")
+            for i, d in enumerate(game.discards)
+            if d.seat == seat
+        ]
+        held = set(TOOLS)
+        for seq, kind, verb in sorted(uses, key=lambda use: use[0]):
+            if kind is None:
+                continue
+            if kind not in held:
+                what = f"seat {seat} {verb} a {names[kind]} it no longer held"
+                found.append(Violation(seat, seq, what))
+            held.discard(kind)
+    for asking in game.interrogations:
+        if asking.snapshot is None:
+            continue
+        snapshot = full_snapshot(game, asking, gift_kinds, discard_kinds)
+        for seat, said, seq in asking.answers:
+            try:
+                cards.audit_answer(asking.drawn, snapshot, seat, roles[seat], said)
+            except cards.Violation as exc:
+                found.append(Violation(seat, seq, exc.what))
+            except HiddenKind:  # a forfeiter's tool stayed closed: this answer cannot be judged
+                continue
+    return tuple(found)

@@ -22,7 +22,7 @@ anybody (DESIGN.md §5, rules §8):
             makes the seat forfeit). Once all are in, the engine checks that each seat gave or
             discarded exactly one Bullet and one Medkit, each only while it still held it, and
             re-judges every answer on the full snapshot with the answerer's team (rules §7.4).
-            A violation is attributed to the record that made it (``Violation``).
+            A violation is attributed to the record that made it (``model.judge``).
 ``done``    ``Over``: the §7 score, and the violations as cheats (``table.settle`` makes the
             cheater's team lose; both teams cheating leaves no winner).
 
@@ -40,7 +40,7 @@ from typing import Any
 from spycraft.crypto import elgamal
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.encoding import encode
-from spycraft.crypto.errors import BadOpening, MalformedRecord, RuleViolation
+from spycraft.crypto.errors import BadOpening, MalformedRecord
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
@@ -49,18 +49,15 @@ from spycraft.engines.errors import Illegal
 from spycraft.engines.game import Rules
 from spycraft.engines.game import proof_context as game_proof_context
 from spycraft.engines.protocols import role_deal
-from spycraft.engines.shady_agents import cards, scoring
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents.cards import Snapshot
+from spycraft.engines.shady_agents import scoring
 from spycraft.engines.shady_agents.components import (
     CORRUPT,
     LAW_ABIDING,
     TEAM_NAMES,
-    TOOL_NAMES,
     TOOLS,
     Discard,
     Gift,
-    HiddenKind,
     Team,
     Tool,
 )
@@ -68,7 +65,6 @@ from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result,
 
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
-TOOL_NAME = dict(TOOL_NAMES)
 SIDES = (TEAM_NAME[LAW_ABIDING], TEAM_NAME[CORRUPT])
 
 
@@ -96,18 +92,6 @@ def discard_purpose(table: bytes, seat: int, seq: int) -> str:
 
 
 @dataclass(frozen=True)
-class Violation:
-    """A hidden move the final reveal proves illegal, with the record that made it."""
-
-    seat: int
-    seq: int
-    what: str
-
-    def error(self) -> RuleViolation:
-        return RuleViolation(self.seat, self.seq, self.what)
-
-
-@dataclass(frozen=True)
 class State:
     game: M.Game
     table: bytes
@@ -123,7 +107,7 @@ class State:
     gift_kinds: tuple[Tool | None, ...] = ()  # parallel to game.gifts, once opened
     discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
     forfeits: tuple[tuple[int, int, str], ...] = ()
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[M.Violation, ...] = ()
     roles: tuple[Team, ...] = ()
 
     @property
@@ -133,19 +117,6 @@ class State:
     @property
     def stage(self) -> str:
         return self.deal.stage if self.act == "setup" else self.act
-
-    def full_snapshot(self, asking: M.Interrogation) -> Snapshot:
-        """The interrogation's snapshot with every opened kind (``None`` where still closed)."""
-        assert asking.snapshot is not None
-        round_one = [i for i, g in enumerate(self.game.gifts) if g.round == 1]
-        gifts = tuple(
-            Gift(g.giver, g.receiver, self.gift_kinds[i])
-            for g, i in zip(asking.snapshot.gifts, round_one)
-        )
-        discards = tuple(
-            Discard(d.seat, self.discard_kinds[i]) for i, d in enumerate(asking.snapshot.discards)
-        )
-        return replace(asking.snapshot, gifts=gifts, discards=discards)
 
 
 class ShadyAgentsRules(Rules[State]):
@@ -391,37 +362,7 @@ def _roles(state: State) -> tuple[Team, ...]:
 
 
 def _audit(state: State) -> State:
-    """Rules §7.4: tools used exactly once each and only while held; every answer re-judged."""
+    """Rules §7.4 on everything the final reveal opened (``model.judge``)."""
     roles = _roles(state)
-    violations = list(state.violations)
-    for seat in range(state.n):
-        held = set(TOOLS)
-        uses: list[tuple[int, Tool | None, str]] = [
-            (g.seq, state.gift_kinds[i], "gave")
-            for i, g in enumerate(state.game.gifts)
-            if g.giver == seat
-        ]
-        uses += [
-            (d.seq, state.discard_kinds[i], "discarded")
-            for i, d in enumerate(state.game.discards)
-            if d.seat == seat
-        ]
-        for seq, kind, verb in sorted(uses, key=lambda u: u[0]):
-            if kind is None:
-                continue
-            if kind not in held:
-                what = f"seat {seat} {verb} a {TOOL_NAME[kind]} it no longer held"
-                violations.append(Violation(seat, seq, what))
-            held.discard(kind)
-    for asking in state.game.interrogations:
-        if asking.snapshot is None:
-            continue
-        snapshot = state.full_snapshot(asking)
-        for seat, said, seq in asking.answers:
-            try:
-                cards.audit_answer(asking.drawn, snapshot, seat, roles[seat], said)
-            except cards.Violation as exc:
-                violations.append(Violation(seat, seq, exc.what))
-            except HiddenKind:  # a forfeiter's tool stayed closed: this answer cannot be judged
-                continue
-    return replace(state, roles=roles, violations=tuple(violations))
+    found = M.judge(state.game, state.gift_kinds, state.discard_kinds, roles)
+    return replace(state, roles=roles, violations=state.violations + found)
