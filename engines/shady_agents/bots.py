@@ -4,27 +4,36 @@ Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public game and 
 knowledge); the options offered are already the legal ones, answers included (a Corrupt seat is
 offered only lies, rules §5).
 
-The heuristic bot keeps no hidden state: at each decision it recomputes a belief over teams from
-what it can check. An answer whose true set depends only on kinds this seat knows (usually
-because it gave the answerer the tool the card asks about) proves the answerer's team: a true
-answer is Law-abiding, a false one Corrupt. A tool received is weak evidence (a Medkit from a
-friend, a Bullet from an enemy). It aims its Bullet at the likeliest enemy and its Medkit at the
-likeliest friend; it answers as the rules force (the options offered to a Corrupt seat are only
-lies), picking among them at random so a lie looks like any answer.
+The heuristic bot keeps no hidden state: at each decision it recomputes, for every other seat,
+the probability that it is a friend (``belief``). The prior is the team sizes; each answer
+moves it by a likelihood ratio: over the kinds the answer depends on that this seat does not
+know (taken as uniform), how likely is that answer from a Law-abiding seat (which must say a
+true answer) and from a Corrupt one (a false one)? An answer whose truth this seat can settle
+(it gave or received the tool the card asks about) is proof. Tools received are not used as
+evidence: a blind gift says nothing.
+
+Policy: the first player calls its free interrogation and keeps both tools for the last turn,
+when it knows most: the Bullet to the likeliest enemy, the Medkit to the likeliest friend.
+Anyone else makes a Move in round 1 only when some seat is more likely a friend than not;
+otherwise it discards its Medkit to interrogate (a Medkit given blind helps an enemy more often
+than a friend, since a seat has fewer friends than enemies) and keeps its Bullet for round 2.
+It answers as the rules force (a Corrupt seat is offered only lies), picking at random among
+the answers it may give.
+
+``TeamAgent`` plays the heuristic for the seats of one team and the random bot for the other,
+to measure one against the other (the figure is in the issue note and docs/rulings.md).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents.components import (
-    BULLET,
-    LAW_ABIDING,
-    MEDKIT,
-    HiddenKind,
-)
+from spycraft.engines.shady_agents.components import LAW_ABIDING, MEDKIT, TOOLS
+from spycraft.engines.shady_agents.scoring import team_sizes
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
 
 
@@ -37,37 +46,65 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
 
 
 def belief(game: M.Game, me: Knowledge) -> tuple[float, ...]:
-    """How friendly each seat looks to ``me`` (+1 proven friend, -1 proven enemy)."""
-    score = [0.0] * game.n
+    """The probability that each seat is on ``me``'s team (1.0 for itself).
+
+    Each answer is weighed on its own: over every assignment of the kinds the answer depends on
+    that ``me`` does not know (uniform, as a blind giver chooses), how likely is this answer
+    from a Law-abiding seat (a uniform pick in T) and from a Corrupt one (a pick in O \\ T)?
+    The product of these likelihood ratios moves the prior (the team sizes) for each seat.
+    """
+    n = game.n
     if me.team is None:
-        return tuple(score)
+        return tuple(0.5 for _ in range(n))
+    law, corrupt = team_sizes(n, game.leftover)
+    friends = (law if me.team == LAW_ABIDING else corrupt) - 1
+    odds = [friends / max(1, n - 1 - friends)] * n
     for asking in game.interrogations:
         if asking.snapshot is None:
             continue
         for seat, said, _ in asking.answers:
-            truth = _judge(asking, me, seat)
-            if truth is None:
+            if seat == me.seat:
                 continue
-            honest = said in truth
-            same = honest == (me.team == LAW_ABIDING)
-            score[seat] += 1.0 if same else -1.0
-    for _, giver, kind in me.received:
-        # a gift received is weak evidence: a Medkit from a friend, a Bullet from an enemy
-        if kind == MEDKIT:
-            score[giver] += 0.3
-        elif kind == BULLET:
-            score[giver] -= 0.3
-    score[me.seat] = 10.0
-    return tuple(score)
+            as_law, as_corrupt = _likelihoods(asking, me, seat, said)
+            if as_law + as_corrupt == 0:
+                continue
+            ratio = (as_law + 1e-3) / (as_corrupt + 1e-3)
+            odds[seat] *= ratio if me.team == LAW_ABIDING else 1 / ratio
+    chances = [o / (1 + o) for o in odds]
+    chances[me.seat] = 1.0
+    return tuple(chances)
 
 
-def _judge(asking: M.Interrogation, me: Knowledge, seat: int) -> tuple[object, ...] | None:
-    """The answerer's true set if every kind it depends on is one ``me`` knows, else None."""
+def _likelihoods(
+    asking: M.Interrogation, me: Knowledge, seat: int, said: object
+) -> tuple[float, float]:
+    """P(answer | the answerer is Law-abiding), P(answer | Corrupt), the unknown kinds that the
+    answer depends on (the answerer's own gifts, receipts and discard) taken as uniform."""
     assert asking.snapshot is not None
-    try:
-        return cards.true_set(asking.drawn, me.known_snapshot(asking.snapshot), seat)
-    except HiddenKind:
-        return None
+    known = me.known_snapshot(asking.snapshot)
+    open_gifts = [
+        i for i, g in enumerate(known.gifts) if g.kind is None and seat in (g.giver, g.receiver)
+    ]
+    open_discards = [i for i, d in enumerate(known.discards) if d.kind is None and d.seat == seat]
+    slots = len(open_gifts) + len(open_discards)
+    as_law = as_corrupt = 0.0
+    for bits in range(1 << slots):
+        kinds = [TOOLS[(bits >> j) & 1] for j in range(slots)]
+        gifts = list(known.gifts)
+        for i, kind in zip(open_gifts, kinds):
+            gifts[i] = replace(gifts[i], kind=kind)
+        discards = list(known.discards)
+        for i, kind in zip(open_discards, kinds[len(open_gifts):]):
+            discards[i] = replace(discards[i], kind=kind)
+        snapshot = replace(known, gifts=tuple(gifts), discards=tuple(discards))
+        truth = cards.true_set(asking.drawn, snapshot, seat)
+        options = cards.options(asking.drawn, snapshot, seat)
+        lies = [o for o in options if o not in truth]
+        if said in truth:
+            as_law += 1 / len(truth)
+        elif lies:
+            as_corrupt += 1 / len(lies)
+    return as_law, as_corrupt
 
 
 class HeuristicAgent:
@@ -81,38 +118,61 @@ class HeuristicAgent:
         if not isinstance(view, SeatView) or len(options) == 1:
             return 0
         me = view.knowledge
-        trust = belief(view.game, me)
-        lean = 0.1 if me.team == LAW_ABIDING else -0.1
+        chance = belief(view.game, me)
 
         def friend(seat: int) -> float:
-            return trust[seat] + lean + below(self.entropy, 1000) / 1e5
+            return chance[seat] + below(self.entropy, 1000) / 1e6
 
         if decision.kind == "answer":
             return below(self.entropy, len(options))
         if decision.kind == "round_two":
             if isinstance(options[0], tuple):
-                scores = [-friend(b) + friend(m) for b, m in options]
+                scores = [friend(m) - friend(b) for b, m in options]
             else:
                 kind = me.holding[0] if me.holding else MEDKIT
                 sign = 1.0 if kind == MEDKIT else -1.0
                 scores = [sign * friend(r) for r in options]
             return scores.index(max(scores))
-        # round one
+        # Round one. The first player keeps both tools for the last turn. Anyone else makes a
+        # Move when some seat is more likely a friend than not (a Medkit to it, or a Bullet to
+        # the likeliest enemy, whichever is surer); otherwise it discards its Medkit (one given
+        # blind helps an enemy more often than a friend) and keeps its Bullet for round 2.
+        others = [s for s in range(view.game.n) if s != me.seat]
+        best = max(chance[s] for s in others)
         scores = []
-        known = sum(1 for s in range(view.game.n) if s != me.seat and abs(trust[s]) >= 1.0)
         for option in options:
             if option[0] == "move":
-                sign = 1.0 if option[1] == MEDKIT else -1.0
-                value = sign * friend(option[2])
-                if option[1] == BULLET and trust[option[2]] > -1.0:
-                    value -= 0.5
-                scores.append(value)
+                if best <= 0.5:
+                    scores.append(-10.0)
+                elif option[1] == MEDKIT:
+                    scores.append(2 * friend(option[2]) - 1)
+                else:
+                    scores.append(1 - 2 * friend(option[2]))
             elif option[1] is None:
-                scores.append(0.05)  # the first player's free interrogation keeps both tools
+                scores.append(10.0)
             else:
-                useful = me.received and known == 0
-                scores.append((0.4 if useful else -1.0) + (0.1 if option[1] == BULLET else 0.0))
+                scores.append(0.0 if option[1] == MEDKIT else -1.0)
         return scores.index(max(scores))
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+class TeamAgent:
+    """The heuristic policy for a seat on ``team``, the random one for any other seat: how a
+    team of heuristic bots is measured against a team of random bots (the team is only known
+    once the deal lets the seat read its card, which is before its first decision)."""
+
+    def __init__(self, entropy: Entropy, seat: int, team: str) -> None:
+        self.team = team
+        self.heuristic = HeuristicAgent(entropy.child("heuristic"), seat)
+        self.random = RandomAgent(entropy.child("random"))
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        mine = isinstance(view, SeatView) and view.knowledge.team == self.team
+        return (self.heuristic if mine else self.random).decide(decision)
+
+
+def team_bot(entropy: Entropy, seat: int, team: str) -> Agent:
+    return TeamAgent(entropy, seat, team)
