@@ -24,6 +24,8 @@ Statements proved here:
 - ``prove_equal_dlogs``: one x with X1 = x*B1 and X2 = x*B2 (decryption shares, reveal tokens).
 - ``prove_encrypts_one_of``: the ElGamal ciphertext (c1, c2) under pk encrypts one of the listed
   points M_k (CDS: a disjunction of the Chaum-Pedersen statements (G, c1, pk, c2 - M_k)).
+- ``prove_knows_one_of``: knowledge of log_B(X_k) for one of the listed X_k (CDS over Schnorr
+  branches; ``crypto.membership`` proves a Pedersen-committed value lies in a set with it).
 """
 
 from __future__ import annotations
@@ -194,3 +196,53 @@ def verify_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence
     if scalar_sum(proof.challenges) != e:
         raise ProofError("OR-proof (ciphertext encrypts one of the allowed values) does not verify")
 
+
+
+def _knows_one_of_statement(base: Point, publics: Sequence[Point]) -> list[bytes]:
+    return _enc([base, *publics])
+
+
+def prove_knows_one_of(base: Point, publics: Sequence[Point], index: int, secret: Scalar,
+                       context: bytes, entropy: Entropy) -> OneOfProof:
+    """CDS OR of Schnorr proofs: knowledge of log_base(publics[k]) for some k, unnamed.
+
+    ``publics[index] = secret * base``; every other branch is simulated. The proof has the
+    layout of ``OneOfProof`` (one challenge and one response per branch).
+    """
+    if not 0 <= index < len(publics):
+        raise IndexError("the witness branch is not among the statements")
+    statement = _knows_one_of_statement(base, publics)
+    seed = entropy.take(32)
+    witness = [secret.encode(), index.to_bytes(4, "big")]
+    w = hedged_nonce("knows-one-of", seed, witness, statement, context)
+    challenges: list[Scalar] = []
+    responses: list[Scalar] = []
+    commitments: list[bytes] = []
+    for k, public in enumerate(publics):
+        if k == index:
+            challenges.append(ZERO)
+            responses.append(w)
+            commitments.append((base * w).encode())
+            continue
+        ek = hedged_nonce("knows-one-of", seed, witness, statement, context, 2 * k + 1)
+        sk = hedged_nonce("knows-one-of", seed, witness, statement, context, 2 * k + 2)
+        challenges.append(ek)
+        responses.append(sk)
+        commitments.append((base * sk - public * ek).encode())
+    e = _challenge("knows-one-of", context, statement, commitments)
+    real = e - scalar_sum(challenges)
+    challenges[index] = real
+    responses[index] = w + real * secret
+    return OneOfProof(tuple(challenges), tuple(responses))
+
+
+def verify_knows_one_of(base: Point, publics: Sequence[Point], proof: OneOfProof,
+                        context: bytes) -> None:
+    """Raise ``ProofError`` unless the prover knows log_base of one of ``publics``."""
+    if len(proof.challenges) != len(publics) or len(proof.responses) != len(publics):
+        raise ProofError("OR-proof has the wrong number of branches")
+    commitments = [(base * sk - public * ek).encode()
+                   for public, ek, sk in zip(publics, proof.challenges, proof.responses)]
+    e = _challenge("knows-one-of", context, _knows_one_of_statement(base, publics), commitments)
+    if scalar_sum(proof.challenges) != e:
+        raise ProofError("OR-proof (knowledge of one of the discrete logs) does not verify")
