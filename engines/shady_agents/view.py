@@ -124,15 +124,22 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     old = _game(before) if before is not None else new
     who = f"seat {record.seat}"
     kind = record.kind
+    if new.leftover is not None and old.leftover is None:
+        return (
+            f"{who}: deal_tokens; every role is dealt, the leftover card is "
+            f"{TEAM[new.leftover]}: the short team, +1 at the end"
+        )
     if old.first < 0 <= new.first:
         return f"the beacon names seat {new.first} first player"
     if len(new.interrogations) == len(old.interrogations) and new.interrogations:
         last, was = new.interrogations[-1], old.interrogations[-1]
         if last.card is not None and was.card is None:
-            skipped = [s for s in last.snapshot.answer_order() if s not in last.answerers] \
-                if last.snapshot is not None else []
+            order = last.snapshot.answer_order() if last.snapshot is not None else ()
+            skipped = [s for s in order if s not in last.answerers]
             text = f"seat {last.caller} draws {last.card}: {last.drawn.question}"
-            return text + (f" (not eligible: {skipped})" if skipped else "")
+            if skipped:
+                text += f" (not eligible: seat {_seats(skipped)})"
+            return text
     if kind == "round_one":
         if len(new.gifts) > len(old.gifts):
             return f"{who} makes a Move: a tool face down to seat {new.gifts[-1].receiver}"
@@ -143,13 +150,23 @@ def narrate(before: Any, record: Any, after: Any) -> str:
         return f"{who} answers {asking.answers[-1][1]!r} to {asking.card}"
     if kind == "round_two":
         receivers = [g.receiver for g in new.gifts[len(old.gifts):]]
-        return f"{who} gives its last tool{'s' * (len(receivers) > 1)} to seat {receivers}"
+        if len(receivers) == 1:
+            return f"{who} gives its last tool face down to seat {receivers[0]}"
+        return f"{who} gives both its tools face down, to seats {_seats(receivers)}"
     if kind == "reveal":
-        result = getattr(after, "roles", ())
-        if result:
-            return f"{who} reveals; every role is open: {''.join(result)}"
-        return f"{who} reveals its role, gifts and discard"
+        roles = getattr(after, "roles", ())
+        if roles:
+            teams = "; ".join(
+                f"{name}: seat {_seats([s for s, r in enumerate(roles) if r == team])}"
+                for team, name in TEAM_NAMES
+            )
+            return f"{who} reveals; every role, tool and discard is open. {teams}"
+        return f"{who} reveals its role, the tools it gave and its discard"
     return f"{who}: {kind}"
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(map(str, seats))
 
 
 def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
