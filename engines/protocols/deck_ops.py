@@ -19,23 +19,34 @@ hands the deck's record kinds to ``APPLY``. Operations, each one record per seat
 
 Every token carries a Chaum-Pedersen proof against its seat's key share, checked on arrival, so
 a false token is caught at once and blamed on its seat and seq. What a seat has learnt is
-derived from the public tokens and its own secret, never stored: ``DeckHand.peek``. Passing a
-card privately to a teammate, and the final reveal, use ``Deck.seal_token`` and
-``Deck.open_with_secrets`` directly.
+derived from the public tokens and its own secret, never stored: ``DeckHand.peek``.
+
+A card may be revealed privately to several seats in turn (a draft hand passed on, a pile that
+several seats look at, a card passed to a teammate). Publishing every token twice would make it
+public, so each seat's duty per card (``duty``) is: nothing if its token is already public or it
+is the receiver; ``SEAL`` if it already knows the card privately (``viewers``) and the reveal is
+to one seat: its proven token goes sealed to the receiver (``Deck.seal_token``), so the token of
+the card's first viewer is the only one never published before a public reveal; ``PUBLISH``
+otherwise. A sealed token is checked by its receiver at once and by everyone at the final
+reveal (``audit_seals``: the seal opening must reproduce the sealed bytes and hold the true
+token), so a false one is still attributed to its seat and seq.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.deck import Deck, Faces, RevealToken
 from spycraft.crypto.elgamal import KeyShare
+from spycraft.crypto.encoding import decode
 from spycraft.crypto.entropy import Entropy
-from spycraft.crypto.errors import MalformedRecord
+from spycraft.crypto.errors import MalformedRecord, Unattributed
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Record
+from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
 from spycraft.crypto.shuffle import ShuffleProof
 from spycraft.engines.schema import Encoded, Fields, ListOf, body
 from spycraft.engines.table import Turn
@@ -49,21 +60,48 @@ SCHEMAS: dict[str, Fields] = {
     "deck_shuffle": body(
         cards=ListOf(Encoded("ciphertext"), high=MAX_CARDS), proof=Encoded("shuffle proof")
     ),
-    "deck_tokens": body(tokens=ListOf(Encoded("reveal token"), high=MAX_CARDS)),
+    "deck_tokens": body(
+        tokens=ListOf(Encoded("reveal token or null"), high=MAX_CARDS),
+        sealed=ListOf(Encoded("sealed token or null"), high=MAX_CARDS),
+    ),
 }
+PUBLISH = "publish"
+SEAL = "seal"
 
 
 @dataclass(frozen=True)
 class Reveal:
-    """Cards to reveal to ``to`` (None: to everyone), and the tokens published so far."""
+    """Cards to reveal to ``to`` (None: to everyone); ``owed``: the seats with a duty, in seat
+    order; ``tokens``: what each of them published (None where it published nothing)."""
 
     cards: tuple[int, ...]
     to: int | None
-    tokens: tuple[tuple[int, tuple[Point, ...]], ...] = ()  # (seat, one token per card)
+    tokens: tuple[tuple[int, tuple[Point | None, ...]], ...] = ()  # (seat, one entry per card)
+    owed: tuple[int, ...] = ()
 
     def owed_by(self, seats: int) -> tuple[int, ...]:
         done = {seat for seat, _ in self.tokens}
-        return tuple(s for s in range(seats) if s != self.to and s not in done)
+        return tuple(s for s in self.owed if s not in done)
+
+
+@dataclass(frozen=True)
+class SealedToken:
+    """A seat's token of ``card`` sealed to ``receiver`` in record ``seq`` (proofs bound to
+    ``context``)."""
+
+    card: int
+    sender: int
+    receiver: int
+    seq: int
+    context: bytes
+    sealed: Sealed
+
+    def binding(self) -> SealBinding:
+        return seal_binding(self.context, self.seq, self.sender, self.receiver, self.card)
+
+
+def seal_binding(context: bytes, seq: int, sender: int, receiver: int, card: int) -> SealBinding:
+    return SealBinding(context, seq, sender, receiver, f"deck/token/{card}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +113,9 @@ class DeckOps:
     pending: Reveal | None = None
     done: tuple[Reveal, ...] = ()  # every completed reveal, in order (for peeks and the audit)
     opened: tuple[tuple[int, str], ...] = ()  # (card, face) of every public reveal
+    public: tuple[tuple[tuple[int, Point], ...], ...] = ()  # per card: (seat, token) published
+    viewers: tuple[tuple[int, ...], ...] = ()  # per card: the seats it was revealed to privately
+    seals: tuple[SealedToken, ...] = ()
 
     @property
     def pk(self) -> Point:
@@ -93,22 +134,48 @@ class DeckOps:
         """The face of a card revealed publicly, else None."""
         return next((f for c, f in self.opened if c == card), None)
 
+    def published_by(self, card: int) -> tuple[int, ...]:
+        return tuple(seat for seat, _ in self.public[card])
+
+    def knows(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` may know the card's face (revealed to it, or to everyone)."""
+        return seat in self.viewers[card] or self.face(card) is not None
+
+
+def duty(ops: DeckOps, seat: int, card: int, to: int | None) -> str | None:
+    """What ``seat`` owes for ``card`` in a reveal to ``to`` (module docstring)."""
+    if seat == to or seat in ops.published_by(card):
+        return None
+    if to is not None:
+        if ops.knows(to, card):
+            return None
+        if seat in ops.viewers[card]:
+            return SEAL
+    return PUBLISH
+
 
 def new(seats: int, faces: Faces, key_shares: tuple[Point, ...] = ()) -> DeckOps:
     """A fresh deck of ``faces``; pass the key shares of an earlier setup to skip ``keys``."""
     if key_shares and len(key_shares) != seats:
         raise ValueError("one key share per seat")
-    return DeckOps(seats, Deck.fresh(faces), key_shares)
+    deck = Deck.fresh(faces)
+    empty = tuple(() for _ in range(len(deck)))
+    return DeckOps(seats, deck, key_shares, public=empty, viewers=empty)
 
 
 def request(ops: DeckOps, cards: tuple[int, ...], to: int | None) -> DeckOps:
     """Open a reveal of ``cards`` to seat ``to`` (None: public). The game calls it in its
-    ``apply`` or ``on_draw``; it is a bug to ask while another operation is open."""
+    ``apply`` or ``on_draw``; it is a bug to ask while another operation is open. A reveal
+    that owes nothing (the receiver knows every card already) completes at once."""
     if not ops.idle:
         raise RuntimeError("a deck operation is already open")
     if not cards or any(not 0 <= c < len(ops.deck) for c in cards):
         raise RuntimeError(f"no such cards in the deck: {cards}")
-    return replace(ops, pending=Reveal(tuple(cards), to))
+    owed = tuple(
+        s for s in range(ops.seats) if any(duty(ops, s, c, to) is not None for c in cards)
+    )
+    reveal = Reveal(tuple(cards), to, owed=owed)
+    return _complete(ops, reveal) if not owed else replace(ops, pending=reveal)
 
 
 def turn(ops: DeckOps) -> Turn | None:
@@ -141,30 +208,85 @@ def apply_shuffle(ops: DeckOps, record: Record, body: Body, context: bytes) -> D
 def apply_tokens(ops: DeckOps, record: Record, body: Body, context: bytes) -> DeckOps:
     reveal = ops.pending
     assert reveal is not None, "the table only asks for deck tokens while a reveal is open"
-    raw = body["tokens"]
-    if len(raw) != len(reveal.cards):
+    raw, raw_sealed = body["tokens"], body["sealed"]
+    if len(raw) != len(reveal.cards) or len(raw_sealed) != len(reveal.cards):
         raise MalformedRecord(
-            record.seat, record.seq, f"one token for each of {len(reveal.cards)} cards"
+            record.seat, record.seq, f"one entry for each of {len(reveal.cards)} cards"
         )
     public = ops.key_shares[record.seat]
-    shares = []
-    for card, value in zip(reveal.cards, raw):
-        token = RevealToken.decode(value)
-        ops.deck.verify_token(card, public, token, context)
-        shares.append(token.share)
+    shares: list[Point | None] = []
+    published = list(ops.public)
+    seals = list(ops.seals)
+    for card, value, sealed in zip(reveal.cards, raw, raw_sealed):
+        owed = duty(ops, record.seat, card, reveal.to)
+        if (value is not None) != (owed == PUBLISH) or (sealed is not None) != (owed == SEAL):
+            what = {PUBLISH: "a public token", SEAL: "a sealed token", None: "nothing"}[owed]
+            raise MalformedRecord(record.seat, record.seq, f"card {card} needs {what}")
+        if value is not None:
+            token = RevealToken.decode(value)
+            ops.deck.verify_token(card, public, token, context)
+            shares.append(token.share)
+            published[card] = published[card] + ((record.seat, token.share),)
+        else:
+            shares.append(None)
+        if sealed is not None:
+            assert reveal.to is not None
+            seals.append(
+                SealedToken(
+                    card, record.seat, reveal.to, record.seq, context, Sealed.decode(sealed)
+                )
+            )
     reveal = replace(reveal, tokens=reveal.tokens + ((record.seat, tuple(shares)),))
+    ops = replace(ops, public=tuple(published), seals=tuple(seals))
     if reveal.owed_by(ops.seats):
         return replace(ops, pending=reveal)
+    return _complete(ops, reveal)
+
+
+def _complete(ops: DeckOps, reveal: Reveal) -> DeckOps:
     ops = replace(ops, pending=None, done=ops.done + (reveal,))
     if reveal.to is None:
-        faces = tuple((c, ops.deck.open(c, ops_tokens(reveal, c))) for c in reveal.cards)
-        ops = replace(ops, opened=ops.opened + faces)
-    return ops
+        faces = tuple(
+            (c, ops.deck.open(c, [t for _, t in ops.public[c]]))
+            for c in reveal.cards
+            if ops.face(c) is None
+        )
+        return replace(ops, opened=ops.opened + faces)
+    viewers = list(ops.viewers)
+    for card in reveal.cards:
+        if reveal.to not in viewers[card]:
+            viewers[card] = viewers[card] + (reveal.to,)
+    return replace(ops, viewers=tuple(viewers))
 
 
 def ops_tokens(reveal: Reveal, card: int) -> tuple[Point, ...]:
+    """The tokens published for ``card`` in this reveal."""
     index = reveal.cards.index(card)
-    return tuple(tokens[index] for _, tokens in reveal.tokens)
+    return tuple(t for _, tokens in reveal.tokens if (t := tokens[index]) is not None)
+
+
+def audit_seals(
+    ops: DeckOps,
+    openings: Sequence[tuple[int, int, int, SealOpening]],
+    table_keys: Sequence[bytes],
+) -> tuple[tuple[int, int, str], ...]:
+    """The final reveal's check of every sealed token: ``openings`` are (sender, seq, card,
+    opening). Returns (seat, seq, what) for each seal whose opening is missing, does not
+    reproduce the sealed bytes, or does not hold the sender's true proven token."""
+    given = {(sender, seq, card): opening for sender, seq, card, opening in openings}
+    found = []
+    for seal in ops.seals:
+        opening = given.get((seal.sender, seal.seq, seal.card))
+        if opening is None:
+            found.append((seal.sender, seal.seq, f"no opening of the sealed token of {seal.card}"))
+            continue
+        try:
+            check_opening(seal.sealed, opening, table_keys[seal.receiver], seal.binding())
+            token = RevealToken.decode(opening.value)
+            ops.deck.verify_token(seal.card, ops.key_shares[seal.sender], token, seal.context)
+        except Unattributed as exc:
+            found.append((seal.sender, seal.seq, f"sealed token of card {seal.card}: {exc}"))
+    return tuple(found)
 
 
 APPLY = {"deck_key": apply_key, "deck_shuffle": apply_shuffle, "deck_tokens": apply_tokens}
@@ -174,12 +296,19 @@ APPLY = {"deck_key": apply_key, "deck_shuffle": apply_shuffle, "deck_tokens": ap
 
 
 class DeckHand:
-    """One seat's side of the deck: its key share secret, its records, what it may see."""
+    """One seat's side of the deck: its key share secret, its records, what it may see.
 
-    def __init__(self, seat: int, key: Scalar) -> None:
+    ``table_secret`` (its X25519 table key) and ``table_keys`` (every seat's public one) are
+    needed only for reveals to several seats in turn (sealed tokens)."""
+
+    def __init__(
+        self, seat: int, key: Scalar, table_secret: bytes = b"", table_keys: Sequence[bytes] = ()
+    ) -> None:
         self.seat = seat
         self.key = key
         self.public = Point.base_mul(key)
+        self.table_secret = table_secret
+        self.table_keys = tuple(table_keys)
 
     def deck_key(self, ops: DeckOps, context: bytes, entropy: Entropy) -> Body:
         return {"share": elgamal.make_key_share(self.key, context, entropy).encode()}
@@ -191,20 +320,73 @@ class DeckHand:
     def deck_tokens(self, ops: DeckOps, context: bytes, entropy: Entropy) -> Body:
         reveal = ops.pending
         assert reveal is not None, "tokens are written while a reveal is open"
-        tokens = [
-            ops.deck.reveal_token(card, self.key, context, entropy.child(str(i)), self.public)
-            for i, card in enumerate(reveal.cards)
+        tokens: list[Any] = []
+        sealed: list[Any] = []
+        for i, card in enumerate(reveal.cards):
+            owed = duty(ops, self.seat, card, reveal.to)
+            tokens.append(
+                ops.deck.reveal_token(card, self.key, context, entropy.child(str(i)), self.public)
+                .encode()
+                if owed == PUBLISH
+                else None
+            )
+            sealed.append(
+                self._seal(ops, card, reveal.to, context, entropy)[0].encode()
+                if owed == SEAL and reveal.to is not None
+                else None
+            )
+        return {"tokens": tokens, "sealed": sealed}
+
+    def _seal(
+        self, ops: DeckOps, card: int, to: int, context: bytes, entropy: Entropy
+    ) -> tuple[Sealed, SealOpening]:
+        seq = decode_seq(context)
+        binding = seal_binding(context, seq, self.seat, to, card)
+        return ops.deck.seal_token(
+            card, self.key, self.table_keys[to], binding, context, entropy.child(f"seal/{card}")
+        )
+
+    def seal_openings(
+        self, ops: DeckOps, entropy_of: Callable[[int], Entropy]
+    ) -> list[tuple[int, int, SealOpening]]:
+        """(seq, card, opening) of every token this seat sealed; ``entropy_of(seq)`` is the
+        entropy it built that record with (the seal is rebuilt, byte for byte)."""
+        return [
+            (s.seq, s.card, self._seal(ops, s.card, s.receiver, s.context, entropy_of(s.seq))[1])
+            for s in ops.seals
+            if s.sender == self.seat
         ]
-        return {"tokens": [t.encode() for t in tokens]}
 
     def peek(self, ops: DeckOps, card: int) -> str | None:
-        """The face of a card revealed to this seat (or publicly); None if it may not know it."""
-        for reveal in ops.done:
-            if card in reveal.cards and reveal.to in (self.seat, None):
-                if reveal.to is None:
-                    return ops.face(card)
-                return ops.deck.peek(card, self.key, ops_tokens(reveal, card))
-        return None
+        """The face of a card revealed to this seat (or publicly); None if it may not know it,
+        or if a sealed token for it does not open (proven at the final reveal)."""
+        face = ops.face(card)
+        if face is not None or self.seat not in ops.viewers[card]:
+            return face
+        others = [t for s, t in ops.public[card] if s != self.seat]
+        for seal in ops.seals:
+            if seal.card == card and seal.receiver == self.seat:
+                try:
+                    others.append(
+                        ops.deck.unseal_token(
+                            card, seal.sealed, self.table_secret, seal.binding(),
+                            ops.key_shares[seal.sender], seal.context,
+                        )
+                    )
+                except Unattributed:
+                    return None
+        if len(others) != ops.seats - 1:
+            return None
+        return ops.deck.peek(card, self.key, others)
+
+
+def decode_seq(context: bytes) -> int:
+    """The seq a proof context (``engines.game.proof_context``) is bound to."""
+    value = decode(context)
+    seq = value[2] if isinstance(value, (list, tuple)) and len(value) == 5 else None
+    if not isinstance(seq, int):
+        raise TypeError("not a proof context")
+    return seq
 
 
 BUILD = {

@@ -9,6 +9,7 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import Unattributed
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.records import Record
+from spycraft.crypto.seal import seal_public_key
 from spycraft.engines.game import proof_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.protocols.deck_ops import DeckHand, DeckOps
@@ -76,3 +77,53 @@ def test_the_game_cannot_open_two_operations_at_once() -> None:
     ops = deck_ops.request(table.run(), (0,), to=0)
     with pytest.raises(RuntimeError):
         deck_ops.request(ops, (1,), to=1)
+
+
+class SealingTable(Table):
+    """Seats with table keys, for reveals of one card to several seats in turn."""
+
+    def __init__(self, seats: int) -> None:
+        super().__init__(seats)
+        self.secrets = [bytes([0x40 + i]) * 32 for i in range(seats)]
+        keys = [seal_public_key(s) for s in self.secrets]
+        self.hands = [
+            DeckHand(h.seat, h.key, self.secrets[h.seat], keys) for h in self.hands
+        ]
+        self.entropies: dict[int, SeededEntropy] = {}
+
+    def record(self, tamper: bool = False) -> tuple[Record, bytes]:
+        record, context = super().record(tamper)
+        self.entropies[record.seq] = SeededEntropy(bytes([record.seq]) * 32)
+        return record, context
+
+
+def test_a_card_revealed_to_a_second_seat_stays_hidden_from_the_third() -> None:
+    table = SealingTable(3)
+    table.ops = deck_ops.request(table.run(), (0,), to=0)
+    ops = table.run()
+    table.ops = deck_ops.request(ops, (0,), to=1)
+    turn = deck_ops.turn(table.ops)
+    assert turn is not None and turn.seat == 0  # only the first viewer owes: a sealed token
+    ops = table.run()
+    face = table.hands[0].peek(ops, 0)
+    assert face is not None and table.hands[1].peek(ops, 0) == face
+    assert table.hands[2].peek(ops, 0) is None
+    assert ops.published_by(0) == (1, 2)  # seat 0's token was never published
+    openings = [
+        (0, seq, card, opening)
+        for seq, card, opening in table.hands[0].seal_openings(ops, table.entropies.__getitem__)
+    ]
+    keys = [seal_public_key(s) for s in table.secrets]
+    assert deck_ops.audit_seals(ops, openings, keys) == ()
+    assert deck_ops.audit_seals(ops, [], keys)[0][:2] == (0, ops.seals[0].seq)
+    table.ops = deck_ops.request(ops, (0,), to=None)
+    ops = table.run()
+    assert ops.face(0) == face
+
+
+def test_a_reveal_to_a_seat_that_knows_the_card_owes_nothing() -> None:
+    table = SealingTable(2)
+    table.ops = deck_ops.request(table.run(), (3,), to=1)
+    ops = table.run()
+    again = deck_ops.request(ops, (3,), to=1)
+    assert again.pending is None and deck_ops.turn(again) is None
