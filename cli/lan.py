@@ -22,7 +22,7 @@ import trio
 
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import game_options, players_of
-from spycraft.cli.tui import TerminalAgent
+from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
@@ -135,6 +135,11 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
         print(f"spycraft: {exc}", file=sys.stderr)
         return 1
     except BaseExceptionGroup as group:  # the same errors, from tasks of a nursery
+        leaves = _leaves(group)
+        for kind in (KeyboardInterrupt, PlayerLeft, SystemExit):
+            first = next((leaf for leaf in leaves if isinstance(leaf, kind)), None)
+            if first is not None:
+                raise first from None  # a person leaving: cli.main says so in one line
         expected, other = group.split((LobbyError, DiscoveryError))
         if expected is None or other is not None:
             raise
@@ -239,13 +244,19 @@ async def _open(args: argparse.Namespace,
         if args.bots:
             spawned.append(_spawn_bots(args, args.bots, table, definition.name))
 
-    session = await open_table(
-        definition=definition, options=options, players=players, me=me, seated=seated,
-        interface=args.interface, root=data_dir(),
-        agent=_human(box, definition)(0) if seated else None,
-        config=_config(args), events=Narrator(definition), on_open=on_open,
-    )
+    try:
+        session = await open_table(
+            definition=definition, options=options, players=players, me=me, seated=seated,
+            interface=args.interface, root=data_dir(),
+            agent=_human(box, definition)(0) if seated else None,
+            config=_config(args), events=Narrator(definition), on_open=on_open,
+        )
+    except BaseException:
+        for process in spawned:
+            _stop(process)  # the bot peers came for this table only
+        raise
     box.append(session)
+    args.stored = session.store.folder.name
     return session, (spawned[0] if spawned else None)
 
 
@@ -267,22 +278,37 @@ def _finish(session: Session, out: str | None = None) -> int:
 async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
-    try:
-        await session.run()
-    finally:
-        if bots_process is not None:
-            await trio.to_thread.run_sync(_reap, bots_process)
+    await _run_with_bots(session, bots_process)
     return _finish(session)
 
 
 async def host(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=False)
+    await _run_with_bots(session, bots_process)
+    return _finish(session, args.out)
+
+
+async def _run_with_bots(session: Session, bots_process: subprocess.Popen[bytes] | None) -> None:
+    """Play to the end; the bot peers this command started end with it (at once if it is left
+    with Ctrl-C or an error, so nothing waits on them)."""
     try:
         await session.run()
-    finally:
+    except BaseException:
         if bots_process is not None:
-            await trio.to_thread.run_sync(_reap, bots_process)
-    return _finish(session, args.out)
+            _stop(bots_process)
+        raise
+    if bots_process is not None:
+        await trio.to_thread.run_sync(_reap, bots_process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End a bot peer process we started (its seat's state is saved as it plays)."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:
@@ -327,6 +353,7 @@ async def join(args: argparse.Namespace) -> int:
                                agent_for=_human(box, definition), config=_config(args),
                                events=Narrator(definition))
     box.append(session)
+    args.stored = session.store.folder.name
     print(f"you are seat {session.seat}; the game starts", flush=True)
     await session.run()
     return _finish(session)
@@ -428,6 +455,7 @@ async def resume(args: argparse.Namespace) -> int:
                                    config=_config(args, instant_bot=bool(bot_kind) and think == 0),
                                    events=None if bot_kind else Narrator(definition))
     box.append(session)
+    args.stored = store.folder.name
     print(f"resuming table {store.folder.name} as seat {session.seat} "
           f"at record {session.state.seq}", flush=True)
     await session.run()

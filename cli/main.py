@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from spycraft.cli.tui import PlayerLeft
 from spycraft.engines.registry import game_names, load, option_names
 
 
@@ -75,8 +76,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handlers[args.command](args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        return left(args, "interrupted (Ctrl-C)", 130)
+    except PlayerLeft:
+        return left(args, "end of input", 1)
+
+
+def left(args: argparse.Namespace, why: str, code: int) -> int:
+    """One line for a person who left a command: why, and where a started game is kept."""
+    folder = getattr(args, "stored", None)
+    kept = f"; the game is saved: `spycraft resume {folder}` continues it" if folder else ""
+    print(f"spycraft {args.command}: left, {why}{kept}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -1,0 +1,100 @@
+"""A person at the command line: a real ``spycraft`` process, its own home, typed input that
+stays open (a pipe or a pseudo-terminal), Ctrl-C as SIGINT or as the key, and its output."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Person:
+    def __init__(self, args: list[str], home: Path, *, terminal: bool = False) -> None:
+        self.home = home
+        self.log = home.with_suffix(".log")
+        env = dict(os.environ, SPYCRAFT_HOME=str(home), PYTHONUNBUFFERED="1", TERM="dumb")
+        command = [sys.executable, "-m", "spycraft", *args]
+        self.master: int | None = None
+        if terminal:
+            self.master, tty = pty.openpty()
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=tty, stdout=tty,
+                                            stderr=tty, start_new_session=True)
+            os.close(tty)
+            self._buffer = b""
+        else:
+            with open(self.log, "ab") as out:
+                self.process = subprocess.Popen(command, cwd=ROOT, env=env,
+                                                stdin=subprocess.PIPE, stdout=out,
+                                                stderr=subprocess.STDOUT)
+
+    def output(self) -> str:
+        if self.master is None:
+            return self.log.read_text(errors="replace")
+        while True:
+            ready, _, _ = select.select([self.master], [], [], 0)
+            if not ready:
+                break
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            self._buffer += chunk
+        return self._buffer.decode(errors="replace")
+
+    def wait_for(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.output():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"never printed {text!r}:\n{self.output()[-3000:]}")
+
+    def type(self, text: str) -> None:
+        if self.master is not None:
+            os.write(self.master, text.encode())
+        else:
+            assert self.process.stdin is not None
+            self.process.stdin.write(text.encode())
+            self.process.stdin.flush()
+
+    def interrupt(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+
+    def end_input(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
+    def finish(self, timeout: float) -> int:
+        """The exit code, once the process ended within ``timeout`` seconds (else it is killed
+        and the test fails with its output)."""
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"still running after {timeout} s:\n{self.output()[-3000:]}")
+        self.output()
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def one_line_exit(person: Person) -> str:
+    """What a person saw when leaving: no traceback, and the last line says why."""
+    text = person.output()
+    assert "Traceback" not in text, text[-3000:]
+    assert "Error" not in text.splitlines()[-1], text[-3000:]
+    return text.strip().splitlines()[-1]
