@@ -1,0 +1,177 @@
+"""Decision policies for Confusion: a uniformly random bot and a heuristic one.
+
+The random bot picks uniformly among the legal options of each decision, except that it never
+resigns (a bot that resigns at random ends most games on its first turns and tests nothing).
+
+The heuristic bot reads its ``SeatView`` only: the public game, its notebook (§11, from public
+data) and the types it assigned to the enemy's spies. It scores each announcement by the value
+of the position after a "yes" weighted by the chance of a "yes" (the share of the spy's
+candidates that answer yes, the DA counting half), plus what the answer would teach it (the
+split of the candidates: ``p * (1 - p)``), so known fast spies run at the briefcase and unknown
+ones are probed where it matters. The position's value: a win or loss, who controls the
+briefcase and how far it is from the goal row, how close the nearest own spy is to it, and the
+spies left on each side. Free actions: it always eliminates the enemy Double Agent while it is
+on the board (the hunt: it assigned that type, so it knows where it is), and its own spy once
+the notebook proves it is its DA. As the enemy's Double Agent's answerer it says whatever hurts
+the enemy more: "no" to a move that would help them, "yes" to one that would not (misleading
+their notebook). Tokens: ``reveal`` on its most uncertain spy next to the briefcase, ``double``
+from the sixth turn, ``swap`` when it wins at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spycraft.crypto.entropy import Entropy, below
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.confusion import model, notebook
+from spycraft.engines.confusion.board import Line, Side, goal_rank, opp, side_of
+from spycraft.engines.confusion.model import Game
+from spycraft.engines.confusion.movement import Announcement, check_announcement, movement_type
+from spycraft.engines.confusion.view import SeatView
+
+WIN = 10_000.0
+
+
+def _resigns(option: object) -> bool:
+    return isinstance(option, tuple) and bool(option) and option[0] == "resign"
+
+
+class RandomBot:
+    """Uniform among the legal options (resigning left out)."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        allowed = [i for i, o in enumerate(decision.options) if not _resigns(o)]
+        return allowed[below(self.entropy, len(allowed))]
+
+
+def value(g: Game, side: Side) -> float:
+    """How good ``g`` is for ``side`` (higher is better)."""
+    if g.outcome is not None:
+        return 0.0 if g.outcome.winner is None else WIN if g.outcome.winner == side else -WIN
+    bc = g.board.briefcase
+    to_goal = abs(goal_rank(side) - bc.rank)
+    to_loss = abs(goal_rank(opp(side)) - bc.rank)
+    score = 6.0 * (len(g.spies_on_board(side)) - len(g.spies_on_board(opp(side))))
+    holder = g.board.controller()
+    if holder is not None and side_of(holder) == side:
+        score += 30.0 - 6.0 * to_goal
+    elif holder is not None:
+        score -= 30.0 - 6.0 * to_loss
+    else:
+        score -= 1.0 * to_goal
+    near = [max(abs(w.x - bc.x), abs(w.y - bc.y)) for s, w in g.board.spies if side_of(s) == side]
+    far = [max(abs(w.x - bc.x), abs(w.y - bc.y)) for s, w in g.board.spies if side_of(s) != side]
+    if near:
+        score -= 2.0 * min(near)
+    if far:
+        score += 1.0 * min(far)
+    return score
+
+
+def yes_share(candidates: tuple[str, ...], move: Line) -> float:
+    """The chance of a "yes" if every candidate is as likely (the DA says yes half the time)."""
+    if not candidates:
+        return 0.5
+    yes = sum(0.5 if t == "DA" else float(movement_type(t).allows(move)) for t in candidates)
+    return yes / len(candidates)
+
+
+def after_yes(g: Game, announced: Announcement) -> Game:
+    """The position after ``announced`` is answered yes (promotion stated no)."""
+    g1 = model.announce(g, announced)
+    if g1.step != "answer" or g1.pending is None:
+        return g1
+    return model.answer(g1, True, False if model.promotion_due(g1) else None, 0)
+
+
+class HeuristicBot:
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        if not isinstance(view, SeatView):
+            raise TypeError("the heuristic bot needs a Confusion SeatView")
+        policy: dict[str, Callable[[Decision, SeatView], list[float]]] = {
+            "token": self._token,
+            "free_action": self._free,
+            "announce": self._announce,
+            "answer": self._answer,
+        }
+        return self._best(policy[decision.kind](decision, view))
+
+    def _best(self, scores: list[float]) -> int:
+        top = max(scores)
+        ties = [i for i, s in enumerate(scores) if s >= top - 1e-9]
+        return ties[below(self.entropy, len(ties))]
+
+    def _side(self, view: SeatView) -> Side:
+        return 0 if view.seat == 0 else 1
+
+    def _announce(self, decision: Decision, view: SeatView) -> list[float]:
+        g, side = view.game, self._side(view)
+        page = notebook.page(g.log, side)
+        now = value(g, side)
+        scores = []
+        for a in decision.options:
+            if a.spy in g.board.promoted:
+                p, teach = 1.0, 0.0
+            else:
+                line = check_announcement(g.board, side, a)
+                p = yes_share(page.of(a.spy), line)
+                teach = 8.0 * p * (1.0 - p)
+            scores.append(p * value(after_yes(g, a), side) + (1.0 - p) * now + teach)
+        return scores
+
+    def _answer(self, decision: Decision, view: SeatView) -> list[float]:
+        g, side = view.game, self._side(view)
+        assert g.pending is not None
+        yes = model.answer(g, True, False if model.promotion_due(g) else None, 0)
+        helps = value(yes, side) < value(g, side)
+        return [0.0 if bool(option) == (not helps) else 1.0 for option in decision.options]
+
+    def _free(self, decision: Decision, view: SeatView) -> list[float]:
+        g, side = view.game, self._side(view)
+        page = notebook.page(g.log, side)
+        scores = []
+        for action, spy in decision.options:
+            if action == "eliminate_opp_da":
+                scores.append(3.0)
+            elif action == "eliminate_own" and spy is not None and page.of(spy) == ("DA",):
+                scores.append(2.0)
+            elif action == "none":
+                scores.append(1.0)
+            else:
+                scores.append(0.0)
+        return scores
+
+    def _token(self, decision: Decision, view: SeatView) -> list[float]:
+        g, side = view.game, self._side(view)
+        page = notebook.page(g.log, side)
+        bc = g.board.briefcase
+        scores = []
+        for token, spies in decision.options:
+            score = 0.0
+            if token == "none":
+                score = 1.0
+            elif token == "reveal":
+                where = g.board.position(spies[0])
+                near = where is not None and max(abs(where.x - bc.x), abs(where.y - bc.y)) <= 2
+                score = 1.5 if near and len(page.of(spies[0])) > 3 else 0.0
+            elif token == "double":
+                score = 2.0 if g.turn_no > 10 else 0.0
+            elif token == "swap":
+                swapped = model.use_token(g, "swap", spies)
+                won = swapped.outcome is not None and swapped.outcome.winner == side
+                score = 5.0 if won else 0.0
+            scores.append(score)
+        return scores
+
+
+BOTS: dict[str, Callable[[Entropy, int], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -1,0 +1,111 @@
+"""The notebook (§11): what anyone can deduce about a side's types, from public data only.
+
+Theory of operation: a ``Notebook`` is a pure function of the public log (``model.Observation``),
+so both players' notebooks, the replay's and the audit's are the same bytes. For each spy of the
+side, the *local candidates* ``L(s)`` are the 13 types that meet every observation about ``s``.
+The *candidates* ``C(s)`` keep a type only if some bijection of all 13 spies onto the 13 types
+(removed spies included) gives every spy a type in its ``L``. One perfect matching is found by
+augmenting paths; a pair (s, t) outside it belongs to some perfect matching iff, after taking t
+from its spy and freeing s's type, an alternating path re-matches t's old spy, which is one
+search per pair (169 pairs of 13 x 13). An empty ``C(s)`` proves a lie (never in an honest
+game). Marks: *known* when ``|C(s)| = 1``, *suspect* when the DA is a candidate. The probe hint
+splits ``C(s)`` by the answer each candidate would give to one line (the DA on both sides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spycraft.engines.confusion.board import SPIES, Line, Side
+from spycraft.engines.confusion.model import Observation
+from spycraft.engines.confusion.movement import TYPE_IDS, movement_type
+
+
+def local_candidates(log: Sequence[Observation], spy: str) -> tuple[str, ...]:
+    """``L(spy)``: the types meeting every observation about ``spy``, in id order."""
+    about = [o for o in log if o.spy == spy]
+    return tuple(t for t in TYPE_IDS if all(o.allows(t) for o in about))
+
+
+def _perfect(local: dict[str, tuple[str, ...]]) -> dict[str, str] | None:
+    owner: dict[str, str] = {}
+
+    def augment(spy: str, seen: set[str]) -> bool:
+        for t in local[spy]:
+            if t in seen:
+                continue
+            seen.add(t)
+            if t not in owner or augment(owner[t], seen):
+                owner[t] = spy
+                return True
+        return False
+
+    for spy in local:
+        if not augment(spy, set()):
+            return None
+    return {spy: t for t, spy in owner.items()}
+
+
+def matched_candidates(local: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """``C(s)`` for each spy: the types of ``L(s)`` that some perfect matching gives it."""
+    match = _perfect(local)
+    if match is None:
+        return {spy: () for spy in local}
+    owner = {t: s for s, t in match.items()}
+
+    def reaches(spy: str, free: str, banned_spy: str, banned_type: str, seen: set[str]) -> bool:
+        for t in local[spy]:
+            if t == banned_type or t in seen:
+                continue
+            seen.add(t)
+            if t == free:
+                return True
+            nxt = owner[t]
+            if nxt != banned_spy and reaches(nxt, free, banned_spy, banned_type, seen):
+                return True
+        return False
+
+    result: dict[str, tuple[str, ...]] = {}
+    for spy, types in local.items():
+        keep = []
+        for t in types:
+            if match[spy] == t or reaches(owner[t], match[spy], spy, t, set()):
+                keep.append(t)
+        result[spy] = tuple(keep)
+    return result
+
+
+@dataclass(frozen=True)
+class Page:
+    """One side's page: ``L`` and ``C`` for each of its 13 spies, by letter."""
+
+    side: Side
+    local: tuple[tuple[str, tuple[str, ...]], ...]
+    candidates: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def of(self, spy: str) -> tuple[str, ...]:
+        return dict(self.candidates)[spy]
+
+    def known(self, spy: str) -> str | None:
+        c = self.of(spy)
+        return c[0] if len(c) == 1 else None
+
+    def suspect(self, spy: str) -> bool:
+        return "DA" in self.of(spy)
+
+    def consistent(self) -> bool:
+        return all(c for _, c in self.candidates)
+
+
+def page(log: Sequence[Observation], side: Side) -> Page:
+    local = {spy: local_candidates(log, spy) for spy in SPIES[side]}
+    matched = matched_candidates(local)
+    return Page(side, tuple(local.items()), tuple((s, matched[s]) for s in SPIES[side]))
+
+
+def probe(candidates: Sequence[str], move: Line) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The probe hint: (types answering yes, types answering no); the DA is in both."""
+    yes = tuple(t for t in candidates if t == "DA" or movement_type(t).allows(move))
+    no = tuple(t for t in candidates if t == "DA" or not movement_type(t).allows(move))
+    return yes, no

@@ -1,0 +1,155 @@
+"""The private side of one Confusion seat: the types it assigned, its blindings, its records.
+
+Theory of operation: a seat's only secrets are the 13 types it commits to for the opponent's
+spies: their order in its ``assign`` record (a permutation drawn from ``secret("order")``) and
+one blinding scalar per commitment (from ``secret("blinding", i)``). Both are derived from the
+master secret, so a resumed seat rebuilds them without a memo. Once the beacon has placed the
+commitments on the spies, the seat knows each enemy spy's type (§12) and never any of its own.
+
+It answers automatically whatever the rules force (a non-DA answer, every promotion statement, a
+shown type, the final openings) and asks its agent only for the rulebook's decisions: a token, a
+free action, an announcement, and the answer for the opponent's Double Agent. Every proof is a
+membership proof of ``crypto.membership`` on its own commitment, bound to the record's context.
+Hiding the difference between an automatic and an asked answer (the same minimum delay) is the
+client's job: the record itself is the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy, below
+from spycraft.crypto.group import Scalar
+from spycraft.crypto.membership import Commitment, commit, prove_member
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.confusion import model
+from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, opp
+from spycraft.engines.confusion.model import Game
+from spycraft.engines.confusion.movement import (
+    TYPE_IDS,
+    Announcement,
+    announceable,
+    answer_sets,
+    forced_answer,
+    promotion_sets,
+    promotion_statement,
+)
+from spycraft.engines.confusion.protocol import GAME, TYPE_DOMAIN
+from spycraft.engines.confusion.view import SeatView
+from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.seat import SeatContext
+
+
+def announce_options(g: Game) -> list[Announcement]:
+    """§13 ``announce``: every announceable move, without spies already announced this turn."""
+    return [a for a in announceable(g.board, g.turn) if a.spy not in g.moved]
+
+
+class ConfusionSeat(GameSeat[Game, SeatView]):
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[Game]]) -> None:
+        super().__init__(context, table, GAME)
+        self.side: Side = 0 if context.index == 0 else 1
+        self.enemy: Side = opp(self.side)
+
+    # --- secrets ----------------------------------------------------------------------------
+
+    def order(self) -> tuple[str, ...]:
+        """The types in the order of this seat's commitments (a secret permutation)."""
+        stream = SeededEntropy(self.context.secret("order"))
+        types = list(TYPE_IDS)
+        for i in range(len(types) - 1, 0, -1):
+            j = below(stream, i + 1)
+            types[i], types[j] = types[j], types[i]
+        return tuple(types)
+
+    def blinding(self, index: int) -> Scalar:
+        return Scalar.random(SeededEntropy(self.context.secret("blinding", index)))
+
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        return tuple(self.blinding(i).encode() for i in range(len(TYPE_IDS)))
+
+    def enemy_types(self, g: Game) -> dict[str, str]:
+        """Each enemy spy's type (this seat assigned it), once the beacon placed them."""
+        if not g.assigned[self.enemy]:
+            return {}
+        return model.types_of(g, self.enemy, self.order())
+
+    def _index_of(self, g: Game, spy: str) -> int:
+        return g.assigned[self.enemy][SPIES[self.enemy].index(spy)]
+
+    def view(self, state: Game) -> SeatView:
+        return SeatView(state, self.seat, tuple(self.enemy_types(state).items()))
+
+    def _ask(self, g: Game, kind: str, prompt: str, options: Sequence[Any],
+             labels: Sequence[str], agent: Agent) -> Any:
+        decision = Decision(self.seat, kind, prompt, tuple(options), tuple(labels), self.view(g))
+        return self.ask(self.next_seq(g), decision, agent)
+
+    def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> Any:
+        index = self._index_of(g, spy)
+        type_id = self.order()[index]
+        blinding = self.blinding(index)
+        commitment = Commitment.decode(g.commitment_of(spy))
+        return prove_member(commitment, TYPE_DOMAIN, type_id, blinding, allowed, b.context,
+                            b.entropy).encode()
+
+    # --- records ----------------------------------------------------------------------------
+
+    def build_assign(self, g: Game, b: Build) -> Body:
+        order = self.order()
+        points = [commit(TYPE_DOMAIN, t, self.blinding(i)).encode() for i, t in enumerate(order)]
+        return {"commitments": points}
+
+    def build_token(self, g: Game, b: Build) -> Body:
+        options = model.token_options(g) + [("resign", ())]
+        labels = [f"{t} {' '.join(s)}".rstrip() for t, s in options]
+        token, spies = self._ask(g, "token", f"{SIDE_NAMES[self.side]}: use a token?", options,
+                                 labels, b.agent)
+        return {"token": token, "spies": list(spies)}
+
+    def build_show(self, g: Game, b: Build) -> Body:
+        assert g.reveal is not None
+        shown = self.enemy_types(g)[g.reveal]
+        return {"type": shown, "proof": self._prove(g, b, g.reveal, (shown,))}
+
+    def build_free(self, g: Game, b: Build) -> Body:
+        da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
+        options = model.free_options(g, da)
+        labels = [f"{a} {s}" if s else a for a, s in options]
+        action, spy = self._ask(g, "free_action", "Free action?", options, labels, b.agent)
+        proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
+        return {"action": action, "spy": spy, "proof": proof}
+
+    def build_announce(self, g: Game, b: Build) -> Body:
+        options = announce_options(g)
+        chosen = self._ask(g, "announce", "Announce a move", options,
+                           [str(a) for a in options], b.agent)
+        return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
+
+    def build_answer(self, g: Game, b: Build) -> Body:
+        assert g.pending is not None and g.asked is not None
+        spy = g.pending.spy
+        type_id = self.enemy_types(g)[spy]
+        forced = forced_answer(type_id, g.asked)
+        if forced is None:
+            prompt = f"{spy} (your opponent's Double Agent) announces {g.pending} ({g.asked})"
+            yes = bool(self._ask(g, "answer", prompt, (True, False), ("yes", "no"), b.agent))
+        else:
+            yes = forced
+        body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
+                                                       .for_answer(yes)), "promotion": None}
+        if yes and model.promotion_due(g):
+            promoted = promotion_statement(type_id)
+            body["promotion"] = [promoted, self._prove(g, b, spy, promotion_sets()
+                                                       .for_answer(promoted))]
+        return body
+
+    def build_statement(self, g: Game, b: Build) -> Body:
+        spy = g.statements[0]
+        promoted = promotion_statement(self.enemy_types(g)[spy])
+        proof = self._prove(g, b, spy, promotion_sets().for_answer(promoted))
+        return {"promoted": promoted, "proof": proof}
+
+    def build_final(self, g: Game, b: Build) -> Body:
+        return {"openings": [[t, self.blinding(i).encode()] for i, t in enumerate(self.order())]}
