@@ -116,7 +116,7 @@ def _store(
     root: Any, genesis: SignedGenesis, definition: GameDefinition, roster: list[RosterSeat],
     seat: int | None, me: Me, interface: str, port: int, bot: dict[str, Any] | None,
 ) -> tuple[GameStore, SeatFile]:
-    store = GameStore.create(root, genesis.genesis.table)
+    store = GameStore.create(root, genesis.genesis.table, seat)
     seat_file = SeatFile(
         game=definition.name,
         table=genesis.genesis.table,
@@ -201,7 +201,7 @@ async def open_table(
                     return
             except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
                     trio.BrokenResourceError, OSError) as exc:
-                log.warning("lobby refused a peer: %s", exc)
+                log.warning("lobby refused a peer: %s", exc or type(exc).__name__)
                 await framed.aclose()
                 return
             host = stream.socket.getpeername()[0]
@@ -376,7 +376,7 @@ async def join_table(
             trio.BrokenResourceError, OSError) as exc:
         await framed.aclose()
         await listener.aclose()
-        raise LobbyError(f"joining failed: {exc}") from None
+        raise LobbyError(f"joining failed: {exc or type(exc).__name__}") from None
     except LobbyError:
         await framed.aclose()
         await listener.aclose()

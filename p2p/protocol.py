@@ -230,6 +230,8 @@ class PeerProtocol:
         self.reports: list[_Report] = []
         self.reported: set[int] = set()
         self.banned: set[bytes] = set()  # both records of a proven equivocation
+        # records the engine rejected that the expected seat did sign, by place
+        self.lies: dict[tuple[int, bytes], SignedRecord] = {}
         self._out: list[Action] = []
         self._since = now
         self._place_reset(now)
@@ -266,7 +268,7 @@ class PeerProtocol:
         self._since = now
         self.votes: dict[int, bytes] = {}
         self._quorum_at: float | None = None
-        self._last_call = False
+        self._last_call: float | None = None  # when we last told everyone our head, waiting here
         self._voted = False
         self._head_told = False
         self._result_tried = False
@@ -372,9 +374,16 @@ class PeerProtocol:
 
     def _absence(self, turn: Turn, waited: float, now: float, timeout: float, grace: float) -> None:
         assert self.me is not None
-        if waited >= timeout and not self._last_call:
-            self._last_call = True
-            self._tell_head()  # whoever holds the record sends it now
+        again = self._last_call is None or now - self._last_call >= max(grace, 1.0)
+        if waited >= timeout and again:
+            # A last call (whoever holds the record sends it), repeated while we wait, with our
+            # vote once cast: a frame lost on a link that stayed up is not lost for good.
+            self._last_call = now
+            self._tell_head()
+            if self._voted:
+                frame = self._vote_frame(self.me.index, self.votes[self.me.index])
+                for link in self.links:
+                    self._send(link, frame)
         if waited >= timeout + grace and not self._voted:
             self._voted = True
             vote = self.me.absence_vote(self.state)
@@ -469,22 +478,31 @@ class PeerProtocol:
             return False
         return True
 
+    def _signed_by_its_seat(self, signed: SignedRecord) -> bool:
+        """A malformed body its seat did sign is that seat's lie; anything else is noise."""
+        if signed.seat >= len(self.seats):
+            return False
+        try:
+            verify_record_signature(signed, self.seats[signed.seat].identity)
+        except BadSignature:
+            return False
+        return True
+
     def _buffer(self, link: LinkId, signed: SignedRecord, now: float) -> None:
         peer = self.links[link]
         size = len(signed.raw)
         total = sum(len(s.raw) for s, _ in self.future.values())
+        if signed.seq > self.head + FUTURE_WINDOW or not self._verified(link, signed):
+            return
+        peer.claimed = max(peer.claimed, signed.seq - 1)  # the record before is likely in flight
         if (
-            signed.seq > self.head + FUTURE_WINDOW
-            or signed.seq in self.future
+            signed.seq in self.future  # first come holds the slot; a sync settles the rest
             or peer.future_bytes + size > FUTURE_BYTES_PER_LINK
             or total + size > FUTURE_BYTES_TOTAL
         ):
             return
-        if not self._verified(link, signed):
-            return
         self.future[signed.seq] = (signed, link)
         peer.future_bytes += size
-        peer.claimed = max(peer.claimed, signed.seq - 1)  # the record before is likely in flight
 
     def _release_future(self, now: float) -> None:
         while self.head + 1 in self.future:
@@ -510,6 +528,11 @@ class PeerProtocol:
         self._out.append(Store((signed,)))
         self._out.append(Notice("record", (self.states[-2], signed, new_state)))
         self._place_reset(now)
+        lie = self.lies.get((signed.seq, signed.record.prev))
+        if lie is not None and lie.seat == signed.seat:
+            # It signed a record the engine rejects and another one for this very place: that
+            # is an equivocation, whichever half of the table got which.
+            self._on_equivocation(signed, lie, now)
 
     def _write(self, signed: SignedRecord, now: float) -> None:
         """An interrupt or a result we sign ourselves: like ``submit``, without the turn."""
@@ -545,7 +568,9 @@ class PeerProtocol:
             # conflict rule settles it there, one record at a time backwards if need be.
             self._resend(link, self.head, now, single=True)
             return
-        if isinstance(error, (BadSignature, MalformedRecord)):
+        if isinstance(error, BadSignature) or (
+            isinstance(error, MalformedRecord) and not self._signed_by_its_seat(signed)
+        ):
             self._close(link, f"invalid record {signed.seq}: {error}")
             return
         turn = self.table.expect(self.state)
@@ -556,6 +581,7 @@ class PeerProtocol:
         )
         self._out.append(Notice("fraud", (signed, error)))
         if provable:
+            self.lies[(signed.seq, signed.record.prev)] = signed
             self._schedule_report(signed.seat, signed.seq, (signed.raw,), now)
         if self.links[link].seat == signed.seat or not provable:
             self._close(link, f"invalid record {signed.seq}: {error}")

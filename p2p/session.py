@@ -64,6 +64,7 @@ from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, mak
 log = logging.getLogger("spycraft.p2p")
 
 OUTBOX = 1024
+REDIAL_AFTER_BYE = 3.0
 
 
 @dataclass(frozen=True)
@@ -282,6 +283,7 @@ class Session:
                 if link is not None:
                     log.warning("disconnecting %s: %s", link.name, action.reason)
                     self._bye(link, action.reason)
+                    self._redial(link, after=REDIAL_AFTER_BYE)
             elif isinstance(action, Notice):
                 self._notice(action)
         if actions:
@@ -474,16 +476,18 @@ class Session:
         if len(peers) == len(self.roster) - 1 and all(p.acked >= seq for p in peers):
             self.all_acked_at[seq] = trio.current_time()
 
-    def _redial(self, link: Link) -> None:
+    def _redial(self, link: Link, after: float = 1.0) -> None:
         """The mesh heals from the higher seat's side (it dials the lower seat it lost); an
-        observer, whom no seat dials, dials every seat it loses."""
+        observer, whom no seat dials, dials every seat it loses. After we closed a link for a
+        bad frame we dial again too, later: a seat is cut off only while it misbehaves, never
+        for good (it may be honest and the frame a relay's)."""
         if (
             self._nursery is not None
             and not self.finished
             and link.seat is not None
             and (self.seat is None or self.seat > link.seat)
         ):
-            self._nursery.start_soon(self._dial, link.seat, 1.0)
+            self._nursery.start_soon(self._dial, link.seat, after)
 
     def _bye(self, link: Link, reason: str) -> None:
         link.post({"t": "bye", "reason": reason[:200]})
@@ -503,7 +507,7 @@ class Session:
                 hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
             except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                     OSError) as exc:
-                log.warning("refused a connection: %s", exc)
+                log.warning("refused a connection: %s", exc or type(exc).__name__)
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
                 return
@@ -536,7 +540,7 @@ class Session:
                             )
                     except (FrameError, trio.TooSlowError, trio.EndOfChannel,
                             trio.BrokenResourceError, OSError) as exc:
-                        log.info("dialing seat %d: %s", seat, exc)
+                        log.info("dialing seat %d: %s", seat, exc or type(exc).__name__)
                         with trio.CancelScope(shield=True), trio.move_on_after(1):
                             await framed.aclose()
                     else:

@@ -116,8 +116,15 @@ class GameStore:
         self.own_path = folder / "own.cbor"
 
     @classmethod
-    def create(cls, root: Path, table: bytes) -> GameStore:
-        folder = root / "games" / table.hex()
+    def create(cls, root: Path, table: bytes, seat: int | None | str = "") -> GameStore:
+        """The folder of one seat at one table: ``<table>-seat<N>`` (``<table>-host`` for a
+        host without a seat), so that several seats of one table on one machine (a player and
+        its bot peers, or ``bots --count 2``) never share a file. Older folders, named by the
+        table alone, are still found and resumed."""
+        name = table.hex()
+        if seat != "":
+            name += "-host" if seat is None else f"-seat{seat}"
+        folder = root / "games" / name
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         return cls(folder)
 

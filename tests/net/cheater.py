@@ -143,7 +143,7 @@ class Cheater(Session):
         self._nursery.start_soon(self._attack)
         await super()._ticker()
 
-    def _redial(self, link: Link) -> None:
+    def _redial(self, link: Link, after: float = 1.0) -> None:
         """Dialing back is done in ``_drop``, for every seat."""
 
     def _drop(self, link: Link) -> None:
@@ -203,7 +203,8 @@ class Cheater(Session):
 
     def _vote(self, seq: int, prev: bytes, accused: int, voter: int) -> bytes:
         """A vote signed with our key under ``voter``'s number (a forgery unless it is us)."""
-        return absence.sign_vote(self.identity, self.genesis.genesis.table, seq, prev, accused, voter)
+        table = self.genesis.genesis.table
+        return absence.sign_vote(self.identity, table, seq, prev, accused, voter)
 
     async def _abandon_now(self, round_: int) -> bool:
         """Abandon the seat expected next, without any timeout waited."""
@@ -223,7 +224,8 @@ class Cheater(Session):
             body = {"seat": accused, "reason": "timeout"}
         signed = self._signed(state.seq + 1, state.link, "abandon", body)
         self._send_attack({"t": "record", "record": signed.raw})
-        say(f"abandon of seat {accused} at {state.seq + 1} ({'own vote' if round_ == 0 else 'old form'})")
+        form = "own vote" if round_ == 0 else "old form"
+        say(f"abandon of seat {accused} at {state.seq + 1} ({form})")
         return True
 
     async def _abandon_retro(self, round_: int) -> bool:
@@ -264,7 +266,8 @@ class Cheater(Session):
                                  seat=victim.seat)
             what = "a record from another table"
         elif round_ == 2:
-            other = next(r for r in reversed(self.records) if r.seat not in (self.seat, victim.seat))
+            other = next(r for r in reversed(self.records)
+                         if r.seat not in (self.seat, victim.seat))
             what = f"seat {other.seat}'s record {other.seq}"
         elif round_ == 3:
             other = victim
@@ -292,11 +295,13 @@ class Cheater(Session):
                 if target in (owner, self.seat):
                     continue
                 outcome = await self._replay_to(target, hello, auth)
-                say(f"replayed seat {owner}'s {'dialer' if hello['echo'] == NO_ECHO else 'listener'}"
-                    f" hello to seat {target}: {outcome}")
+                side = "dialer" if hello["echo"] == NO_ECHO else "listener"
+                say(f"replayed seat {owner}'s {side} hello to seat {target}: {outcome}")
         return True
 
-    async def _replay_to(self, target: int, hello: dict[str, Any], auth: dict[str, Any] | None) -> str:
+    async def _replay_to(
+        self, target: int, hello: dict[str, Any], auth: dict[str, Any] | None
+    ) -> str:
         entry = self.roster[target]
         try:
             with trio.fail_after(5):
@@ -392,7 +397,8 @@ async def low_order(ad: TableAd) -> None:
             "v": PROTOCOL_VERSION, "t": "hello", "table": ad.table_id, "id_key": key,
             "table_key": bytes.fromhex("09" + "00" * 31), "name": "cheater-low-order", "seat": None,
             "nonce": nonce(), "echo": NO_ECHO,
-            "sig": key + bytes(32),  # (R = the key's own point, S = 0): verifies anything if accepted
+            # (R = the key's own point, S = 0): verifies any message if the key is accepted
+            "sig": key + bytes(32),
         }
         say(f"hello with an identity key of small order ({what}): {await _knock(ad, frame)}")
 

@@ -73,8 +73,11 @@ def _wait_seated(h: Proc, count: int, timeout: float = 30) -> None:
         time.sleep(0.05)
 
 
-def finish(t: Table, limit: float = GAME_WAIT) -> tuple[Transcript, AuditReport]:
-    """The honest peers end in time with one transcript, which the audit accepts."""
+def finish(
+    t: Table, limit: float = GAME_WAIT, *, proven: bool = False
+) -> tuple[Transcript, AuditReport]:
+    """The honest peers end in time with one transcript, which the audit accepts (or, with
+    ``proven``, reports as the cheater's FRAUD)."""
     try:
         wait_all(t.everyone_honest, limit)
     finally:
@@ -85,14 +88,15 @@ def finish(t: Table, limit: float = GAME_WAIT) -> tuple[Transcript, AuditReport]
     differing = [f.name for f in files if f.read_bytes() != final]
     assert not differing, f"honest transcripts differ from the host's: {differing}"
     checked = audit(files[0])
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "VALID resistance" in checked.stdout, checked.stdout
+    assert checked.returncode == (1 if proven else 0), checked.stdout + checked.stderr
+    verdict = "FRAUD resistance" if proven else "VALID resistance"
+    assert verdict in checked.stdout, checked.stdout
     transcript = Transcript.from_bytes(final)
     return transcript, audit_transcript(transcript)
 
 
 def assert_gained_nothing(t: Table, transcript: Transcript, report: AuditReport, *,
-                          absent: bool = False) -> None:
+                          absent: bool = False, proven: bool = False) -> None:
     """No honest seat forfeits or is accused; nobody rolled back; nobody signed a place twice.
     ``absent``: the cheater may have been voted absent, and two honest abandons of it written
     at once are settled by the one order (a rollback of the one that loses)."""
@@ -107,9 +111,13 @@ def assert_gained_nothing(t: Table, transcript: Transcript, report: AuditReport,
     logs = t.honest_logs()
     rollbacks = re.findall(r"rolling back to record (\d+) \(dropping (\d+) records\)", logs)
     abandons = [r.seq for r in transcript.records if r.record.kind == "abandon"]
-    assert not rollbacks or (absent and all(int(seq) + 1 in abandons and dropped == "1"
-                                             for seq, dropped in rollbacks)), logs
-    assert "equivocation" not in logs, logs
+    frauds = [r.seq for r in transcript.records if r.record.kind == "fraud"]
+    assert not rollbacks or all(
+        (absent and int(seq) + 1 in abandons and dropped == "1")
+        or (proven and int(seq) + 1 in frauds)  # the proof takes the place of the lie
+        for seq, dropped in rollbacks
+    ), logs
+    assert proven or "equivocation" not in logs, logs
     assert_one_record_per_place(t, transcript)
 
 
@@ -130,7 +138,8 @@ def assert_one_record_per_place(t: Table, transcript: Transcript) -> None:
             assert (signed.seq, signed.record.prev) == (seq, prev)
             signed_at[(signed.seat, seq, prev)].add(raw)
             pos = end
-    twice = {place: len(raws) for place, raws in signed_at.items() if place[0] != t.seat and len(raws) > 1}
+    twice = {place: len(raws) for place, raws in signed_at.items()
+             if place[0] != t.seat and len(raws) > 1}
     assert not twice, f"honest seats signed two records for one place (seat, seq, prev): {twice}"
 
 
@@ -144,7 +153,9 @@ def played_to_the_end(report: AuditReport) -> None:
 # --- 1. false abandon, now ------------------------------------------------------------------
 
 
-def test_an_abandon_carrying_only_its_writers_vote_is_refused_and_play_goes_on(tmp_path: Path) -> None:
+def test_an_abandon_carrying_only_its_writers_vote_is_refused_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
     t = resistance_with(tmp_path, "abandon-now")
     transcript, report = finish(t)
     out = t.cheater.output()
@@ -229,7 +240,8 @@ def test_low_order_and_non_canonical_keys_are_refused_at_the_door(tmp_path: Path
 
     out = cheater.output()
     assert out.count("closed") == len(BAD_X25519) + len(SMALL_ORDER_ED25519), out
-    refusals = [line for line in h.output().splitlines() if "lobby refused a peer: hello refused" in line]
+    refusals = [line for line in h.output().splitlines()
+                if "lobby refused a peer: hello refused" in line]
     assert len(refusals) == len(BAD_X25519) + len(SMALL_ORDER_ED25519), h.output()
     assert sum("table key (X25519)" in line and "small order" in line for line in refusals) == 1
     assert sum("table key (X25519)" in line and "non-canonical" in line for line in refusals) == 1
@@ -326,7 +338,8 @@ def test_a_staller_at_a_five_player_table_is_declared_absent_by_a_majority_in_bo
     assert declared_at is not None, t.honest_logs()
     # turn timeout + (distance + 1) grace at most (grace = timeout / 4), plus slack for a busy
     # machine: the staller is gone within seconds, not a turn timeout per seat.
-    print(f"seat {t.seat} stalled at {stall_at}: declared absent {declared_at - stalled_at:.1f} s later")
+    after = declared_at - stalled_at
+    print(f"seat {t.seat} stalled at {stall_at}: declared absent {after:.1f} s later")
     assert declared_at - stalled_at < timeout + PLAYERS * timeout / 4 + 5
     transcript, report = finish(t)
     assert report.result is not None
@@ -345,20 +358,11 @@ def test_a_staller_at_a_five_player_table_is_declared_absent_by_a_majority_in_bo
 # --- equivocation with a malformed second record -------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "p2p/protocol.py PeerProtocol._on_invalid: a record the engine rejects with MalformedRecord "
-    "(a body off the game's schema, raised by Table.apply after the signature was verified, "
-    "from the seat expected at that very place) only closes the link, like line noise; unlike "
-    "IllegalAction it is never scheduled as a fraud report, though Table.check_evidence accepts "
-    "it as one-record evidence. So a seat that sends a valid record to half the table and a "
-    "malformed one to the other half is never named: nobody holds both, and the half that got "
-    "the malformed one resyncs the valid one."
-))
 def test_an_equivocation_whose_second_record_is_malformed_is_still_proven(tmp_path: Path) -> None:
     t = resistance_with(tmp_path, "equivocate")
-    transcript, report = finish(t)
+    transcript, report = finish(t, proven=True)
     assert "equivocated" in t.cheater.output()
     assert report.result is not None
     assert report.result.forfeits == (t.seat,), report.result.describe()
-    assert any(f"seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
-    assert_gained_nothing(t, transcript, report, absent=True)
+    assert any(f"fraud by seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
+    assert_gained_nothing(t, transcript, report, absent=True, proven=True)

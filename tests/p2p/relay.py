@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spycraft.crypto.errors import IllegalAction
+from spycraft.crypto.errors import IllegalAction, MalformedRecord
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import Over, Result, Turn
@@ -60,14 +60,10 @@ class RelayRules:
 
     def apply(self, s: Race, record: Any) -> Race:
         body = record.body
-        if (
-            not isinstance(body, dict)
-            or set(body) != {"value"}
-            or body["value"] not in (0, 1, 2, 3)
-        ):
-            raise IllegalAction(record.seat, record.seq, "a leg is {value: 0..3}")
-        if isinstance(body["value"], bool):
-            raise IllegalAction(record.seat, record.seq, "a leg value is a number")
+        if not isinstance(body, dict) or set(body) != {"value"} or isinstance(body["value"], bool):
+            raise MalformedRecord(record.seat, record.seq, "a leg is {value: 0..3}")
+        if body["value"] not in (0, 1, 2, 3):
+            raise IllegalAction(record.seat, record.seq, "a leg goes 0 to 3")
         legs = s.legs
         while len(legs) % s.seats != record.seat:  # the skipped legs of seats that forfeited
             legs += (0,)

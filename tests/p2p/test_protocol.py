@@ -204,6 +204,34 @@ def test_an_equivocation_is_proven_and_its_author_forfeits():
     never_signed_twice(net)
 
 
+def test_a_malformed_body_signed_by_the_expected_seat_is_proven_and_attributed():
+    """Half the table gets a valid record, the other half one with a body no schema allows: the
+    second is that seat's own signed lie, so it is evidence, not line noise."""
+    net = SimNet(4, seed=15)
+    done = []
+
+    def cheat(net: SimNet, peer: Peer, state: Any) -> bool:
+        turn = peer.protocol.table.expect(state)
+        if done or turn is None or turn.seat != peer.index or state.seq < 4:
+            return False
+        good = peer.seat.sign(state, "leg", {"value": 1})
+        bad = peer.seat.sign(state, "leg", {"speed": "fast"})
+        submitted = peer.protocol.submit(good, net.now)
+        net.apply(peer, [a for a in submitted if type(a).__name__ != "Send"])
+        for other in net.peers:
+            if other is not peer:
+                raw = (good if other.index % 2 else bad).raw
+                net.send(peer.index, other.index, {"t": "record", "record": raw}, lossless=True)
+        done.append(state.seq + 1)
+        return True
+
+    adversary_of(net, 1, cheat)
+    finish(net)
+    report = honest_seats_kept(net, agreed(net))
+    assert report.result.forfeits == (1,)
+    assert report.frauds and all("seat 1" in f for f in report.frauds), report.frauds
+
+
 def test_evidence_that_proves_nothing_convicts_nobody_and_rolls_nothing_back():
     net = SimNet(4, seed=9)
     other_table = SimNet(4, seed=99)
