@@ -8,6 +8,7 @@ join, bots, tables, resume) in ``cli.lan``; ``doctor`` in ``cli.doctor``. Exit c
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -53,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--as", dest="seat", type=int, default=None, help="as this seat saw it")
     p.add_argument("--brief", action="store_true", help="one line per record, no boards")
+    p.add_argument("--all", action="store_true",
+                   help="everything at once (in a terminal: a round at a time, Enter goes on)")
 
     from spycraft.cli import doctor, lan
 
@@ -79,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return left(args, "interrupted (Ctrl-C)", 130)
     except PlayerLeft:
         return left(args, "end of input", 1)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush is silent too
+        return 0
 
 
 def left(args: argparse.Namespace, why: str, code: int) -> int:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spycraft.cli.pager import Pager, Stopped
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import MalformedRecord, RecordError
 from spycraft.crypto.transcript import MAX_TRANSCRIPT_BYTES, Transcript
@@ -133,9 +134,6 @@ def replay(args: argparse.Namespace) -> int:
         print(f"spycraft replay: no seat {args.seat} (seats 0..{len(genesis.seats) - 1})")
         return 2
     table = definition.table()
-    print(f"{definition.title}, table {genesis.table.hex()}")
-    for i, seat in enumerate(genesis.seats):
-        print(f"  seat {i}: {seat.name} [{seat.fingerprint}]")
     viewer = args.seat
     states = [table.start(transcript.genesis)]
     problem: RecordError | None = None
@@ -149,17 +147,31 @@ def replay(args: argparse.Namespace) -> int:
     views = games
     if viewer is not None and definition.hindsight is not None and problem is None:
         views = definition.hindsight(games, viewer)
-    for i, signed in enumerate(transcript.records[: len(states) - 1], start=1):
-        line = definition.narrate(games[i - 1], signed.record, games[i])
-        if line:
-            print(f"{signed.seq:4} {line}")
-        if line and not args.brief and signed.record.kind not in ("beacon", "result"):
-            print(definition.render(views[i], viewer))
-    if problem is not None:
-        print(f"replay stops: {problem}")
-        return 1
-    state = states[-1]
-    print(definition.render(views[-1], viewer))
-    if state.result is not None:
-        print(f"result: {state.result.describe()}")
+    pager = Pager(args.all)
+    try:
+        pager.say(f"{definition.title}, table {genesis.table.hex()}")
+        for i, seat in enumerate(genesis.seats):
+            pager.say(f"  seat {i}: {seat.name} [{seat.fingerprint}]")
+        for i, signed in enumerate(transcript.records[: len(states) - 1], start=1):
+            if _page_of(games[i]) != _page_of(games[i - 1]):
+                pager.turn()
+            line = definition.narrate(games[i - 1], signed.record, games[i])
+            if line:
+                pager.say(f"{signed.seq:4} {line}")
+            if line and not args.brief and signed.record.kind not in ("beacon", "result"):
+                pager.say(definition.render(views[i], viewer))
+        if problem is not None:
+            pager.say(f"replay stops: {problem}")
+            return 1
+        state = states[-1]
+        pager.say(definition.render(views[-1], viewer))
+        if state.result is not None:
+            pager.say(f"result: {state.result.describe()}")
+    except Stopped:
+        return 0
     return 0
+
+
+def _page_of(game: Any) -> tuple[Any, ...]:
+    """Where a game stands, as far as a page of the replay goes: its round (or day and step)."""
+    return tuple(getattr(game, name, None) for name in ("round", "day", "step"))
