@@ -62,6 +62,7 @@ _MODULES = {
     "spies-and-lies": "spycraft.engines.spies_and_lies",
     "resistance": "spycraft.engines.resistance",
     "shady-agents": "spycraft.engines.shady_agents",
+    "confusion": "spycraft.engines.confusion",
 }
 
 
