@@ -193,6 +193,9 @@ def settle(
         note = f"no side loses: the side of seat {', '.join(map(str, unknown))} is not known"
         return Result(None, reason, seat_list, evidence, f"{detail}; {note}")
     left = [side for side in sides if side not in lost]
+    present = {side_of(seat) for seat in range(seats)}
+    if None not in present:  # a side nobody at this table plays for (a game of 2 to 4) never wins
+        left = [side for side in left if side in present]
     return Result(left[0] if len(left) == 1 else None, reason, seat_list, evidence, detail)
 
 

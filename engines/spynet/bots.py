@@ -1,0 +1,154 @@
+"""Decision policies for SpyNet: a uniformly random legal bot and a heuristic one.
+
+Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public state plus this seat's
+cards). The heuristic bot keeps no state of its own; at each decision it reads:
+
+* the value of a card: a mission's stars (less when its condition looks far), an agent's power,
+  a funding card's value; the piles are judged by the cards it has seen in them;
+* the branches where its missions score: it places agents where it holds missions and does not
+  dominate yet, with funding when it can, and plays a mission as soon as it dominates a branch
+  the mission belongs to (the highest stars first);
+* targeted effects go to the strongest opposing agent in reach, paying with its weakest agent;
+* at four seats it passes its teammate a mission for a branch the teammate dominates and it
+  does not.
+It recruits while its hand holds nothing worth deploying, and deploys otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.crypto.entropy import Entropy
+from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.spynet.cards import Kind, card
+from spycraft.engines.spynet.scoring import agent_power, dominates, power, teammate
+from spycraft.engines.spynet.view import SeatView
+
+
+def random_bot(entropy: Entropy, seat: int) -> Agent:
+    return RandomAgent(entropy)
+
+
+def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
+    return HeuristicAgent(seat)
+
+
+def value(face: str | None) -> float:
+    """What a card is worth in hand, roughly in stars."""
+    if face is None:
+        return 1.0
+    printed = card(face)
+    if printed.kind is Kind.MISSION:
+        return printed.stars * (0.7 if printed.condition is not None else 1.0) + 1.0
+    if printed.is_agent:
+        return 0.5 + printed.power * 0.5 + (1.0 if printed.effect is not None else 0.0)
+    if printed.kind is Kind.FUNDING:
+        return 0.4 * printed.value
+    return 0.0
+
+
+class HeuristicAgent:
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1 or view.game is None:
+            return 0
+        kind = decision.kind
+        scores = [self.score(kind, option, view) for option in options]
+        return max(range(len(options)), key=lambda i: (scores[i], -i))
+
+    def score(self, kind: str, option: Any, view: SeatView) -> float:
+        game = view.game
+        assert game is not None
+        hand = [f for _, f in view.hand]
+        if kind == "draft_pick":
+            return value(view.face_of(option))
+        if kind == "paper_trail":
+            return -value(view.face_of(option))
+        if kind == "turn_action":
+            plays = self._deploy_worth(view)
+            wants = 1.0 if plays >= 2.0 or (game.final_turns is not None) else -1.0
+            return -wants if option else wants
+        if kind == "pile":
+            pile = view.piles[game.looking - 1] if game.looking is not None else ()
+            worth = sum(value(f) for f in pile) / (1 + 0.5 * len(hand) / 6)
+            threshold = 2.0 + 0.5 * (3 - (game.looking or 3))
+            return (worth - threshold) if option else 0.0
+        if kind == "effect":
+            if option is None:
+                return 0.0
+            use, _ = option
+            t = use.target
+            agent = game.board.tableaux[t.seat].stack(t.branch)[t.depth]
+            gain = agent_power(agent, game.board.situation)
+            cost = card(use.discard).power * 0.6 if use.discard is not None else 0.0
+            return gain - cost
+        return self._deploy_score(option, view)
+
+    def _mission_branches(self, view: SeatView) -> set[Any]:
+        return {
+            b
+            for _, f in view.hand
+            if card(f).kind is Kind.MISSION
+            for b in card(f).branches
+        } | {b for b, _ in view.missions}
+
+    def _deploy_worth(self, view: SeatView) -> float:
+        game = view.game
+        assert game is not None
+        worth = 0.0
+        wanted = self._mission_branches(view)
+        for _, f in view.hand:
+            printed = card(f)
+            if printed.kind is Kind.MISSION and any(
+                dominates(game.board, self.seat, b) for b in printed.branches
+            ):
+                worth += 2.0
+            if printed.is_agent and any(b in wanted for b in printed.branches):
+                worth += 1.0
+        return worth
+
+    def _deploy_score(self, option: Any, view: SeatView) -> float:
+        game = view.game
+        assert game is not None
+        board = game.board
+        what = option[0]
+        if what == "end_deploy":
+            return 0.0
+        if what == "play_mission":
+            printed = card(view.face_of(option[1]))
+            return 10.0 + printed.stars
+        if what == "pass_card":
+            mate = teammate(self.seat, game.n)
+            printed = card(view.face_of(option[1]))
+            if mate is None or printed.kind is not Kind.MISSION:
+                return -1.0
+            helps = any(
+                dominates(board, mate, b) and not dominates(board, self.seat, b)
+                for b in printed.branches
+            )
+            return 3.0 if helps else -1.0
+        _, position, branch, funding = option
+        printed = card(view.face_of(position))
+        wanted = self._mission_branches(view)
+        own = power(board, self.seat, branch)
+        best_rival = max(
+            (power(board, o, branch) for o in range(game.n) if o != self.seat), default=0
+        )
+        score = 1.0 + printed.power * 0.3
+        if branch in wanted:
+            score += 3.0 if own <= best_rival else 1.0
+        if printed.effect is not None:
+            score += 1.0
+        funds = sum(card(view.face_of(p)).value for p in funding)
+        if branch in wanted and own <= best_rival:
+            score += 0.4 * funds
+        else:
+            score -= 0.3 * len(funding)
+        return score
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -1,0 +1,349 @@
+"""SpyNet over signed records: one mental-poker deck carries every hidden card (DESIGN.md §5).
+
+Theory of operation
+-------------------
+``SpyNetRules`` is the game's ``GameRules`` on the kit (``engines.game``). Its state is the
+public game (``model.Game``, over deck positions) and the deck (``engines.protocols.deck_ops``).
+The engine never knows which seat is local. Acts:
+
+``setup``   ``deck_key`` and ``deck_shuffle`` by every seat (the 76-card deck, every shuffle
+            proven), then one beacon ``Draw``: the first player ``uniform(n)`` and, under
+            ``random``, the situation ``uniform(8)``.
+``play``    the rules' flow; each decision is one record of the seat whose turn it is. Whenever
+            the game needs cards shown (``model.Game.reveal``) the engine opens a deck reveal
+            and the seats that owe tokens write ``deck_tokens`` (public tokens with proofs, or
+            a token sealed to the receiver by a seat that already knows the card): the draft
+            hands to each drafter, a pile to the recruit that looks at it, the drawn card to
+            its drawer, a passed card to the teammate, and publicly the agent and funding
+            played, a special discard, an S03 mission, S07's discards. A public reveal whose
+            faces contradict the record that asked for it (no agent, no funding, a special
+            discard that is another card) is a violation of that record: play stops and the
+            seat forfeits. A card named that is not in the seat's hand, a mission without
+            dominance, a second pass are refused at once.
+``reveal``  ``reveal`` by every seat that has not forfeited: its key share secret (checked
+            against its public share) and the openings of the tokens it sealed. The engine then
+            opens every card, checks every sealed token (``deck_ops.audit_seals``) and every
+            face-down mission (a mission, in a branch it belongs to), and scores the game from
+            the faces (§9). A false seal or a false mission is a violation of its record.
+``done``    the result: the team with the most points (ties by funding cards, then shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from spycraft.crypto import elgamal
+from spycraft.crypto.deck import Faces
+from spycraft.crypto.errors import BadOpening, MalformedRecord
+from spycraft.crypto.group import Scalar
+from spycraft.crypto.hashing import uniform_from
+from spycraft.crypto.records import Genesis, Record
+from spycraft.crypto.seal import SealOpening
+from spycraft.engines.game import Option, Rules
+from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.protocols import deck_ops
+from spycraft.engines.spynet import model as M
+from spycraft.engines.spynet import setup as SU
+from spycraft.engines.spynet.cards import BRANCHES, DECK, SITUATIONS, Kind, card
+from spycraft.engines.spynet.deploy import EffectUse, Target
+from spycraft.engines.spynet.errors import Illegal
+from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, score, teams
+from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
+
+GAME = "spynet"
+FACES = Faces.of("spynet/deck", DECK)
+SIDES = ("seat 0", "seat 1", "seat 2", "team 0+2", "team 1+3")
+DECISION_KINDS = ("play_agent", "play_mission", "pass_card", "end_deploy")
+
+
+def side_name(team: tuple[int, ...]) -> str:
+    return f"team {team[0]}+{team[1]}" if len(team) == 2 else f"seat {team[0]}"
+
+
+def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
+    return game_proof_context(GAME, table, seq, seat, kind)
+
+
+@dataclass(frozen=True)
+class Violation:
+    seat: int
+    seq: int
+    what: str
+
+
+@dataclass(frozen=True)
+class State:
+    n: int
+    option: str
+    table: bytes
+    table_keys: tuple[bytes, ...]
+    ops: deck_ops.DeckOps
+    game: M.Game | None = None  # None until the beacon names the first player
+    seq: int = 0
+    act: str = "setup"  # setup, play, reveal, done
+    asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
+    revealing: bool = False
+    secrets: tuple[Scalar | None, ...] = ()
+    openings: tuple[tuple[int, int, int, SealOpening], ...] = ()
+    revealed: tuple[int, ...] = ()
+    forfeits: tuple[int, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    faces: tuple[str, ...] = ()  # every position's face, after the final reveal
+    final: Score | None = None
+
+    @property
+    def stage(self) -> str:
+        return self.act
+
+
+class SpyNetRules(Rules[State]):
+    name = GAME
+    seat_counts: tuple[int, ...] = PLAYER_COUNTS
+    sides: tuple[str, ...] = SIDES
+    options = (
+        Option(
+            "situation",
+            "situation card in play: off, random or S01 ... S08",
+            SU.SITUATION_OPTIONS,
+            SU.OFF,
+        ),
+    )
+    final_reveal = ("reveal",)
+
+    def seats_of(self, state: State) -> int:
+        return state.n
+
+    def initial(self, genesis: Genesis) -> State:
+        n = len(genesis.seats)
+        return State(
+            n=n,
+            option=SU.check_situation(genesis.options["situation"]),
+            table=genesis.table,
+            table_keys=tuple(s.table_key for s in genesis.seats),
+            ops=deck_ops.new(n, FACES),
+            secrets=(None,) * n,
+        )
+
+    def before(self, state: State, record: Record) -> State:
+        return replace(state, seq=record.seq)
+
+    def after(self, state: State) -> State:
+        return _settle(state)
+
+    def next(self, state: State) -> GameNeed:
+        if state.act == "done":
+            return self._over(state)
+        dealing = deck_ops.turn(state.ops)
+        if dealing is not None:
+            return dealing
+        if state.act == "reveal":
+            gone = set(state.forfeits)
+            seat = next(s for s in range(state.n) if s not in gone and s not in state.revealed)
+            return Turn(seat, ("reveal",))
+        game = state.game
+        if game is None:
+            return Draw("first_player")
+        seat = game.current
+        if game.phase == M.DRAFT:
+            return Turn(seat, ("draft_pick",))
+        if game.phase == M.ACTION:
+            return Turn(seat, ("action",))
+        if game.phase == M.RECRUIT:
+            return Turn(seat, ("pile",))
+        if game.phase == M.EFFECT:
+            return Turn(seat, ("effect",))
+        if game.phase == M.PAPER:
+            return Turn(seat, ("paper_trail",))
+        return Turn(seat, DECISION_KINDS)
+
+    def on_draw(self, state: State, seed: bytes) -> State:
+        state = replace(state, seq=state.seq + state.n)
+        first = uniform_from(seed, 0, state.n)
+        draw = uniform_from(seed, 1, len(SITUATIONS)) if state.option == SU.RANDOM else None
+        situation = SU.situation_in_play(state.option, draw)
+        return _settle(replace(state, game=M.new_game(state.n, first, situation), act="play"))
+
+    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
+        state = replace(state, seq=seq, forfeits=state.forfeits + (seat,))
+        if state.act == "done":
+            return state
+        if state.game is None:  # no card was seen yet: nothing to open
+            return replace(state, act="done")
+        return _maybe_finish(replace(state, act="reveal"))
+
+    def side_of(self, state: State, seat: int) -> str | None:
+        return side_name(next(t for t in teams(state.n) if seat in t))
+
+    def seen_secret(self, state: State, seat: int) -> str | None:
+        if any(seat in viewers for viewers in state.ops.viewers):
+            return "its cards"
+        return None
+
+    def _over(self, state: State) -> Over:
+        cheats = tuple(
+            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
+        )
+        natural = None
+        if state.final is not None and not state.forfeits and not state.violations:
+            winners = state.final.winners
+            points = ", ".join(
+                f"{side_name(t)} {p}" for t, p in zip(state.final.teams, state.final.points)
+            )
+            if len(winners) == 1:
+                natural = Result(side_name(winners[0]), "score", detail=points)
+            else:
+                natural = Result(None, "shared", detail=points)
+        return Over(natural, cheats)
+
+
+def context_of(state: State, record: Record) -> bytes:
+    return proof_context(state.table, record.seq, record.seat, record.kind)
+
+
+# --- the engine's own steps: open reveals, go on once they are done ----------------------------
+
+
+def _settle(state: State) -> State:
+    """Run the deck reveals the game asks for, and what follows each, as far as possible."""
+    while state.act == "play" and state.game is not None:
+        game = state.game
+        need = game.reveal
+        if need is None:
+            if game.phase == M.END:
+                return replace(state, act="reveal")
+            return state
+        ops = state.ops
+        if not state.revealing:
+            ops = deck_ops.request(ops, need.cards, need.to)
+            state = replace(state, ops=ops, revealing=True)
+        if ops.pending is not None:
+            return state
+        faces = {c: f for c in need.cards if (f := ops.face(c)) is not None}
+        state = replace(state, revealing=False)
+        try:
+            state = replace(state, game=M.revealed(game, faces))
+        except Illegal as exc:
+            seat, seq = state.asked_by
+            violation = Violation(seat, seq, str(exc))
+            state = replace(state, violations=state.violations + (violation,))
+            return _maybe_finish(replace(state, act="reveal"))
+    return state
+
+
+def _game(state: State) -> M.Game:
+    if state.game is None:
+        raise Illegal("the game has not started")
+    return state.game
+
+
+def _step(
+    move: Callable[..., M.Game],
+) -> Callable[[State, Record, dict[str, Any]], State]:
+    """A decision record: the model's move by the writer, remembered for its reveal."""
+
+    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+        game = move(_game(state), record, body)
+        return replace(state, game=game, asked_by=(record.seat, record.seq))
+
+    return apply
+
+
+def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
+    step = deck_ops.APPLY[kind]
+
+    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+        return replace(state, ops=step(state.ops, record, body, context_of(state, record)))
+
+    return apply
+
+
+apply_draft_pick = _step(lambda g, r, b: M.draft_pick(g, r.seat, b["card"]))
+apply_action = _step(lambda g, r, b: M.choose_action(g, r.seat, b["recruit"]))
+apply_pile = _step(lambda g, r, b: M.pile_choice(g, r.seat, b["take"]))
+apply_play_agent = _step(
+    lambda g, r, b: M.play_agent(g, r.seat, b["card"], M.branch_of(b["branch"]), b["funding"])
+)
+apply_play_mission = _step(
+    lambda g, r, b: M.play_mission(g, r.seat, b["card"], M.branch_of(b["branch"]), r.seq)
+)
+apply_pass_card = _step(lambda g, r, b: M.pass_card(g, r.seat, b["card"]))
+apply_end_deploy = _step(lambda g, r, b: M.end_deploy(g, r.seat))
+apply_paper_trail = _step(lambda g, r, b: M.paper_trail(g, r.seat, b["cards"]))
+
+
+def effect_use(value: Any) -> tuple[EffectUse | None, int | None]:
+    """The body's ``use``: null, or [discard position or null, seat, branch, depth, destination
+    or null]; the discard's face is shown before the use applies."""
+    if value is None:
+        return None, None
+    discard, seat, branch, depth, destination = value
+    target = Target(seat, M.branch_of(branch), depth)
+    dest = None if destination is None else M.branch_of(destination)
+    return EffectUse(target, None, dest), discard
+
+
+def _apply_effect(g: M.Game, r: Record, b: dict[str, Any]) -> M.Game:
+    use, discard = effect_use(b["use"])
+    return M.play_effect(g, r.seat, use, discard)
+
+
+apply_effect = _step(_apply_effect)
+
+
+# --- the final reveal --------------------------------------------------------------------------
+
+
+def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
+    seat = record.seat
+    secret = Scalar.decode(body["secret"])
+    if not elgamal.opened_share_matches(secret, state.ops.key_shares[seat]):
+        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+    openings = []
+    for seq, position, value in body["openings"]:
+        openings.append((seat, seq, position, SealOpening.decode(value)))
+    mine = {(s.seq, s.card) for s in state.ops.seals if s.sender == seat}
+    if {(seq, position) for _, seq, position, _ in openings} != mine or len(openings) != len(mine):
+        raise MalformedRecord(seat, record.seq, f"one opening for each of {len(mine)} seals")
+    secrets = list(state.secrets)
+    secrets[seat] = secret
+    state = replace(
+        state,
+        secrets=tuple(secrets),
+        openings=state.openings + tuple(openings),
+        revealed=state.revealed + (seat,),
+    )
+    return _maybe_finish(state)
+
+
+def _maybe_finish(state: State) -> State:
+    gone = set(state.forfeits)
+    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+        return state
+    return replace(_audit(state), act="done")
+
+
+def _audit(state: State) -> State:
+    """Every card opened, every seal and face-down mission checked, the game scored (§9.2)."""
+    violations = list(state.violations)
+    for seat, seq, what in deck_ops.audit_seals(state.ops, state.openings, state.table_keys):
+        violations.append(Violation(seat, seq, what))
+    if any(s is None for s in state.secrets) or state.game is None:
+        return replace(state, violations=tuple(violations))
+    secrets = [s for s in state.secrets if s is not None]
+    deck = state.ops.deck
+    faces = tuple(deck.open_with_secrets(p, secrets) for p in range(len(deck)))
+    game = state.game
+    for seat, piles in enumerate(game.missions):
+        for branch, pile in zip(BRANCHES, piles):
+            for mission in pile:
+                face = faces[mission.position]
+                printed = card(face)
+                if printed.kind is not Kind.MISSION or not printed.belongs_to(branch):
+                    what = f"{face} played face down as a mission in {branch}"
+                    violations.append(Violation(seat, mission.seq, what))
+    final = None
+    if not violations and game.phase == M.END:
+        final = score(M.board_with_missions(game, dict(enumerate(faces))))
+    return replace(state, violations=tuple(violations), faces=faces, final=final)

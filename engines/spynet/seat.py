@@ -1,0 +1,203 @@
+"""The private side of one SpyNet seat: its deck key share, what it has seen, how it builds.
+
+Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
+the deck key share, and one entropy stream per record, so a seat that rebuilds a record after a
+crash writes the same bytes (a sealed token included, which is how the final reveal's seal
+openings are rebuilt). What the seat knows is derived from the public state and its secrets
+(``deck_ops.DeckHand.peek``): the faces of its hand, of the pile cards it looked at, of the
+cards it passed or drafted. The seat answers every deck step itself and asks its agent only for
+the decisions of rules §13, with a ``SeatView``. Deploy offers several record kinds at once; the
+seat asks first and then writes the kind of the chosen option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.group import Point, Scalar
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.protocols import deck_ops
+from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.spynet import model as M
+from spycraft.engines.spynet.cards import BRANCHES, PAPER_TRAIL_HAND_LIMIT, Kind, card
+from spycraft.engines.spynet.deploy import EffectUse, effect_uses
+from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
+from spycraft.engines.spynet.scoring import may_play_mission, teammate
+from spycraft.engines.spynet.view import SeatView, describe_option
+from spycraft.engines.table import Turn
+
+PROMPTS = {
+    "draft_pick": "Draft: which card do you keep?",
+    "turn_action": "Recruit or deploy?",
+    "pile": "Take this pile?",
+    "deploy": "Deploy: play a card, pass one, or end",
+    "effect": "Use the effect of the special agent just played?",
+    "paper_trail": "Paper Trail: discard a card",
+}
+
+
+class SpyNetSeat(GameSeat[State, SeatView]):
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
+        super().__init__(context, table, GAME)
+        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
+        self.public = Point.base_mul(self.key)
+        keys = tuple(s.table_key for s in context.genesis.seats)
+        self.hand = deck_ops.DeckHand(
+            self.seat, self.key, table_key_secret(context.master), keys
+        )
+        self._faces: dict[int, str] = {}
+
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        return (self.key.encode(),)
+
+    # --- what this seat knows ----------------------------------------------------------------
+
+    def face(self, state: State, position: int) -> str | None:
+        if position not in self._faces:
+            face = self.hand.peek(state.ops, position)
+            if face is None:
+                return None
+            self._faces[position] = face
+        return self._faces[position]
+
+    def view(self, state: State) -> SeatView:
+        game = state.game
+        if game is None:
+            return SeatView(state, self.seat, (), ((), (), ()), (), ())
+        hand = tuple((p, self.face(state, p) or "?") for p in game.hands[self.seat])
+        piles = tuple(tuple(self.face(state, p) for p in pile) for pile in game.piles)
+        missions = tuple(
+            (b, self.face(state, m.position) or "?")
+            for b, pile in zip(BRANCHES, game.missions[self.seat])
+            for m in pile
+        )
+        draft = tuple((p, self.face(state, p) or "?") for p in game.draft)
+        return SeatView(state, self.seat, hand, piles, missions, draft)
+
+    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...],
+             seq: int | None = None) -> Any:
+        view = self.view(state)
+        labels = tuple(describe_option(kind, o, view) for o in options)
+        decision = Decision(self.seat, kind, PROMPTS[kind], options, labels, view)
+        return self.ask(self.next_seq(state) if seq is None else seq, decision, agent)
+
+    # --- building records --------------------------------------------------------------------
+
+    def build(self, state: State, turn: Turn, agent: Agent) -> tuple[str, Any]:
+        if turn.kinds != DECISION_KINDS:
+            return super().build(state, turn, agent)
+        choice = self._ask(state, agent, "deploy", self.deploy_options(state))
+        kind = choice[0]
+        seq = self.next_seq(state)
+        build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
+        return kind, self.moves[kind].build(self, state, build)
+
+    def build_dealt(self, state: State, b: Build) -> Body:
+        return deck_ops.BUILD[b.turn.kinds[0]](self.hand, state.ops, b.context, b.entropy)
+
+    def build_draft_pick(self, state: State, b: Build) -> Body:
+        game = _game(state)
+        return {"card": self._ask(state, b.agent, "draft_pick", game.draft)}
+
+    def build_action(self, state: State, b: Build) -> Body:
+        return {"recruit": bool(self._ask(state, b.agent, "turn_action", (True, False)))}
+
+    def build_pile(self, state: State, b: Build) -> Body:
+        return {"take": bool(self._ask(state, b.agent, "pile", (True, False)))}
+
+    def build_deploy(self, state: State, b: Build) -> Body:
+        """One of the deploy kinds: the choice was asked in ``build`` (same seq, memo)."""
+        choice = self._ask(state, b.agent, "deploy", self.deploy_options(state))
+        kind = choice[0]
+        if kind == "play_agent":
+            return {"card": choice[1], "branch": str(choice[2]), "funding": list(choice[3])}
+        if kind == "play_mission":
+            return {"card": choice[1], "branch": str(choice[2])}
+        if kind == "pass_card":
+            return {"card": choice[1]}
+        return {}
+
+    def build_effect(self, state: State, b: Build) -> Body:
+        chosen = self._ask(state, b.agent, "effect", self.effect_options(state))
+        if chosen is None:
+            return {"use": None}
+        use, discard = chosen
+        target = use.target
+        destination = None if use.destination is None else str(use.destination)
+        return {"use": [discard, target.seat, str(target.branch), target.depth, destination]}
+
+    def build_paper_trail(self, state: State, b: Build) -> Body:
+        game = _game(state)
+        left = list(game.hands[self.seat])
+        chosen: list[int] = []
+        for i in range(len(left) - PAPER_TRAIL_HAND_LIMIT):
+            options = tuple(p for p in left if p not in chosen)
+            chosen.append(self._ask(state, b.agent, "paper_trail", options, b.seq * 100 + i))
+        return {"cards": chosen}
+
+    def build_reveal(self, state: State, b: Build) -> Body:
+        openings = self.hand.seal_openings(
+            state.ops, lambda seq: self.entropy("deck_tokens", seq)
+        )
+        return {
+            "secret": self.key.encode(),
+            "openings": [[seq, position, o.encode()] for seq, position, o in openings],
+        }
+
+    # --- the legal options of §13 ------------------------------------------------------------
+
+    def hand_faces(self, state: State) -> list[tuple[int, str]]:
+        game = _game(state)
+        known = [(p, self.face(state, p)) for p in game.hands[self.seat]]
+        return [(p, f) for p, f in known if f is not None]
+
+    def deploy_options(self, state: State) -> tuple[Any, ...]:
+        game = _game(state)
+        hand = self.hand_faces(state)
+        counters = game.counters
+        funding = sorted(p for p, f in hand if card(f).kind is Kind.FUNDING)
+        options: list[Any] = []
+        for p, f in hand:
+            printed = card(f)
+            if not printed.is_agent:
+                continue
+            for branch in printed.branches:
+                if counters.full > 0 or counters.bare > 0:
+                    options.append(("play_agent", p, branch, ()))
+                if counters.full > 0:
+                    for size in range(1, len(funding) + 1):
+                        options.extend(
+                            ("play_agent", p, branch, fs) for fs in combinations(funding, size)
+                        )
+        for p, f in hand:
+            printed = card(f)
+            if printed.kind is not Kind.MISSION:
+                continue
+            for branch in printed.branches:
+                if branch not in game.mission_branches and may_play_mission(
+                    game.board, self.seat, branch
+                ):
+                    options.append(("play_mission", p, branch))
+        if teammate(self.seat, game.n) is not None and not game.passed:
+            options.extend(("pass_card", p) for p, _ in hand)
+        options.append(("end_deploy",))
+        return tuple(options)
+
+    def effect_options(self, state: State) -> tuple[Any, ...]:
+        game = _game(state)
+        assert game.special is not None
+        hand = self.hand_faces(state)
+        position = {f: p for p, f in hand}
+        uses: tuple[EffectUse, ...] = effect_uses(
+            game.board, self.seat, game.special, [f for _, f in hand]
+        )
+        return (None, *((u, None if u.discard is None else position[u.discard]) for u in uses))
+
+
+def _game(state: State) -> M.Game:
+    assert state.game is not None
+    return state.game

@@ -1,0 +1,185 @@
+"""What one SpyNet seat sees, as a text picture and one line per record.
+
+``SeatView`` is the public protocol state plus what this seat knows privately (its seat builds
+it from its secrets): the faces of its hand, of the pile cards it has looked at (None where it
+has not), of its own face-down missions and of the draft cards it holds. Bots and the terminal
+UI read it. ``render`` draws the public state (and that knowledge, for its own seat);
+``narrate`` tells what one record did, in public terms only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spycraft.engines.spynet import model as M
+from spycraft.engines.spynet.cards import BRANCHES, Branch, card
+from spycraft.engines.spynet.scoring import agent_power, dominators, power
+
+
+@dataclass(frozen=True)
+class SeatView:
+    state: Any  # protocol.State
+    seat: int
+    hand: tuple[tuple[int, str], ...]  # (position, face)
+    piles: tuple[tuple[str | None, ...], ...]  # per pile, the faces this seat has seen
+    missions: tuple[tuple[Branch, str], ...]  # own face-down missions
+    draft: tuple[tuple[int, str], ...]
+
+    @property
+    def game(self) -> M.Game | None:
+        game: M.Game | None = self.state.game
+        return game
+
+    def face_of(self, position: int) -> str:
+        return next((f for p, f in self.hand + self.draft if p == position), "?")
+
+
+def _name(face: str) -> str:
+    printed = card(face)
+    return f"{face} {printed.name}"
+
+
+def describe_option(kind: str, option: Any, view: SeatView) -> str:
+    if kind == "draft_pick":
+        return _name(view.face_of(option))
+    if kind == "turn_action":
+        return "recruit" if option else "deploy"
+    if kind == "pile":
+        return "take" if option else "return"
+    if kind == "paper_trail":
+        return _name(view.face_of(option))
+    if kind == "effect":
+        if option is None:
+            return "decline"
+        use, discard = option
+        t = use.target
+        text = f"seat {t.seat} {t.branch} #{t.depth}"
+        if discard is not None:
+            text = f"discard {use.discard}, " + text
+        if use.destination is not None:
+            text += f" -> {use.destination}"
+        return text
+    what = option[0]
+    if what == "play_agent":
+        funding = "".join(f"+{view.face_of(p)}" for p in option[3])
+        return f"agent {view.face_of(option[1])}{funding} in {option[2]}"
+    if what == "play_mission":
+        return f"mission {view.face_of(option[1])} in {option[2]}"
+    if what == "pass_card":
+        return f"pass {view.face_of(option[1])}"
+    return "end deploy"
+
+
+def _tableau(game: M.Game, seat: int, open_missions: bool) -> list[str]:
+    board = game.board
+    tableau = board.tableaux[seat]
+    lines = []
+    for branch, stack, pile in zip(BRANCHES, tableau.stacks, game.missions[seat]):
+        agents = " ".join(
+            a.card + "".join(f"+{f}" for f in a.funding)
+            + f"({agent_power(a, board.situation)})"
+            for a in stack
+        )
+        missions = " ".join(m.face if m.face and open_missions else "▮" for m in pile)
+        lines.append(
+            f"    {branch} pw {power(board, seat, branch)}: {agents or '-'}"
+            + (f" | missions {missions}" if pile else "")
+        )
+    return lines
+
+
+def render(state: Any, seat: int | None) -> str:
+    """The table as ``seat`` sees it (``None``: the public picture); ``state`` is the protocol
+    state or a ``SeatView``."""
+    view = state if isinstance(state, SeatView) else None
+    public = view.state if view is not None else state
+    game: M.Game | None = public.game
+    n = public.n
+    lines = [f"SpyNet, {n} players, situation option {public.option}"]
+    if game is None:
+        lines.append(f"setup: {public.stage}")
+        return "\n".join(lines)
+    lines.append(
+        f"situation {game.situation or 'none'}; first player {game.first}; "
+        f"deck {len(game.deck)}; piles {' '.join(str(len(p)) for p in game.piles)}; "
+        f"discard {len(game.discard)}"
+    )
+    dom = "  ".join(
+        f"{b}: {','.join(map(str, dominators(game.board, b))) or '-'}" for b in BRANCHES
+    )
+    lines.append(f"dominance {dom}")
+    for s in range(n):
+        lines.append(f"  seat {s}: {len(game.hands[s])} cards in hand")
+        lines.extend(_tableau(game, s, True))
+    if game.phase == M.END:
+        lines.append(f"END ({public.stage})")
+    else:
+        lines.append(f"Now: seat {game.current}, {game.phase}")
+    if view is not None and seat == view.seat:
+        lines.append(f"You are seat {view.seat}")
+        lines.append("  hand: " + ", ".join(_name(f) for _, f in view.hand))
+        for k, pile in enumerate(view.piles, 1):
+            seen = [f for f in pile if f is not None]
+            if seen:
+                lines.append(f"  pile {k}, seen: {', '.join(seen)}")
+        if view.missions:
+            lines.append("  your missions: " + ", ".join(f"{f} in {b}" for b, f in view.missions))
+    if public.final is not None:
+        for team, points, funding in zip(
+            public.final.teams, public.final.points, public.final.funding
+        ):
+            lines.append(f"  team {team}: {points} points, {funding} funding cards")
+    return "\n".join(lines)
+
+
+def narrate(before: Any, record: Any, after: Any) -> str:
+    """One line: what ``record`` did, in public terms."""
+    who = f"seat {record.seat}"
+    kind = record.kind
+    body = record.body
+    old: M.Game | None = getattr(before, "game", None)
+    new: M.Game | None = getattr(after, "game", None)
+    if new is not None and old is None:
+        return (
+            f"the beacon names seat {new.first} first player; "
+            f"situation {new.situation or 'none'}"
+        )
+    if kind == "deck_key":
+        return f"{who} publishes its deck key share"
+    if kind == "deck_shuffle":
+        return f"{who} shuffles the deck (proven)"
+    if kind == "deck_tokens":
+        text = f"{who} publishes reveal tokens"
+        if new is not None and old is not None and len(new.discard) > len(old.discard):
+            text += f"; discard pile gains {', '.join(new.discard[len(old.discard):])}"
+        if new is not None and old is not None and new.board != old.board:
+            text += "; the card is played face up"
+        return text
+    if kind == "draft_pick":
+        return f"{who} keeps a draft card and passes the rest"
+    if kind == "action":
+        return f"{who} {'recruits' if body['recruit'] else 'deploys'}"
+    if kind == "pile":
+        return f"{who} {'takes' if body['take'] else 'returns'} the pile"
+    if kind == "play_agent":
+        return f"{who} plays an agent into {body['branch']} with {len(body['funding'])} funding"
+    if kind == "play_mission":
+        return f"{who} plays a mission face down in {body['branch']}"
+    if kind == "pass_card":
+        return f"{who} passes one card face down to its teammate"
+    if kind == "end_deploy":
+        return f"{who} ends its deploy"
+    if kind == "effect":
+        return f"{who} {'declines the effect' if body['use'] is None else 'uses the effect'}"
+    if kind == "paper_trail":
+        return f"{who} discards {len(body['cards'])} cards (Paper Trail)"
+    if kind == "reveal":
+        text = f"{who} opens its key share and seals"
+        final = getattr(after, "final", None)
+        if final is not None:
+            text += "; final score " + ", ".join(
+                f"{t}: {p}" for t, p in zip(final.teams, final.points)
+            )
+        return text
+    return f"{who}: {kind}"
