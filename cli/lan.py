@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import trio
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import game_options, players_of
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
+from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
@@ -37,7 +39,7 @@ from spycraft.p2p.discovery import (
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
 from spycraft.p2p.session import Session, SessionConfig
-from spycraft.p2p.storage import stored_games
+from spycraft.p2p.storage import GameStore, stored_games
 
 log = logging.getLogger("spycraft")
 
@@ -95,6 +97,10 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p = sub.add_parser("resume", help="continue an unfinished game stored on this machine")
     p.add_argument("table", nargs="?",
                    help="table id (a prefix); default: the only unfinished game")
+    p.add_argument("--list", action="store_true",
+                   help="list the unfinished games on this machine, newest first")
+    p.add_argument("--discard", metavar="TABLE", default=None,
+                   help="put an unfinished game away for good (its files are kept aside)")
     add_net_options(p)
 
 
@@ -422,16 +428,103 @@ async def tables(args: argparse.Namespace) -> int:
     return 0
 
 
-async def resume(args: argparse.Namespace) -> int:
-    games = [g for g in stored_games(data_dir()) if not g.load_seat().finished]
-    if args.table:
-        games = [g for g in games if g.folder.name.startswith(args.table.lower())]
-    if len(games) != 1:
-        names = ", ".join(g.folder.name for g in games) or "none"
-        print(f"spycraft resume: {len(games)} unfinished games match ({names}); name one",
-              file=sys.stderr)
+@dataclass(frozen=True)
+class Unfinished:
+    """A stored game this machine could still play on: its folder, game, length and age."""
+
+    store: GameStore
+    game: str
+    seat: int | None
+    records: int
+    age: float  # seconds since its last record was stored
+
+    def describe(self) -> str:
+        who = "watching" if self.seat is None else f"seat {self.seat}"
+        return (f"{self.store.folder.name}  {self.game:<15} {who:<8} {self.records:4} records, "
+                f"last {_ago(self.age)}")
+
+
+def _ago(seconds: float) -> str:
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count > 1 else ''} ago"
+    return "just now"
+
+
+def unfinished_games(root: Path) -> list[Unfinished]:
+    """The stored games not yet over: the seat file says so and the transcript has no result
+    (a game whose last record arrived just before a crash is over all the same). A folder whose
+    files cannot be read is left out (``doctor`` and the person can look at it)."""
+    found = []
+    now = time.time()
+    for store in stored_games(root):
+        try:
+            seat_file = store.load_seat()
+            transcript = store.load_transcript()
+        except (OSError, SpycraftError, ValueError, KeyError, TypeError):
+            continue
+        if seat_file.finished:
+            continue
+        records = transcript.records if transcript is not None else ()
+        if records and records[-1].record.kind == "result":
+            continue
+        path = store.transcript_path if transcript is not None else store.seat_path
+        found.append(Unfinished(store, seat_file.game, seat_file.seat, len(records),
+                                max(0.0, now - path.stat().st_mtime)))
+    return found
+
+
+def _discard(root: Path, games: list[Unfinished], prefix: str) -> int:
+    """Move one unfinished game out of the way (into ``discarded/``, kept for an audit)."""
+    chosen = [g for g in games if g.store.folder.name.startswith(prefix.lower())]
+    if len(chosen) != 1:
+        print(f"spycraft resume: {len(chosen)} unfinished games match {prefix!r}; "
+              f"`spycraft resume --list` shows them", file=sys.stderr)
         return 2
-    store = games[0]
+    folder = chosen[0].store.folder
+    target = root / "discarded" / folder.name
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.rename(target)
+    print(f"discarded {folder.name} ({chosen[0].game}); its files are kept in {target}")
+    return 0
+
+
+def _pick(args: argparse.Namespace, games: list[Unfinished]) -> Unfinished | None:
+    """The game to resume: the named one, or the only one where this machine holds a seat (a
+    host without a seat is not needed for the game to go on); None after saying why not."""
+    if args.table:
+        games = [g for g in games if g.store.folder.name.startswith(args.table.lower())]
+    elif len(games) > 1:
+        seated = [g for g in games if g.seat is not None]
+        games = seated if len(seated) == 1 else games
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        named = f" matching {args.table!r}" if args.table else ""
+        print(f"spycraft resume: no unfinished game{named} on this machine", file=sys.stderr)
+        return None
+    print(f"spycraft resume: {len(games)} unfinished games; name one (a prefix is enough), "
+          f"or discard one with `spycraft resume --discard TABLE`:", file=sys.stderr)
+    for game in sorted(games, key=lambda g: g.age):
+        print(f"  {game.describe()}", file=sys.stderr)
+    return None
+
+
+async def resume(args: argparse.Namespace) -> int:
+    games = unfinished_games(data_dir())
+    if args.discard:
+        return _discard(data_dir(), games, args.discard)
+    if args.list:
+        for game in sorted(games, key=lambda g: g.age):
+            print(game.describe())
+        if not games:
+            print("no unfinished game on this machine")
+        return 0
+    chosen = _pick(args, games)
+    if chosen is None:
+        return 2
+    store = chosen.store
     seat_file = store.load_seat()
     if args.interface is not None and args.interface != seat_file.interface:
         seat_file.interface = args.interface  # this machine's address may have changed
