@@ -79,10 +79,10 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
     add_net_options(p)
 
-    p = sub.add_parser("bots", help="bot peers that join open tables and play to the end")
+    p = sub.add_parser("bots", help="bot peers that join a table and play to the end")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--game", choices=games, default=None)
-    p.add_argument("--table", default=None, help="only this table (id prefix)")
+    p.add_argument("--table", default=None, help="the table to join (id prefix); required")
     p.add_argument("--out", default=None, help="folder for the finished transcripts")
     p.add_argument("--bot", default="heuristic", help="bot kind")
     p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
@@ -407,6 +407,10 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
 
 
 async def bots(args: argparse.Namespace) -> int:
+    if not args.table:  # never sit down at a stranger's table uninvited
+        print("spycraft bots: name the table to join with --table ID (a prefix is enough; "
+              "`spycraft tables` lists them)", file=sys.stderr)
+        return 2
     results: list[int] = []
     async with trio.open_nursery() as nursery:
         for i in range(args.count):

@@ -290,4 +290,4 @@ def test_ctrl_c_ends_a_lan_command_in_one_line(tmp_path: Path) -> None:
             process.kill()
             process.wait()
     assert process.returncode == 130
-    assert stderr.strip() == "interrupted"
+    assert stderr.strip() == "spycraft tables: left, interrupted (Ctrl-C)"

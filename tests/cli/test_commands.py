@@ -1,0 +1,72 @@
+"""Commands as a newcomer types them: a bare ``bots`` says what to pass instead of joining a
+stranger's table, and the README's commands run as printed."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.person import ROOT
+
+
+def spycraft(home, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, SPYCRAFT_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "spycraft", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.mark.network
+def test_a_bare_bots_joins_no_table_and_says_what_to_pass(tmp_path):
+    opener = subprocess.Popen(
+        [sys.executable, "-m", "spycraft", "host", "spies-and-lies", "--interface", "127.0.0.1"],
+        cwd=ROOT, env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "host")),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert opener.stdout is not None
+        assert "open on" in opener.stdout.readline()  # a table is open on this LAN
+        done = spycraft(tmp_path / "bots", "bots", "--interface", "127.0.0.1", "--wait", "5")
+    finally:
+        opener.kill()
+        opener.wait()
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("spycraft bots: name the table to join with --table")
+    assert not (tmp_path / "bots" / "data" / "games").exists()  # it sat down nowhere
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+    return [line.split("#")[0].strip() for block in blocks for line in block.splitlines()
+            if line.strip()]
+
+
+def test_the_readme_says_how_to_reach_the_spycraft_command_after_the_install_line():
+    text = (ROOT / "README.md").read_text()
+    assert ". .venv/bin/activate" in text
+    commands = readme_commands()
+    install = next(i for i, c in enumerate(commands) if "pip install -e ." in c)
+    later = [c for c in commands[install + 1:] if c.startswith("spycraft ")]
+    assert later, commands
+    activate = next(i for i, c in enumerate(commands) if c.startswith(". .venv/bin/activate"))
+    first_bare = next(i for i, c in enumerate(commands) if c.startswith("spycraft "))
+    assert activate < first_bare
+
+
+def test_the_readme_offline_commands_run_as_printed_in_the_activated_venv(tmp_path):
+    commands = [c for c in readme_commands()
+                if c.startswith(("spycraft selfplay", "spycraft audit", "spycraft replay"))]
+    assert len(commands) >= 4
+    bin_folder = Path(sys.executable).parent  # the activated venv's: it holds `spycraft`
+    assert (bin_folder / "spycraft").exists()
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "home"),
+               PATH=f"{bin_folder}{os.pathsep}{os.environ['PATH']}")
+    for command in commands:
+        done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        assert "Traceback" not in done.stderr
