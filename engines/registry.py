@@ -63,6 +63,7 @@ _MODULES = {
     "resistance": "spycraft.engines.resistance",
     "shady-agents": "spycraft.engines.shady_agents",
     "confusion": "spycraft.engines.confusion",
+    "spynet": "spycraft.engines.spynet",
 }
 
 

@@ -1,0 +1,419 @@
+"""SpyNet played on the kit: the worked examples through the engine, cheaters, leaks, invariants.
+
+Every game here is a real table (``engines.local``): seats build and sign every record, the
+engine checks every proof. A cheater is a record signed by a real seat with a body its honest
+seat would not write; each test asserts the error type, the seat and the seq.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from spycraft.crypto.elgamal import combine
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.errors import (
+    BadOpening,
+    IllegalAction,
+    InvalidProof,
+    MalformedValue,
+    RecordError,
+)
+from spycraft.crypto.group import Scalar
+from spycraft.crypto.records import Record, SignedRecord
+from spycraft.engines.local import LocalTable, new_local_table
+from spycraft.engines.protocols import deck_ops
+from spycraft.engines.spynet import GAME
+from spycraft.engines.spynet import model as M
+from spycraft.engines.spynet import setup as SU
+from spycraft.engines.spynet.bots import BOTS
+from spycraft.engines.spynet.cards import BRANCHES, Kind, card
+from spycraft.engines.spynet.protocol import DECISION_KINDS, FACES, State, context_of
+from spycraft.engines.spynet.scoring import dominates, teammate
+from spycraft.engines.table import FRAUD, TableState, Turn
+
+
+def new_table(players: int, seed: int, situation: str = "off", bot: str = "random") -> Any:
+    entropy = SeededEntropy(seed)
+    local = new_local_table(GAME, {"situation": situation}, players, entropy)
+    agents = [BOTS[bot](entropy.child(f"bot/{i}"), i) for i in range(players)]
+    return local, agents
+
+
+def play_until(
+    local: LocalTable, agents: list[Any], found: Callable[[TableState[State], Turn], bool]
+) -> Turn:
+    """Step the table until ``found(state, turn)`` holds for the next turn; fail at the end."""
+    while True:
+        turn = local.table.expect(local.state)
+        assert turn is not None, "the game ended before the moment was found"
+        if found(local.state, turn):
+            return turn
+        local.step(agents)
+
+
+def forge(local: LocalTable, seat: int, kind: str, body: Any) -> SignedRecord:
+    return local.seats[seat].sign(local.state, kind, body)
+
+
+def accept(local: LocalTable, signed: SignedRecord) -> None:
+    local.state = local.table.apply(local.state, signed)
+    local.records.append(signed)
+
+
+def refused(local: LocalTable, signed: SignedRecord, error: type[RecordError]) -> RecordError:
+    with pytest.raises(error) as caught:
+        local.table.apply(local.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (signed.record.seat, signed.record.seq)
+    return caught.value
+
+
+def game_of(state: TableState[State]) -> M.Game:
+    game = state.game.game
+    assert game is not None
+    return game
+
+
+def deploying(state: TableState[State], turn: Turn) -> bool:
+    return turn.kinds == DECISION_KINDS
+
+
+# --- the worked examples of §14 through the engine -------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_example_14_1_the_draft_runs_right_from_the_first_player_and_leaves_73_minus_n(
+    players: int,
+) -> None:
+    local, agents = new_table(players, 11)
+    drafters: list[int] = []
+    play_until(local, agents, lambda s, t: s.game.game is not None)
+    first = game_of(local.state).first
+
+    def begun(state: TableState[State], turn: Turn) -> bool:
+        if turn.kinds == ("draft_pick",) and turn.seat not in drafters:
+            drafters.append(turn.seat)
+        return turn.kinds == ("action",)
+
+    turn = play_until(local, agents, begun)
+    assert drafters == [(first - 1 - i) % players for i in range(players - 1)]
+    assert turn.seat == first
+    game = game_of(local.state)
+    assert len(game.deck) == SU.deck_after_setup(players) == 73 - players
+    assert all(len(hand) == 1 for hand in game.hands)
+    assert [len(p) for p in game.piles] == [1, 1, 1]
+    kept = {seat: position for seat, position in game.drafted}
+    for seat in range(players):  # each drafter saw every card handed to it, nobody else's
+        position = game.hands[seat][0]
+        assert seat in local.state.game.ops.viewers[position]
+        assert kept.get(seat, position) == position
+
+
+def test_example_14_2_a_returned_pile_card_is_known_to_its_looker_only() -> None:
+    local, agents = new_table(3, 4)
+
+    def looked_then_returned(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        return game is not None and game.phase == M.RECRUIT and 1 in game.returned
+
+    play_until(local, agents, looked_then_returned)
+    state = local.state.game
+    game = game_of(local.state)
+    looker = game.current
+    returned = game.piles[0]
+    ops = state.ops
+    for seat in local.seats:
+        faces = [seat.game.face(state, p) for p in returned]
+        if seat.index == looker:
+            assert None not in faces
+        else:
+            assert all(
+                f is None for p, f in zip(returned, faces) if seat.index not in ops.viewers[p]
+            )
+    assert all(looker in ops.viewers[p] for p in returned)
+
+
+def test_example_14_8_the_deck_emptied_by_a_recruit_starts_one_deploy_each_ending_with_e() -> None:
+    local, agents = new_table(4, 2)
+    current: list[int] = []  # the seat whose turn it was before each record
+
+    def empty(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        if game is not None and game.deck:
+            current.append(game.current)
+        return game is not None and not game.deck
+
+    play_until(local, agents, empty)
+    e = current[-1]  # the seat whose recruit took the deck's last card
+    finals: list[int] = []
+
+    def finished(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        assert game is not None
+        assert turn.kinds != ("action",), "every final turn is a Deploy"
+        if game.phase == M.DEPLOY and (not finals or finals[-1] != game.current):
+            finals.append(game.current)
+        return game.phase == M.END
+
+    play_until(local, agents, finished)
+    assert finals == [(e + i) % 4 for i in range(1, 5)]
+
+
+# --- cheaters: each caught with its seat and seq ---------------------------------------------
+
+
+def test_a_card_played_that_is_not_in_the_hand_is_refused() -> None:
+    local, agents = new_table(2, 5)
+    turn = play_until(local, agents, deploying)
+    game = game_of(local.state)
+    body = {"card": game.deck[0], "branch": "INT", "funding": []}
+    refused(local, forge(local, turn.seat, "play_agent", body), IllegalAction)
+
+
+def test_a_pile_card_claimed_without_taking_the_pile_is_refused() -> None:
+    local, agents = new_table(3, 6)
+    turn = play_until(local, agents, deploying)
+    game = game_of(local.state)
+    body = {"card": game.piles[0][0], "branch": "OPS", "funding": []}
+    refused(local, forge(local, turn.seat, "play_agent", body), IllegalAction)
+
+
+def test_a_false_reveal_token_is_caught_at_once() -> None:
+    local, agents = new_table(2, 7)
+
+    def public_duty(state: TableState[State], turn: Turn) -> bool:
+        ops = state.game.ops
+        return turn.kinds == ("deck_tokens",) and ops.pending is not None and any(
+            deck_ops.duty(ops, turn.seat, c, ops.pending.to) == deck_ops.PUBLISH
+            for c in ops.pending.cards
+        )
+
+    turn = play_until(local, agents, public_duty)
+    state = local.state.game
+    seq = local.state.seq + 1
+    record_context = context_of_seq(state, seq, turn.seat)
+    liar = deck_ops.DeckHand(turn.seat, Scalar.random(SeededEntropy(b"liar" * 8)))
+    body = liar.deck_tokens(state.ops, record_context, SeededEntropy(1))
+    refused(local, forge(local, turn.seat, "deck_tokens", body), InvalidProof)
+
+
+def context_of_seq(state: State, seq: int, seat: int) -> bytes:
+    return context_of(state, Record(state.table, seq, b"", seat, "deck_tokens", {}))
+
+
+def test_a_bad_shuffle_is_caught_at_once() -> None:
+    local, agents = new_table(3, 8)
+    turn = play_until(local, agents, lambda s, t: t.kinds == ("deck_shuffle",) and t.seat == 1)
+    honest = local.seats[1].build(local.state, agents[1])
+    cards = list(honest.record.body["cards"])
+    cards[0], cards[1] = cards[1], cards[0]
+    body = {"cards": cards, "proof": honest.record.body["proof"]}
+    refused(local, forge(local, turn.seat, "deck_shuffle", body), InvalidProof)
+
+
+def test_a_mission_in_a_branch_the_seat_does_not_dominate_is_refused() -> None:
+    local, agents = new_table(2, 9)
+
+    def stuck(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        return deploying(state, turn) and game is not None and any(
+            not dominates(game.board, turn.seat, b) for b in BRANCHES
+        ) and bool(game.hands[turn.seat])
+
+    turn = play_until(local, agents, stuck)
+    game = game_of(local.state)
+    branch = next(b for b in BRANCHES if not dominates(game.board, turn.seat, b))
+    body = {"card": game.hands[turn.seat][0], "branch": str(branch)}
+    error = refused(local, forge(local, turn.seat, "play_mission", body), IllegalAction)
+    assert "does not dominate" in error.what
+
+
+def test_a_second_teammate_pass_in_one_turn_is_refused() -> None:
+    local, agents = new_table(4, 10)
+
+    def two_cards(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        return deploying(state, turn) and game is not None and len(game.hands[turn.seat]) >= 2
+
+    turn = play_until(local, agents, two_cards)
+    giver = turn.seat
+    hand = game_of(local.state).hands[giver]
+    accept(local, forge(local, giver, "pass_card", {"card": hand[0]}))
+    mate = teammate(giver, 4)
+    assert mate is not None and hand[0] in game_of(local.state).hands[mate]
+    play_until(local, agents, deploying)
+    assert game_of(local.state).current == giver and game_of(local.state).passed
+    refused(local, forge(local, giver, "pass_card", {"card": hand[1]}), IllegalAction)
+
+
+def test_a_false_key_share_opening_at_the_final_reveal_is_refused() -> None:
+    local, agents = new_table(2, 12)
+    turn = play_until(local, agents, lambda s, t: t.kinds == ("reveal",))
+    body = {"secret": Scalar.random(SeededEntropy(b"x" * 32)).encode(), "openings": []}
+    opened = local.seats[turn.seat].build(local.state, agents[turn.seat]).record.body
+    body["openings"] = list(opened["openings"])
+    refused(local, forge(local, turn.seat, "reveal", body), BadOpening)
+
+
+def test_a_card_played_face_down_as_a_mission_that_is_none_forfeits_at_the_final_reveal() -> None:
+    local, agents = new_table(2, 13)
+
+    def may_lie(state: TableState[State], turn: Turn) -> bool:
+        game = state.game.game
+        if not deploying(state, turn) or game is None:
+            return False
+        seat = local.seats[turn.seat].game
+        return any(dominates(game.board, turn.seat, b) for b in BRANCHES) and any(
+            card(f).kind is not Kind.MISSION for _, f in seat.hand_faces(state.game)
+        )
+
+    turn = play_until(local, agents, may_lie)
+    liar = turn.seat
+    game = game_of(local.state)
+    seat = local.seats[liar].game
+    position = next(
+        p for p, f in seat.hand_faces(local.state.game) if card(f).kind is not Kind.MISSION
+    )
+    branch = next(b for b in BRANCHES if dominates(game.board, liar, b))
+    lie = forge(local, liar, "play_mission", {"card": position, "branch": str(branch)})
+    accept(local, lie)
+    final = local.run(agents)
+    assert final.result is not None
+    assert final.result.reason == FRAUD and final.result.forfeits == (liar,)
+    assert final.result.evidence == (lie.seq,)
+    assert final.result.winner == f"seat {1 - liar}"
+
+
+def test_a_play_whose_public_faces_are_no_agent_forfeits_its_writer() -> None:
+    local, agents = new_table(2, 14)
+
+    def holds_funding(state: TableState[State], turn: Turn) -> bool:
+        if not deploying(state, turn):
+            return False
+        seat = local.seats[turn.seat].game
+        return any(card(f).kind is Kind.FUNDING for _, f in seat.hand_faces(state.game))
+
+    turn = play_until(local, agents, holds_funding)
+    seat = local.seats[turn.seat].game
+    position = next(
+        p for p, f in seat.hand_faces(local.state.game) if card(f).kind is Kind.FUNDING
+    )
+    lie = forge(local, turn.seat, "play_agent", {"card": position, "branch": "INT", "funding": []})
+    accept(local, lie)
+    final = local.run(agents)
+    assert final.result is not None
+    assert final.result.forfeits == (turn.seat,) and final.result.evidence == (lie.seq,)
+    assert final.result.reason == FRAUD
+
+
+def test_an_unknown_branch_is_a_refused_choice() -> None:
+    local, agents = new_table(2, 15)
+    turn = play_until(local, agents, deploying)
+    hand = game_of(local.state).hands[turn.seat]
+    body = {"card": hand[0], "branch": "XYZ", "funding": []}
+    refused(local, forge(local, turn.seat, "play_agent", body), IllegalAction)
+    with pytest.raises(Exception) as info:
+        card("Z99")
+    assert isinstance(info.value, MalformedValue)
+
+
+# --- leaks: nobody can read a card before §12 allows --------------------------------------------
+
+
+def unreadable_by_outsiders(state: State, local: LocalTable) -> None:
+    """Every card not public lacks a token of some seat other than any seat never shown it
+    (once shown, only its first viewer's token is missing), so a seat never shown a card cannot
+    combine all of its tokens, its own included."""
+    ops = state.ops
+    if not ops.shuffled:  # the fresh deck is public, in list order, until every seat shuffled
+        return
+    for position in range(len(ops.deck)):
+        if ops.face(position) is not None:
+            continue
+        missing = [s for s in range(state.n) if s not in ops.published_by(position)]
+        assert missing, f"every token of card {position} is public"
+        if ops.viewers[position]:
+            assert missing == [ops.viewers[position][0]]
+        for seat in local.seats:
+            if seat.index in ops.viewers[position]:
+                continue
+            key = seat.game.key
+            own = ops.deck.cards[position].c1 * key
+            tokens = [own, *(t for _, t in ops.public[position])]
+            point = combine(ops.deck.cards[position], tokens)
+            with pytest.raises(MalformedValue):
+                FACES.label_of(point)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_seat_can_read_a_card_it_was_not_shown_before_the_final_reveal(players: int) -> None:
+    local, agents = new_table(players, 20 + players)
+    while True:
+        turn = local.table.expect(local.state)
+        if turn is None or turn.kinds == ("reveal",):
+            break
+        if local.state.seq % 25 == 0:
+            unreadable_by_outsiders(local.state.game, local)
+        local.step(agents)
+    unreadable_by_outsiders(local.state.game, local)
+
+
+def test_a_face_down_mission_shows_nothing_new_even_to_the_teammate() -> None:
+    local, agents = new_table(4, 31)
+    checked = 0
+    while checked < 3:
+        turn = local.table.expect(local.state)
+        if turn is None or turn.kinds == ("reveal",):
+            break
+        before = local.state.game.ops
+        signed = local.step(agents)
+        assert signed is not None
+        if signed.record.kind == "play_mission":
+            after = local.state.game.ops
+            assert after.viewers == before.viewers and after.public == before.public
+            position = signed.record.body["card"]
+            mate = teammate(signed.record.seat, 4)
+            assert mate is not None
+            if mate not in after.viewers[position]:
+                assert local.seats[mate].game.face(local.state.game, position) is None
+            checked += 1
+    assert checked, "no mission was played"
+
+
+# --- invariants over whole games ---------------------------------------------------------------
+
+
+def check_invariants(state: State) -> None:
+    game = state.game
+    if game is None:
+        return
+    places = M.where(game)
+    in_play = sum(1 + len(a.funding) for t in game.board.tableaux for a in t.agents())
+    assert len(places) + in_play + len(game.discard) == SU.DECK_SIZE
+    assert len(set(places)) == len(places)
+    if game.final_turns is not None:
+        assert not game.deck
+    for branch in BRANCHES:
+        dominant = [s for s in range(state.n) if dominates(game.board, s, branch)]
+        sides = {frozenset((s, teammate(s, state.n))) - {None} for s in dominant}
+        assert len(sides) <= 1
+
+
+@pytest.mark.parametrize(
+    ("players", "situation", "seed"),
+    [(2, "off", 40), (3, "random", 41), (4, "off", 42), (4, "S07", 43), (3, "S03", 44),
+     (2, "S06", 45), (4, "S08", 46)],
+)
+def test_whole_games_keep_every_card_in_one_place_and_replay_to_the_same_bytes(
+    players: int, situation: str, seed: int
+) -> None:
+    local, agents = new_table(players, seed, situation)
+    final = local.run(agents, on_record=lambda signed, state: check_invariants(state.game))
+    assert final.result is not None and final.result.reason in ("score", "shared")
+    again, agents = new_table(players, seed, situation)
+    again.run(agents)
+    assert again.transcript.to_bytes() == local.transcript.to_bytes()
+    faces = final.game.faces
+    assert sorted(faces) == sorted(FACES.labels)
