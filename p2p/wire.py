@@ -29,8 +29,10 @@ Theory of operation:
   over ``AUTH_DOMAIN`` + the table, the listener's nonce and the dialer's hello. A copied hello
   is worthless: without the identity key nobody can answer a fresh nonce.
 * ``FramedStream`` wraps a trio stream: ``send`` validates and writes one frame under a lock (so
-  concurrent senders never interleave bytes); ``receive`` reads exactly one frame, never asking
-  the stream for more than the rest of the current frame.
+  concurrent senders never interleave bytes); ``receive`` returns exactly one frame, reading up to
+  64 KiB at a time and keeping what follows for the next call (one system call for several small
+  frames), so it never holds more than one frame plus 64 KiB; an oversize length is refused
+  before more of its frame is read.
 
 Frame types and fields (all integers are unsigned, below 2**63):
 
@@ -274,6 +276,7 @@ class FramedStream:
         self.stream = stream
         self.max_frame_size = max_frame_size
         self._send_lock = trio.Lock()
+        self._pending = bytearray()  # bytes received and not yet returned as a frame
         self.frames_sent = 0
         self.bytes_sent = 0
 
@@ -292,20 +295,25 @@ class FramedStream:
     async def receive(self) -> dict[str, Any]:
         """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and
         ``FrameError`` for anything a peer must not send (a close inside a frame included)."""
-        header = await self._read_exactly(HEADER_SIZE, at_boundary=True)
+        await self._fill(HEADER_SIZE, at_boundary=True)
+        header = bytes(self._pending[:HEADER_SIZE])
         length = frame_length(header, max_frame_size=self.max_frame_size)
-        return decode_payload(await self._read_exactly(length, at_boundary=False))
+        await self._fill(HEADER_SIZE + length, at_boundary=False)
+        payload = bytes(self._pending[HEADER_SIZE : HEADER_SIZE + length])
+        del self._pending[: HEADER_SIZE + length]
+        return decode_payload(payload)
 
-    async def _read_exactly(self, count: int, *, at_boundary: bool) -> bytes:
-        buffer = bytearray()
-        while len(buffer) < count:
-            chunk = await self.stream.receive_some(min(count - len(buffer), _RECEIVE_CHUNK))
+    async def _fill(self, count: int, *, at_boundary: bool) -> None:
+        """Read until ``count`` bytes are pending (the length was checked against the limit)."""
+        while len(self._pending) < count:
+            chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
             if not chunk:
-                if at_boundary and not buffer:
+                if at_boundary and not self._pending:
                     raise trio.EndOfChannel
-                raise FrameError(f"connection closed inside a frame ({len(buffer)} of {count})")
-            buffer += chunk
-        return bytes(buffer)
+                raise FrameError(
+                    f"connection closed inside a frame ({len(self._pending)} of {count})"
+                )
+            self._pending += chunk
 
     async def aclose(self) -> None:
         await self.stream.aclose()
