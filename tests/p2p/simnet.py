@@ -241,5 +241,13 @@ def adversary_of(net: SimNet, index: int, act: Any) -> Peer:
     return peer
 
 
-def own_records(peer: Peer) -> list[SignedRecord]:
-    return [r for r in peer.protocol.records if r.seat == peer.index]
+def send_halves(
+    net: SimNet, peer: Peer, one: SignedRecord, two: SignedRecord, gets_one: Callable[[Peer], bool]
+) -> None:
+    """``peer`` keeps ``one`` as its own record and sends each other peer ``one`` or ``two``."""
+    kept = peer.protocol.submit(one, net.now)
+    net.apply(peer, [a for a in kept if not isinstance(a, Send)])
+    for other in net.peers:
+        if other is not peer:
+            raw = (one if gets_one(other) else two).raw
+            net.send(peer.index, other.index, {"t": "record", "record": raw}, lossless=True)

@@ -28,6 +28,7 @@ from tests.p2p.simnet import (
     finish,
     honest_seats_kept,
     never_signed_twice,
+    send_halves,
 )
 
 # --- honest play ---------------------------------------------------------------------------
@@ -185,13 +186,7 @@ def test_an_equivocation_is_proven_and_its_author_forfeits():
             return False
         one = peer.seat.sign(state, "leg", {"value": 1})
         two = peer.seat.sign(state, "leg", {"value": 2})
-        net.apply(
-            peer, [a for a in peer.protocol.submit(one, net.now) if type(a).__name__ != "Send"]
-        )
-        for other in net.peers:
-            if other is not peer:
-                raw = (one if other.index % 2 else two).raw
-                net.send(peer.index, other.index, {"t": "record", "record": raw}, lossless=True)
+        send_halves(net, peer, one, two, lambda other: other.index % 2 == 1)
         done.append(state.seq + 1)
         return True
 
@@ -216,12 +211,7 @@ def test_a_malformed_body_signed_by_the_expected_seat_is_proven_and_attributed()
             return False
         good = peer.seat.sign(state, "leg", {"value": 1})
         bad = peer.seat.sign(state, "leg", {"speed": "fast"})
-        submitted = peer.protocol.submit(good, net.now)
-        net.apply(peer, [a for a in submitted if type(a).__name__ != "Send"])
-        for other in net.peers:
-            if other is not peer:
-                raw = (good if other.index % 2 else bad).raw
-                net.send(peer.index, other.index, {"t": "record", "record": raw}, lossless=True)
+        send_halves(net, peer, good, bad, lambda other: other.index % 2 == 1)
         done.append(state.seq + 1)
         return True
 

@@ -26,6 +26,7 @@ from tests.p2p.simnet import (
     finish,
     honest_seats_kept,
     never_signed_twice,
+    send_halves,
 )
 
 TIMEOUT = 5.0
@@ -41,11 +42,7 @@ def equivocate(net: SimNet, peer: Peer, state: Any) -> bool:
         return False
     one = peer.seat.sign(state, "leg", {"value": 1})
     two = peer.seat.sign(state, "leg", {"value": 2})
-    net.apply(peer, [a for a in peer.protocol.submit(one, net.now) if type(a).__name__ != "Send"])
-    for other in net.peers:
-        if other is not peer:
-            raw = (one if net.rng.random() < 0.5 else two).raw
-            net.send(peer.index, other.index, {"t": "record", "record": raw}, lossless=True)
+    send_halves(net, peer, one, two, lambda other: net.rng.random() < 0.5)
     return True
 
 
