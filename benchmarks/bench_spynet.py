@@ -48,8 +48,9 @@ def timed_game(players: int, seed: int) -> None:
         apply[kind] += t2 - t1
         count[kind] += 1
     total = time.process_time() - start
+    result = local.state.result.describe() if local.state.result else ""
     print(f"{players}-player selfplay, seed {seed}: {len(local.records)} records, "
-          f"{total:.2f} s CPU in all; {local.state.result.describe() if local.state.result else ''}")
+          f"{total:.2f} s CPU in all; {result}")
     print(f"  {'kind':14} {'records':>7} {'build s':>8} {'apply s':>8}")
     for kind in sorted(count, key=lambda k: -(build[k] + apply[k])):
         print(f"  {kind:14} {count[kind]:7} {build[kind]:8.3f} {apply[kind]:8.3f}")
