@@ -356,10 +356,21 @@ class Session:
         agent = self.agent
         if agent is None:
             raise RuntimeError("a seated session needs an agent")
-        if self.config.inline_agent:
-            signed = seat.build(state, agent)
-        else:
-            signed = await trio.to_thread.run_sync(seat.build, state, agent, abandon_on_cancel=True)
+        changed = self._changed
+        try:
+            if self.config.inline_agent:
+                signed = seat.build(state, agent)
+            else:
+                signed = await trio.to_thread.run_sync(
+                    seat.build, state, agent, abandon_on_cancel=True
+                )
+        except SpycraftError as exc:
+            # What another seat sent keeps us from building (the engines make this a proof at
+            # the final reveal wherever they can): say so, never crash, wait for the table.
+            log.error("seat %s cannot write record %d: %s", self.seat, state.seq + 1, exc)
+            self.events("stuck", exc)
+            await changed.wait()
+            return
         # The memo of the choice just made is kept with the record (``Remember``), durably,
         # before the record leaves.
         if self.protocol.state is not state:
