@@ -135,8 +135,8 @@ class SpyNetRules(Rules[State]):
     def next(self, state: State) -> GameNeed:
         if state.act == "done":
             return self._over(state)
-        dealing = deck_ops.turn(state.ops)
-        if dealing is not None:
+        dealing = deck_ops.turn(state.ops) if state.act != "reveal" else None
+        if dealing is not None:  # a reveal left open by a forfeit is never finished
             return dealing
         if state.act == "reveal":
             gone = set(state.forfeits)

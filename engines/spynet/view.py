@@ -150,7 +150,12 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     if kind == "deck_shuffle":
         return f"{who} shuffles the deck (proven)"
     if kind == "deck_tokens":
-        text = f"{who} publishes reveal tokens"
+        sealed = sum(1 for v in body["sealed"] if v is not None)
+        shown = sum(1 for v in body["tokens"] if v is not None)
+        parts = [f"publishes {shown} reveal token{'s' * (shown != 1)}"] if shown else []
+        if sealed:
+            parts.append(f"seals {sealed} token{'s' * (sealed != 1)} to the card's new viewer")
+        text = f"{who} {' and '.join(parts)}"
         if new is not None and old is not None and len(new.discard) > len(old.discard):
             text += f"; discard pile gains {', '.join(new.discard[len(old.discard):])}"
         if new is not None and old is not None and new.board != old.board:

@@ -417,3 +417,15 @@ def test_whole_games_keep_every_card_in_one_place_and_replay_to_the_same_bytes(
     assert again.transcript.to_bytes() == local.transcript.to_bytes()
     faces = final.game.faces
     assert sorted(faces) == sorted(FACES.labels)
+
+
+def test_a_forfeit_while_a_reveal_is_open_goes_straight_to_the_final_reveal() -> None:
+    local, agents = new_table(3, 50)
+    turn = play_until(
+        local, agents, lambda s, t: t.kinds == ("deck_tokens",) and s.game.game is not None
+    )
+    state = local.state.game
+    accused = turn.seat
+    forfeited = local.table.rules.forfeit(state, accused, local.state.seq + 1, FRAUD)
+    after = local.table.rules.next(forfeited)
+    assert isinstance(after, Turn) and after.kinds == ("reveal",) and after.seat != accused
