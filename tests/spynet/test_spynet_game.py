@@ -7,10 +7,13 @@ seat would not write; each test asserts the error type, the seat and the seq.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spycraft.crypto.elgamal import combine
 from spycraft.crypto.entropy import SeededEntropy
@@ -429,3 +432,25 @@ def test_a_forfeit_while_a_reveal_is_open_goes_straight_to_the_final_reveal() ->
     forfeited = local.table.rules.forfeit(state, accused, local.state.seq + 1, FRAUD)
     after = local.table.rules.next(forfeited)
     assert isinstance(after, Turn) and after.kinds == ("reveal",) and after.seat != accused
+
+
+# Whole random games: 4 a run in the suite; SPYNET_PROPERTY_GAMES=200 for the count.
+PROPERTY_GAMES = int(os.environ.get("SPYNET_PROPERTY_GAMES", "4"))
+
+
+@settings(max_examples=PROPERTY_GAMES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    players=st.sampled_from((2, 3, 4)),
+    situation=st.sampled_from(SU.SITUATION_OPTIONS),
+    seed=st.integers(0, 1 << 30),
+)
+def test_random_games_keep_every_invariant_and_end_with_a_scored_result(
+    players: int, situation: str, seed: int
+) -> None:
+    local, agents = new_table(players, seed, situation)
+    final = local.run(agents, on_record=lambda signed, state: check_invariants(state.game))
+    assert final.result is not None and final.result.reason in ("score", "shared")
+    assert final.game.final is not None
+    assert final.game.final.points == tuple(
+        sum(final.game.final.seat_points[s] for s in team) for team in final.game.final.teams
+    )
