@@ -94,7 +94,7 @@ def render(state: Any, seat: int | None) -> str:
     for look in game.looks:
         lines.append(f"  look: {look.viewer} saw {look.subject}'s {look.what.replace('_', ' ')}")
     if game.ending is not None:
-        lines.append(f"END: {game.ending.winner} win ({game.ending.reason})")
+        lines.append(f"END: {ending_text(game.ending)}")
     else:
         lines.append(f"Now: {game.phase}")
     if knowledge is not None:
@@ -109,40 +109,108 @@ def render(state: Any, seat: int | None) -> str:
     return "\n".join(lines)
 
 
+# What each plot card does, for the person who sees it played (rules section 5.1).
+PLOT_TEXT = {
+    R.STRONG_LEADER: "takes the Leader's place and proposes now",
+    R.NO_CONFIDENCE: "overturns the approved team",
+    R.OPINION_MAKER: "votes first, face up, for the rest of the game",
+    R.CLOSE_EYE: "will see one team member's mission card",
+    R.SPOTLIGHT: "makes one team member play the mission card face up",
+    R.OVERHEARD: "sees the role of a neighbour",
+    R.ESTABLISH_CONFIDENCE: "the Leader shows a role card",
+    R.OPEN_UP: "shows a role card to a player of its choice",
+    R.TAKE_RESPONSIBILITY: "takes a plot card from another player",
+}
+REASONS = {
+    "three_successes": "three missions succeeded",
+    "three_failures": "three missions failed",
+    "five_rejections": "five teams in a row were rejected",
+}
+SIDE_NAMES = {R.RESISTANCE: "the Resistance", R.SPIES: "the Spies"}
+# Protocol steps a person need not read one by one: the role deal is told once, when it is
+# done; votes when they are opened; mission cards when they are counted.
+SETUP_KINDS = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag")
+QUIET_KINDS = ("beacon", "vote_commit", "vote_open", "mission_card", "mix", "mission_shares",
+               "spotlight_shares", "eye_token", "look", "reveal")
+
+
+def seats(team: tuple[int, ...]) -> str:
+    """``seats 0, 2 and 4`` (the words a person reads)."""
+    names = [str(s) for s in team]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+
+
+def ending_text(ending: R.Ending) -> str:
+    return (f"{SIDE_NAMES.get(ending.winner, ending.winner)} win: "
+            f"{REASONS.get(ending.reason, ending.reason.replace('_', ' '))}")
+
+
+def _play_text(seat: int, card: str, target: Any) -> str:
+    kind = R.card_type(card)
+    title = R.TITLES[kind]
+    if target == "dealt":
+        return f"the Leader deals {title} to seat {seat} ({PLOT_TEXT[kind]})"
+    on = f" on seat {target}" if isinstance(target, int) and not isinstance(target, bool) else ""
+    return f"seat {seat} plays {title}{on}: {PLOT_TEXT[kind]}"
+
+
+def _mission_text(result: R.MissionResult) -> str:
+    shown = "".join(f"; In the Spotlight, seat {s} played {card}" for s, card in result.spotlight)
+    return (f"mission {result.mission} ({seats(result.team)}, Leader seat {result.leader}): "
+            f"{result.successes} Success, {result.fails} Fail: "
+            f"{'FAILED' if result.failed else 'succeeded'}{shown}")
+
+
+def _roles_text(state: Any) -> str:
+    roles = getattr(state, "roles", ())
+    spies = tuple(i for i, role in enumerate(roles) if role == "spy")
+    return f"the final reveal: the Spies were {seats(spies)}" if spies else ""
+
+
 def narrate(before: Any, record: Any, after: Any) -> str:
-    """One line: what ``record`` (a Record with seat and kind) did to the game."""
+    """One line: what ``record`` (a Record with seat and kind) did to the game, for a person;
+    "" for a protocol step told together with the others of its kind."""
     old: Game = before.game if hasattr(before, "game") else before
     new: Game = after.game if hasattr(after, "game") else after
     who = f"seat {record.seat}"
     kind = record.kind
-    if new.ending is not None and old.ending is None:
-        return f"{who}: {kind}; game over, {new.ending.winner} win ({new.ending.reason})"
+    lines = []
+    if kind in SETUP_KINDS:
+        if getattr(before, "act", None) == "setup" and getattr(after, "act", None) != "setup":
+            recognised = "" if new.blind_spies else "; the spies know each other"
+            return f"roles dealt and verified: every seat knows its own role{recognised}"
+        return ""
     if old.phase == R.FIRST_LEADER and new.phase != R.FIRST_LEADER:
-        return f"the beacon names seat {new.leader} first Leader"
+        lines.append(f"seat {new.leader} is drawn at random to be the first Leader")
     if len(new.vote_log) > len(old.vote_log):
         last = new.vote_log[-1]
-        yes = [s for s, v in enumerate(last.votes) if v]
-        return (
-            f"votes opened: approve {yes}; "
-            f"{'approved' if last.approved else 'rejected'} (track {new.vote_track})"
-        )
+        yes = tuple(s for s, v in enumerate(last.votes) if v)
+        approve = f"{seats(yes)} approve" if yes else "nobody approves"
+        lines.append(f"votes: {approve}; the team is {'approved' if last.approved else 'rejected'}"
+                     f" (rejections in a row: {new.vote_track})")
     if sum(r is not None for r in new.results) > sum(r is not None for r in old.results):
         result = next(r for r, o in zip(new.results, old.results) if r is not None and o is None)
-        return (
-            f"mission {result.mission}: {result.successes} Success, {result.fails} Fail: "
-            f"{'FAILED' if result.failed else 'succeeded'}"
-        )
+        lines.append(_mission_text(result))
+    elif len(new.spotlight_cards) > len(old.spotlight_cards):
+        for s, card in new.spotlight_cards[len(old.spotlight_cards):]:
+            lines.append(f"In the Spotlight: seat {s}'s mission card is shown: {card}")
     if len(new.plays) > len(old.plays):
-        lines = []
-        for seat, card, target in new.plays[len(old.plays) :]:
-            title = R.TITLES[R.card_type(card)]
-            if target == "dealt":
-                lines.append(f"Leader deals {title} ({card}) to seat {seat}")
-            else:
-                lines.append(f"seat {seat} plays {title} ({card}) on {target}")
-        return "; ".join(lines)
-    if old.window is not None and kind in R.WINDOW_CARD.values():
-        return f"{who} passes ({R.TITLES[kind]})"
+        lines.extend(_play_text(*play) for play in new.plays[len(old.plays):])
+    elif old.window is not None and kind in R.WINDOW_CARD.values():
+        lines.append(f"{who} does not play {R.TITLES[kind]}")
     if new.proposal is not None and old.proposal != new.proposal:
-        return f"Leader {new.leader} proposes mission {new.proposal.mission}: {new.proposal.team}"
-    return f"{who}: {kind}"
+        lines.append(f"Leader seat {new.leader} proposes {seats(new.proposal.team)} "
+                     f"for mission {new.proposal.mission}")
+    if new.ending is not None and old.ending is None:
+        lines.append(f"game over: {ending_text(new.ending)}")
+    if getattr(after, "roles", ()) and not getattr(before, "roles", ()):
+        lines.append(_roles_text(after))
+    if lines:
+        return "; ".join(line for line in lines if line)
+    if kind in QUIET_KINDS:
+        return ""
+    if kind == "result":
+        return "the result is written"
+    return f"{who}: {kind.replace('_', ' ')}"

@@ -132,6 +132,66 @@ def _changes(before: Board | None, after: Board) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+ABILITIES = {
+    1: "the Spy: +1 IP and a Deception token; an enemy Marshal revealed later this day retires",
+    2: "the Scout: +2 IP, and a right guess of its side is worth 4 IP this day",
+    3: "the Miner: +3 IP; an enemy Bomb revealed later this day retires",
+    4: "the Sergeant: +4 IP",
+    5: "the Lieutenant: the Double Agent moves 1 space toward the enemy flag",
+    6: "the Captain: 6 IP or the ability of an exhausted soldier",
+    7: "the Bomb: the enemy's next revealed soldier retires, doubled if guessed right",
+    8: "the Colonel: +8 IP, counting on past 10",
+    9: "the General: the Double Agent moves 2 spaces toward the enemy flag",
+    10: "the Marshal: 10 IP, or 5 IP taken from the enemy",
+}
+
+
+def _why(before: Board | None, after: Board, record: Any) -> list[str]:
+    """Why the score moved, in the rulebook's words: a right guess, a soldier's ability, a
+    Deception token that fooled the guesser, an infiltration (rules §6)."""
+    if before is None:
+        return []
+    reasons = []
+    kind, seat = record.kind, record.seat
+    if kind not in ("reveal", "captain", "marshal"):
+        return []
+    card = after.cards[seat][_last_revealed(after, seat)]
+    if kind == "reveal":
+        guesser = model.other(seat)
+        if card.guess == card.rank:
+            points = 4 if before.flags[guesser].scout else 2
+            reasons.append(f"{SIDES[guesser]} guessed right: +{points} IP")
+        elif card.state == "activated" and card.rank is not None:
+            reasons.append(f"{SIDES[seat]} activates {ABILITIES[card.rank]}")
+        else:
+            reasons.append(f"{SIDES[seat]}'s {rank_label(card.rank or 0)} retires unused")
+    elif kind == "captain":
+        copy = record.body["copy"]
+        reasons.append(f"{SIDES[seat]}'s Captain takes 6 IP" if copy == 0
+                       else f"{SIDES[seat]}'s Captain copies {ABILITIES[copy]}")
+    else:
+        reasons.append(f"{SIDES[seat]}'s Marshal takes "
+                       f"{'5 IP from the enemy' if record.body['split'] else '10 IP'}")
+    step_over = (after.step, after.phase) != (before.step, before.phase)
+    if before.placed and card.guess != card.rank and step_over:
+        reasons.append(f"{SIDES[seat]}'s Deception token fooled the guess: +4 IP")
+    split_victim = (
+        model.other(seat) if kind == "marshal" and record.body.get("split") else None
+    )
+    for side in (0, 1):
+        fell = after.markers[side] < before.markers[side] and side != split_victim
+        ten_from_zero = kind == "marshal" and side == seat and not record.body.get("split")
+        if fell or (ten_from_zero and after.markers[side] == before.markers[side]):
+            reasons.append(
+                f"{SIDES[side]} infiltrates: its markers reach 10 and start again at "
+                f"{after.markers[side]}, and the Double Agent moves toward "
+                f"{SIDES[model.other(side)]}'s flag"
+            )
+    if split_victim is not None:
+        reasons.append(f"{SIDES[split_victim]} loses 5 IP to the Marshal")
+    return reasons
+
+
 def _draw(after: Board) -> str:
     """What a completed beacon round drew, read from the board it produced."""
     if after.phase == "layout" and after.current is not None:
@@ -143,6 +203,11 @@ def _draw(after: Board) -> str:
         )
     ex = [" and ".join(map(str, after.exhausted[s])) for s in (0, 1)]
     return f"end of day {after.day - 1}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
+
+
+def _because(before: Board | None, after: Board, record: Any) -> str:
+    reasons = _why(before, after, record)
+    return f": {'; '.join(reasons)}" if reasons else ""
 
 
 def _last_revealed(board: Board, seat: int) -> int:
@@ -176,18 +241,22 @@ def narrate(before: Any, record: Any, after: Any) -> str:
         index = _last_revealed(a, rec.seat)
         card = a.cards[rec.seat][index]
         verdict = "correct" if card.guess == card.rank else "wrong"
-        return f"{who} reveals M{index + 1}: {rank_label(body['rank'])} ({verdict}){_changes(b, a)}"
+        return (f"{who} reveals M{index + 1}: {rank_label(body['rank'])} ({verdict})"
+                f"{_because(b, a, rec)}{_changes(b, a)}")
+    if kind in ("captain", "marshal") and b is not None:
+        return f"{'; '.join(_why(b, a, rec))}{_changes(b, a)}"
     if kind == "captain":
         choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
-        return f"{who}'s Captain: {choice}{_changes(b, a)}"
+        return f"{who}'s Captain: {choice}"
     if kind == "marshal":
-        choice = "5 and -5" if body["split"] else "10 IP"
-        return f"{who}'s Marshal: {choice}{_changes(b, a)}"
+        return f"{who}'s Marshal: {'take 5 IP from the enemy' if body['split'] else '10 IP'}"
     if kind == "final":
         ranks = ", ".join(str(entry[0]) for entry in body["cards"])
         return f"{who} opens its hidden cards: {ranks}"
     if kind == "result":
-        return f"result: {body.get('winner') or 'no winner'} ({body.get('reason')})"
+        winner = body.get("winner")
+        reason = str(body.get("reason") or "").replace("_", " ")
+        return f"game over: {f'{winner} wins' if winner else 'no winner'} ({reason})"
     if kind in ("fraud", "abandon"):
         return f"{who} writes {kind}: {', '.join(SIDES[s] for s in a.forfeits)} forfeits"
     return f"{who} writes {kind}"

@@ -1,0 +1,58 @@
+"""The story a person reads: no protocol steps, no internal ids, every score change explained."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.cli.person import ROOT
+
+PROTOCOL = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag", "vote_commit",
+            "mix", "mission_shares", "beacon", "True", "False")
+
+
+def story(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "spycraft", "selfplay", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)
+    return [line for line in done.stdout.splitlines() if not line.startswith("result:")]
+
+
+@pytest.fixture(scope="module")
+def resistance() -> list[str]:
+    return story("resistance", "--players", "7", "--plot", "--seed", "3")
+
+
+def test_the_resistance_setup_is_one_line_and_no_protocol_step_is_told(resistance):
+    text = "\n".join(resistance)
+    assert sum("roles dealt and verified" in line for line in resistance) == 1
+    for word in PROTOCOL:
+        assert word not in text, word
+    assert len(resistance) < 40  # about 25 lines of setup alone before
+
+
+def test_no_internal_id_reaches_the_story(resistance):
+    text = "\n".join(resistance)
+    assert not re.search(r"\bP\d\d\b", text)  # plot cards by their names
+    assert not re.search(r"[a-z]_[a-z]", text)  # three_failures, strong_leader
+    assert "seat 1 plays No Confidence: overturns the approved team" in text
+
+
+def test_the_deciding_mission_is_told_with_the_end_and_the_roles_are_revealed(resistance):
+    deciding = next(line for line in resistance if "game over" in line)
+    assert re.search(r"mission \d \(seats [\d, and]+, Leader seat \d\): .*game over: the", deciding)
+    assert any("the final reveal: the Spies were seats" in line for line in resistance)
+
+
+def test_spies_and_lies_says_why_each_score_changed():
+    lines = story("spies-and-lies", "--seed", "7")
+    changes = [line for line in lines if "IP " in line and "->" in line]
+    assert changes
+    for line in changes:
+        assert any(why in line for why in ("guessed right", "activates", "Deception token",
+                                           "Captain takes", "Captain copies", "Marshal takes",
+                                           "infiltrates", "loses 5 IP")), line
+    infiltration = next(line for line in lines if "infiltrates" in line)
+    assert "markers reach 10" in infiltration and "Double Agent" in infiltration
