@@ -295,8 +295,6 @@ def _tool(value: object, what: str) -> Tool:
 
 def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     seat = record.seat
-    if seat in state.revealed:
-        raise Illegal(f"seat {seat} has already revealed")
     secret = Scalar.decode(body["secret"])
     if not elgamal.opened_share_matches(secret, state.deal.key_shares[seat]):
         raise BadOpening(seat, record.seq, "the secret does not match the public key share")
