@@ -20,7 +20,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
-from spycraft.engines.spynet.cards import Kind, card
+from spycraft.engines.spynet.cards import CARDS, Kind, card
 from spycraft.engines.spynet.scoring import agent_power, dominates, power, teammate
 from spycraft.engines.spynet.view import SeatView
 
@@ -35,9 +35,9 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
 
 def value(face: str | None) -> float:
     """What a card is worth in hand, roughly in stars."""
-    if face is None:
+    if face is None or face not in CARDS:
         return 1.0
-    printed = card(face)
+    printed = CARDS[face]
     if printed.kind is Kind.MISSION:
         return printed.stars * (0.7 if printed.condition is not None else 1.0) + 1.0
     if printed.is_agent:

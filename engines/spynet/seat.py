@@ -134,6 +134,7 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         game = _game(state)
         left = list(game.hands[self.seat])
         chosen: list[int] = []
+        # one pick per card, each asked once: the memo keys them by seq * 100 + pick number
         for i in range(len(left) - PAPER_TRAIL_HAND_LIMIT):
             options = tuple(p for p in left if p not in chosen)
             chosen.append(self._ask(state, b.agent, "paper_trail", options, b.seq * 100 + i))

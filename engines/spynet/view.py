@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.cards import BRANCHES, Branch, card
+from spycraft.engines.spynet.cards import BRANCHES, CARDS, Branch
 from spycraft.engines.spynet.scoring import agent_power, dominators, power
 
 
@@ -36,8 +36,10 @@ class SeatView:
 
 
 def _name(face: str) -> str:
-    printed = card(face)
-    return f"{face} {printed.name}"
+    """A card's id and name; a card this seat cannot read (a false seal) is shown as such."""
+    if face not in CARDS:
+        return "an unreadable card"
+    return f"{face} {CARDS[face].name}"
 
 
 def describe_option(kind: str, option: Any, view: SeatView) -> str:
