@@ -23,6 +23,7 @@ import trio
 
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import game_options, players_of
+from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
@@ -164,6 +165,10 @@ def _config(args: argparse.Namespace, *, instant_bot: bool = False) -> SessionCo
     return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot)
 
 
+def _roster(session: Session) -> str:
+    return roster([seat.name for seat in session.genesis.genesis.seats], session.seat)
+
+
 class Narrator:
     """Prints each record's narration for a human at the table."""
 
@@ -277,13 +282,14 @@ def _finish(session: Session, out: str | None = None) -> int:
     if state.result is None:
         print("the game did not finish")
         return 1
-    print(f"result: {state.result.describe()}")
+    print(verdict(session.definition, state, session.seat))
     return 0
 
 
 async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
+    print(_roster(session), flush=True)
     await _run_with_bots(session, bots_process)
     return _finish(session)
 
@@ -361,6 +367,7 @@ async def join(args: argparse.Namespace) -> int:
     box.append(session)
     args.stored = session.store.folder.name
     print(f"you are seat {session.seat}; the game starts", flush=True)
+    print(_roster(session), flush=True)
     await session.run()
     return _finish(session)
 

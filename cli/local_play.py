@@ -1,11 +1,17 @@
-"""``spycraft play`` on one machine: a human seat and bot seats in one process."""
+"""``spycraft play --offline``: a human seat and bot seats in one process, no network.
+
+Theory of operation: one ``LocalTable`` runs every seat; seat 0 asks the person at the prompt
+(``cli.tui``), the others are heuristic bots. Each record is told as the game's narration; the
+end says the result from the person's side. Nothing is stored: leaving ends the game."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from spycraft.cli.config import player_name
 from spycraft.cli.offline import game_options, players_of
+from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import TerminalAgent
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
@@ -19,13 +25,14 @@ def play(args: argparse.Namespace) -> int:
     players = players_of(args, definition)
     entropy = SystemEntropy()
     names = [f"bot{i}" for i in range(players)]
-    names[0] = "you"
+    names[0] = (args.name or player_name())[:64]
     local = new_local_table(definition, options, players, entropy, names)
     human = TerminalAgent(lambda: definition.render(local.seats[0].view(local.state), 0))
     agents: list[Agent] = [
         human if i == 0 else definition.bots["heuristic"](entropy, i) for i in range(players)
     ]
-    print(f"{definition.title}: you are seat {0}.")
+    print(f"{definition.title}: you are seat 0.")
+    print(roster(names, 0))
 
     before = [local.state.game]  # the game before the record being narrated
 
@@ -37,6 +44,5 @@ def play(args: argparse.Namespace) -> int:
 
     state = local.run(agents, on_record=narrate)
     print(definition.render(local.seats[0].view(state), 0))
-    assert state.result is not None
-    print(f"result: {state.result.describe()}")
+    print(verdict(definition, state, 0))
     return 0

@@ -70,3 +70,18 @@ def test_the_readme_offline_commands_run_as_printed_in_the_activated_venv(tmp_pa
                               text=True, timeout=300, check=False)
         assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
         assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("game,extra", [("spies-and-lies", []),
+                                        ("resistance", ["--players", "5", "--plot"])])
+def test_an_offline_game_names_the_seats_and_ends_with_the_result_from_your_side(
+    tmp_path, game, extra,
+):
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "spycraft", "play", game, *extra, "--offline",
+                           "--name", "ada"], cwd=ROOT, env=env, input="1\n#1\n" * 300,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "at the table: seat 0 ada (you), seat 1 bot1" in done.stdout
+    last = done.stdout.strip().splitlines()[-1]
+    assert re.match(r"result: (you won|you lost), playing \w+: \w+ won \([a-z ]+\)$", last), last

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -28,7 +29,13 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "the table is full; the game starts" in done.stdout
     assert "(you)" in done.stdout or "You are seat 0" in done.stdout  # the board shows the player
-    assert "result: winner" in done.stdout or "result: no winner" in done.stdout
+    assert re.search(r"^at the table: seat 0 ada \(you\), seat 1 bot-\w{4}\b", done.stdout,
+                     flags=re.MULTILINE)  # every bot's name beside its seat
+    assert re.search(r"^result: (you won|you lost|no winner)", done.stdout, flags=re.MULTILINE)
+    for noise in ("key_share", "vote_commit", "mission_shares", "spy_tag", "_"):
+        narrated = [line for line in done.stdout.splitlines() if line.startswith("  ")
+                    and not line.startswith("  #")]
+        assert not any(noise in line for line in narrated), noise
     stored = list((tmp_path / "home" / "data" / "games").glob("*/transcript.cbor"))
     assert len(stored) == 1
     assert audit(stored[0]).returncode == 0

@@ -1,0 +1,42 @@
+"""What a person is told at the start and the end of a game: who sits where, and the result
+from their own side ("you won", "you lost").
+
+Theory of operation: both read only the genesis (names by seat) and the final table state with
+the game's ``side_of`` (which side a seat played, known to every peer once roles are revealed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spycraft.engines import registry
+from spycraft.engines.table import TableState
+
+
+def roster(names: Sequence[str], me: int | None) -> str:
+    """``at the table: seat 0 ada (you), seat 1 bot-XTIF``."""
+    seats = [f"seat {i} {name}{' (you)' if i == me else ''}" for i, name in enumerate(names)]
+    return "at the table: " + ", ".join(seats)
+
+
+def _side(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def verdict(definition: registry.GameDefinition, state: TableState[object],
+            seat: int | None) -> str:
+    """The result line: ``result: you won: Spies win (three failures)`` for a seated person;
+    the plain result for a host watching, a game with no winner, or an abandoned one."""
+    result = state.result
+    if result is None:
+        return "result: the game did not finish"
+    if result.winner is None or seat is None:
+        return f"result: {result.describe()}"
+    side = definition.rules.side_of(state.game, seat)
+    text = f"{_side(result.winner)} won ({result.reason.replace('_', ' ')})"
+    if result.forfeits:
+        text += f"; forfeit by seat {', '.join(map(str, result.forfeits))}"
+    if side is None:
+        return f"result: {text}"
+    mine = "you won" if side == result.winner else "you lost"
+    return f"result: {mine}, playing {_side(side)}: {text}"
