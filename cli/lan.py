@@ -221,18 +221,39 @@ def _human(session_box: list[Session],
     return agent_for
 
 
-def _spawn_bots(args: argparse.Namespace, count: int, table: bytes,
-                game: str) -> subprocess.Popen[bytes]:
+def _bot_peers_home() -> Path:
+    """Where the bot peers that ``play`` and ``host`` start keep their identities and games."""
+    return data_dir() / "bot-peers"
+
+
+def _bot_process(arguments: list[str]) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
-    home = data_dir() / "bot-peers"
+    home = _bot_peers_home()
     env["SPYCRAFT_HOME"] = str(home)
-    command = [sys.executable, "-m", "spycraft", "bots", "--count", str(count), "--game", game,
-               "--table", table.hex(), "--interface", args.interface,
-               "--turn-timeout", str(args.turn_timeout)]
     home.mkdir(parents=True, exist_ok=True)
     with open(home.parent / "bot-peers.log", "ab") as log_file:  # the child keeps its own copy
-        return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-                                stderr=log_file)
+        return subprocess.Popen([sys.executable, "-m", "spycraft", *arguments], env=env,
+                                stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file)
+
+
+def _spawn_bots(args: argparse.Namespace, count: int, table: bytes,
+                game: str) -> subprocess.Popen[bytes]:
+    return _bot_process(["bots", "--count", str(count), "--game", game, "--table", table.hex(),
+                         "--interface", args.interface, "--turn-timeout", str(args.turn_timeout)])
+
+
+def _resume_bots(args: argparse.Namespace, table: bytes) -> list[subprocess.Popen[bytes]]:
+    """Bring back the bot peers this machine started for ``table`` (they ended when the person
+    left), each from its own stored seat, so a game against them can be resumed."""
+    processes = []
+    for game in unfinished_games(_bot_peers_home() / "data"):
+        if game.seat is None or not game.store.folder.name.startswith(table.hex()):
+            continue
+        arguments = ["resume", game.store.folder.name, "--turn-timeout", str(args.turn_timeout)]
+        if args.interface is not None:
+            arguments += ["--interface", args.interface]
+        processes.append(_bot_process(arguments))
+    return processes
 
 
 async def _open(args: argparse.Namespace,
@@ -300,17 +321,20 @@ async def host(args: argparse.Namespace) -> int:
     return _finish(session, args.out)
 
 
-async def _run_with_bots(session: Session, bots_process: subprocess.Popen[bytes] | None) -> None:
+async def _run_with_bots(session: Session,
+                         bots: subprocess.Popen[bytes] | list[subprocess.Popen[bytes]] | None
+                         ) -> None:
     """Play to the end; the bot peers this command started end with it (at once if it is left
     with Ctrl-C or an error, so nothing waits on them)."""
+    processes = bots if isinstance(bots, list) else [] if bots is None else [bots]
     try:
         await session.run()
     except BaseException:
-        if bots_process is not None:
-            _stop(bots_process)
+        for process in processes:
+            _stop(process)
         raise
-    if bots_process is not None:
-        await trio.to_thread.run_sync(_reap, bots_process)
+    for process in processes:
+        await trio.to_thread.run_sync(_reap, process)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -554,15 +578,21 @@ async def resume(args: argparse.Namespace) -> int:
     think = float(seat_file.extra.get("think", 0))
     agent_for = ((lambda seat: Thinking(definition.bots[bot_kind](entropy, seat), think))
                  if bot_kind else _human(box, definition))
-    session = await resume_session(store, definition=definition, identity=identity,
-                                   agent_for=agent_for,
-                                   config=_config(args, instant_bot=bool(bot_kind) and think == 0),
-                                   events=None if bot_kind else Narrator(definition))
+    bot_peers = [] if bot_kind else _resume_bots(args, seat_file.table)
+    try:
+        session = await resume_session(
+            store, definition=definition, identity=identity, agent_for=agent_for,
+            config=_config(args, instant_bot=bool(bot_kind) and think == 0),
+            events=None if bot_kind else Narrator(definition))
+    except BaseException:
+        for process in bot_peers:
+            _stop(process)
+        raise
     box.append(session)
     args.stored = store.folder.name
     print(f"resuming table {store.folder.name} as seat {session.seat} "
           f"at record {session.state.seq}", flush=True)
-    await session.run()
+    await _run_with_bots(session, bot_peers)
     return _finish(session)
 
 

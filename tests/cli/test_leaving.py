@@ -3,6 +3,7 @@ input. Each ends at once with one line and no traceback; Ctrl-C exits 130."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -100,3 +101,17 @@ def test_the_ctrl_d_key_at_the_offline_terminal_prompt_is_one_line(tmp_path, peo
     assert person.finish(15) == 1
     assert "Traceback" not in person.output()
     assert "left, end of input" in person.output()
+
+
+def test_a_game_left_with_ctrl_c_resumes_with_its_bot_peers_and_ends(tmp_path, people):
+    person = start(people, tmp_path / "me", "play", "spies-and-lies", "--bots", "1", *LOOPBACK)
+    person.wait_for("deploy> ")
+    person.interrupt()
+    assert person.finish(15) == 130
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "me"))
+    back = subprocess.run([sys.executable, "-m", "spycraft", "resume", *LOOPBACK], cwd=ROOT,
+                          env=env, input="#1\n" * 300, capture_output=True, text=True,
+                          timeout=180, check=False)
+    assert back.returncode == 0, back.stdout[-2000:] + back.stderr[-2000:]
+    assert "resuming table" in back.stdout
+    assert "result: you " in back.stdout
