@@ -44,6 +44,24 @@ class SeatView:
     knowledge: Knowledge
 
 
+PHASE_TEXT = {
+    R.FIRST_LEADER: "drawing the first Leader",
+    R.PROPOSE: "the Leader proposes a team",
+    R.VOTE: "everyone votes on the team",
+    R.MISSION_PLAY: "the team plays mission cards",
+    R.MISSION_REVEAL: "the mission cards are counted",
+    R.PLOT_DRAW: "plot cards are drawn",
+    R.PLOT_DEAL: "the Leader deals the plot cards",
+    R.PLOT_RESOLVE: "plot cards take effect",
+    **{window: f"who plays {R.TITLES[card]}?" for window, card in R.WINDOW_CARD.items()},
+}
+
+
+def card_title(card: str) -> str:
+    """A plot card as people call it (the id is for records only)."""
+    return R.TITLES[R.card_type(card)]
+
+
 def _mission_track(game: Game) -> str:
     cells = []
     for m in R.MISSIONS:
@@ -87,16 +105,17 @@ def render(state: Any, seat: int | None) -> str:
         )
         lines.append(f"Votes: {shown}")
     if game.plot:
-        held = "  ".join(f"{s}:{','.join(h)}" for s, h in enumerate(game.hands) if h)
-        lines.append(f"Plot deck {len(game.deck)} left; hands {held or 'none'}")
+        held = "; ".join(f"seat {s}: {', '.join(map(card_title, h))}"
+                         for s, h in enumerate(game.hands) if h)
+        lines.append(f"Plot deck {len(game.deck)} left; in hand: {held or 'none'}")
         if game.drawn_cards:
-            lines.append(f"Drawn, to deal: {', '.join(game.drawn_cards)}")
+            lines.append(f"Drawn, to deal: {', '.join(map(card_title, game.drawn_cards))}")
     for look in game.looks:
         lines.append(f"  look: {look.viewer} saw {look.subject}'s {look.what.replace('_', ' ')}")
     if game.ending is not None:
         lines.append(f"END: {ending_text(game.ending)}")
     else:
-        lines.append(f"Now: {game.phase}")
+        lines.append(f"Now: {PHASE_TEXT.get(game.phase, game.phase.lower().replace('_', ' '))}")
     if knowledge is not None:
         role = "Spy" if knowledge.spy else "Resistance"
         lines.append(f"You are seat {knowledge.seat}: {role}")

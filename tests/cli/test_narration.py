@@ -56,3 +56,17 @@ def test_spies_and_lies_says_why_each_score_changed():
                                            "infiltrates", "loses 5 IP")), line
     infiltration = next(line for line in lines if "infiltrates" in line)
     assert "markers reach 10" in infiltration and "Double Agent" in infiltration
+
+
+def test_the_resistance_board_names_plot_cards_and_phases_in_words(tmp_path):
+    game = tmp_path / "r.cbor"
+    subprocess.run([sys.executable, "-m", "spycraft", "selfplay", "resistance", "--players", "7",
+                    "--plot", "--seed", "3", "--out", str(game), "--quiet"], cwd=ROOT,
+                   check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "spycraft", "replay", str(game), "--as", "0"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    assert not re.search(r"\bP\d\d\b", done.stdout)
+    assert "in hand: seat 0: In the Spotlight" in done.stdout
+    phases = {line for line in done.stdout.splitlines() if line.startswith("Now: ")}
+    assert "Now: the Leader proposes a team" in phases
+    assert not any(re.search(r"[A-Z]{4}|_", line) for line in phases), phases
