@@ -5,11 +5,11 @@ knowledge); the options offered are already the legal ones, answers included (a 
 offered only lies, rules §5).
 
 The heuristic bot keeps no hidden state: at each decision it recomputes, for every other seat,
-the probability that it is a friend (``belief``). The prior is the team sizes; each answer
-moves it by a likelihood ratio: over the kinds the answer depends on that this seat does not
-know (taken as uniform), how likely is that answer from a Law-abiding seat (which must say a
-true answer) and from a Corrupt one (a false one)? An answer whose truth this seat can settle
-(it gave or received the tool the card asks about) is proof. Tools received are not used as
+the probability that it is a friend (``belief``). The prior is the team sizes; a seat's answers
+move it by a likelihood ratio: over the kinds its answers depend on that this seat does not
+know (taken as uniform), how likely are they from a Law-abiding seat (which must answer true)
+and from a Corrupt one (which must lie)? An answer whose truth this seat can settle (it gave
+or received the tool the card asks about) is proof. Tools received are not used as
 evidence: a blind gift says nothing.
 
 Policy: the first player calls its free interrogation and keeps both tools for the last turn,
@@ -48,40 +48,45 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
 def belief(game: M.Game, me: Knowledge) -> tuple[float, ...]:
     """The probability that each seat is on ``me``'s team (1.0 for itself).
 
-    Each answer is weighed on its own: over every assignment of the kinds the answer depends on
-    that ``me`` does not know (uniform, as a blind giver chooses), how likely is this answer
-    from a Law-abiding seat (a uniform pick in T) and from a Corrupt one (a pick in O \\ T)?
-    The product of these likelihood ratios moves the prior (the team sizes) for each seat.
+    Each seat's answers are weighed together: over every assignment of the kinds they depend on
+    that ``me`` does not know (the seat's own gifts, receipts and discard, uniform, as a blind
+    giver chooses), how likely are these answers from a Law-abiding seat (a uniform pick in T
+    each time) and from a Corrupt one (a pick in O \\ T)? Their ratio moves the prior (the team
+    sizes).
     """
     n = game.n
     if me.team is None:
         return tuple(0.5 for _ in range(n))
     law, corrupt = team_sizes(n, game.leftover)
     friends = (law if me.team == LAW_ABIDING else corrupt) - 1
-    odds = [friends / max(1, n - 1 - friends)] * n
-    for asking in game.interrogations:
-        if asking.snapshot is None:
+    chances = [friends / max(1, n - 1)] * n
+    for seat in range(n):
+        said = [
+            (asking, answer)
+            for asking in game.interrogations
+            for who, answer, _ in asking.answers
+            if who == seat and asking.snapshot is not None
+        ]
+        if seat == me.seat or not said:
             continue
-        for seat, said, _ in asking.answers:
-            if seat == me.seat:
-                continue
-            as_law, as_corrupt = _likelihoods(asking, me, seat, said)
-            if as_law + as_corrupt == 0:
-                continue
-            ratio = (as_law + 1e-3) / (as_corrupt + 1e-3)
-            odds[seat] *= ratio if me.team == LAW_ABIDING else 1 / ratio
-    chances = [o / (1 + o) for o in odds]
+        as_law, as_corrupt = _likelihoods(said, me, seat)
+        if as_law + as_corrupt == 0:
+            continue
+        ratio = (as_law + 1e-6) / (as_corrupt + 1e-6)
+        odds = friends / max(1, n - 1 - friends) * (ratio if me.team == LAW_ABIDING else 1 / ratio)
+        chances[seat] = odds / (1 + odds)
     chances[me.seat] = 1.0
     return tuple(chances)
 
 
 def _likelihoods(
-    asking: M.Interrogation, me: Knowledge, seat: int, said: object
+    said: list[tuple[M.Interrogation, cards.Answer]], me: Knowledge, seat: int
 ) -> tuple[float, float]:
-    """P(answer | the answerer is Law-abiding), P(answer | Corrupt), the unknown kinds that the
-    answer depends on (the answerer's own gifts, receipts and discard) taken as uniform."""
-    assert asking.snapshot is not None
-    known = me.known_snapshot(asking.snapshot)
+    """P(these answers | Law-abiding), P(these answers | Corrupt), the unknown kinds of the
+    answerer's own gifts, receipts and discard taken as uniform."""
+    last = said[-1][0].snapshot
+    assert last is not None
+    known = me.known_snapshot(last)  # every earlier snapshot is a prefix of the last one
     open_gifts = [
         i for i, g in enumerate(known.gifts) if g.kind is None and seat in (g.giver, g.receiver)
     ]
@@ -96,14 +101,21 @@ def _likelihoods(
         discards = list(known.discards)
         for i, kind in zip(open_discards, kinds[len(open_gifts):]):
             discards[i] = replace(discards[i], kind=kind)
-        snapshot = replace(known, gifts=tuple(gifts), discards=tuple(discards))
-        truth = cards.true_set(asking.drawn, snapshot, seat)
-        options = cards.options(asking.drawn, snapshot, seat)
-        lies = [o for o in options if o not in truth]
-        if said in truth:
-            as_law += 1 / len(truth)
-        elif lies:
-            as_corrupt += 1 / len(lies)
+        p_law = p_corrupt = 1.0
+        for asking, answer in said:
+            public = asking.snapshot
+            assert public is not None
+            snapshot = replace(
+                public,
+                gifts=tuple(gifts[: len(public.gifts)]),
+                discards=tuple(discards[: len(public.discards)]),
+            )
+            truth = cards.true_set(asking.drawn, snapshot, seat)
+            lies = [o for o in cards.options(asking.drawn, snapshot, seat) if o not in truth]
+            p_law *= 1 / len(truth) if answer in truth else 0.0
+            p_corrupt *= 1 / len(lies) if answer not in truth and lies else 0.0
+        as_law += p_law
+        as_corrupt += p_corrupt
     return as_law, as_corrupt
 
 
