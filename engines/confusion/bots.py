@@ -25,9 +25,9 @@ from collections.abc import Callable
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.confusion import model, notebook
-from spycraft.engines.confusion.board import Line, Side, goal_rank, opp, side_of
+from spycraft.engines.confusion.board import Line, Side, Square, goal_rank, line, opp, side_of
 from spycraft.engines.confusion.model import Game
-from spycraft.engines.confusion.movement import Announcement, check_announcement, movement_type
+from spycraft.engines.confusion.movement import Announcement, movement_type
 from spycraft.engines.confusion.view import SeatView
 
 WIN = 10_000.0
@@ -53,24 +53,42 @@ def value(g: Game, side: Side) -> float:
     """How good ``g`` is for ``side`` (higher is better)."""
     if g.outcome is not None:
         return 0.0 if g.outcome.winner is None else WIN if g.outcome.winner == side else -WIN
-    bc = g.board.briefcase
-    to_goal = abs(goal_rank(side) - bc.rank)
-    to_loss = abs(goal_rank(opp(side)) - bc.rank)
-    score = 6.0 * (len(g.spies_on_board(side)) - len(g.spies_on_board(opp(side))))
-    holder = g.board.controller()
+    return position_value(dict(g.board.spies), g.board.briefcase, side)
+
+
+def position_value(spies: dict[str, Square], bc: Square, side: Side) -> float:
+    """The value of a position for ``side``: a win or a loss, who controls the briefcase and how
+    far it is from the goal row, the nearest spy of each side to it, and the spies left."""
+    holder = next((s for s, w in spies.items() if w == bc), None)
+    if holder is not None and bc.rank == goal_rank(side_of(holder)):
+        return WIN if side_of(holder) == side else -WIN
+    mine = [w for s, w in spies.items() if side_of(s) == side]
+    theirs = [w for s, w in spies.items() if side_of(s) != side]
+    if not mine or not theirs:
+        return -WIN if not mine else WIN
+    score = 6.0 * (len(mine) - len(theirs))
     if holder is not None and side_of(holder) == side:
-        score += 30.0 - 6.0 * to_goal
+        score += 30.0 - 6.0 * abs(goal_rank(side) - bc.rank)
     elif holder is not None:
-        score -= 30.0 - 6.0 * to_loss
+        score -= 30.0 - 6.0 * abs(goal_rank(opp(side)) - bc.rank)
     else:
-        score -= 1.0 * to_goal
-    near = [max(abs(w.x - bc.x), abs(w.y - bc.y)) for s, w in g.board.spies if side_of(s) == side]
-    far = [max(abs(w.x - bc.x), abs(w.y - bc.y)) for s, w in g.board.spies if side_of(s) != side]
-    if near:
-        score -= 2.0 * min(near)
-    if far:
-        score += 1.0 * min(far)
+        score -= 1.0 * abs(goal_rank(side) - bc.rank)
+    score -= 2.0 * min(max(abs(w.x - bc.x), abs(w.y - bc.y)) for w in mine)
+    score += 1.0 * min(max(abs(w.x - bc.x), abs(w.y - bc.y)) for w in theirs)
     return score
+
+
+def after_yes(spies: dict[str, Square], bc: Square, side: Side, a: Announcement
+              ) -> tuple[dict[str, Square], Square]:
+    """The spies and the briefcase after ``a`` is answered yes (§6.4, promotion left out)."""
+    after = dict(spies)
+    if a.mode == "throw":
+        return after, a.to
+    occupant = next((s for s, w in spies.items() if w == a.to), None)
+    if occupant is not None and side_of(occupant) != side:
+        del after[occupant]
+    after[a.spy] = a.to
+    return after, a.to if a.mode == "carry" else bc
 
 
 def yes_share(candidates: tuple[str, ...], move: Line) -> float:
@@ -79,14 +97,6 @@ def yes_share(candidates: tuple[str, ...], move: Line) -> float:
         return 0.5
     yes = sum(0.5 if t == "DA" else float(movement_type(t).allows(move)) for t in candidates)
     return yes / len(candidates)
-
-
-def after_yes(g: Game, announced: Announcement) -> Game:
-    """The position after ``announced`` is answered yes (promotion stated no)."""
-    g1 = model.announce(g, announced)
-    if g1.step != "answer" or g1.pending is None:
-        return g1
-    return model.answer(g1, True, False if model.promotion_due(g1) else None, 0)
 
 
 class HeuristicBot:
@@ -117,23 +127,25 @@ class HeuristicBot:
     def _announce(self, decision: Decision, view: SeatView) -> list[float]:
         g, side = view.game, self._side(view)
         page = notebook.page(g.log, side)
-        now = value(g, side)
+        spies, bc = dict(g.board.spies), g.board.briefcase
+        now = position_value(spies, bc, side)
         scores = []
         for a in decision.options:
             if a.spy in g.board.promoted:
                 p, teach = 1.0, 0.0
             else:
-                line = check_announcement(g.board, side, a)
-                p = yes_share(page.of(a.spy), line)
+                p = yes_share(page.of(a.spy), line(side, spies[a.spy], a.to))
                 teach = 8.0 * p * (1.0 - p)
-            scores.append(p * value(after_yes(g, a), side) + (1.0 - p) * now + teach)
+            after, moved = after_yes(spies, bc, side, a)
+            scores.append(p * position_value(after, moved, side) + (1.0 - p) * now + teach)
         return scores
 
     def _answer(self, decision: Decision, view: SeatView) -> list[float]:
         g, side = view.game, self._side(view)
         assert g.pending is not None
-        yes = model.answer(g, True, False if model.promotion_due(g) else None, 0)
-        helps = value(yes, side) < value(g, side)
+        spies, bc = dict(g.board.spies), g.board.briefcase
+        after, moved = after_yes(spies, bc, g.turn, g.pending)
+        helps = position_value(after, moved, side) < position_value(spies, bc, side)
         return [0.0 if bool(option) == (not helps) else 1.0 for option in decision.options]
 
     def _free(self, decision: Decision, view: SeatView) -> list[float]:

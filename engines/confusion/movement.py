@@ -279,10 +279,17 @@ def check_announcement(situation: Situation, side: Side, announced: Announcement
 
 def announceable(situation: Situation, side: Side) -> tuple[Announcement, ...]:
     """Every announcement §6.2 allows ``side``, sorted (spy, mode, square)."""
-    return tuple(sorted(_announcements(situation, side)))
+    return tuple(sorted(_announcements(situation, side), key=_order))
+
+
+def _order(a: Announcement) -> tuple[str, str, Square]:
+    return (a.spy, a.mode, a.to)
 
 
 def _announcements(situation: Situation, side: Side) -> Iterator[Announcement]:
+    # one map of the occupied squares instead of a scan per square (the bots and tests call
+    # this on every turn)
+    occupied = {where: spy for spy, where in situation.spies}
     for spy, origin in situation.spies:
         if side_of(spy) != side:
             continue
@@ -293,7 +300,7 @@ def _announcements(situation: Situation, side: Side) -> Iterator[Announcement]:
                 to = target(side, origin, Line(direction, distance))
                 if to is None:
                     break
-                occupant = situation.occupant(to)
+                occupant = occupied.get(to)
                 for mode in modes:
                     if mode == "throw" or occupant is None or side_of(occupant) != side:
                         yield Announcement(spy, mode, to)
