@@ -3,16 +3,25 @@ stays open (a pipe or a pseudo-terminal), Ctrl-C as SIGINT or as the key, and it
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
 import signal
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pseudo-terminal on
+    its standard input, as in a terminal window (so the tty turns Ctrl-C into SIGINT)."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 class Person:
@@ -25,7 +34,8 @@ class Person:
         if terminal:
             self.master, tty = pty.openpty()
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=tty, stdout=tty,
-                                            stderr=tty, start_new_session=True)
+                                            stderr=tty,
+                                            preexec_fn=_own_terminal)  # noqa: PLW1509 (no locks)
             os.close(tty)
             self._buffer = b""
         else:
@@ -59,6 +69,11 @@ class Person:
                 break
             time.sleep(0.05)
         raise AssertionError(f"never printed {text!r}:\n{self.output()[-3000:]}")
+
+    def pause(self) -> None:
+        """A person's reaction time: the prompt on the screen is ready for keys by then (a key
+        sent within microseconds of the prompt can land before the terminal's raw mode)."""
+        time.sleep(0.5)
 
     def type(self, text: str) -> None:
         if self.master is not None:

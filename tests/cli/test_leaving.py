@@ -87,6 +87,7 @@ def test_the_ctrl_c_key_at_a_terminal_prompt_leaves_at_once(tmp_path, people):
     person = start(people, tmp_path / "me", "play", "spies-and-lies", "--bots", "1", *LOOPBACK,
                    terminal=True)
     person.wait_for("deploy> ", 60)
+    person.pause()
     person.type("\x03")
     assert person.finish(15) == 130
     assert "Traceback" not in person.output()
@@ -97,6 +98,7 @@ def test_the_ctrl_d_key_at_the_offline_terminal_prompt_is_one_line(tmp_path, peo
     person = start(people, tmp_path / "me", "play", "spies-and-lies", "--offline",
                    terminal=True)
     person.wait_for("deploy> ", 60)
+    person.pause()
     person.type("\x04")
     assert person.finish(15) == 1
     assert "Traceback" not in person.output()
@@ -115,3 +117,14 @@ def test_a_game_left_with_ctrl_c_resumes_with_its_bot_peers_and_ends(tmp_path, p
     assert back.returncode == 0, back.stdout[-2000:] + back.stderr[-2000:]
     assert "resuming table" in back.stdout
     assert "result: you " in back.stdout
+
+
+def test_the_ctrl_c_key_at_the_offline_terminal_prompt_is_one_line(tmp_path, people):
+    person = start(people, tmp_path / "me", "play", "resistance", "--players", "5", "--offline",
+                   terminal=True)
+    person.wait_for("> ", 60)
+    person.pause()
+    person.type("\x03")
+    assert person.finish(15) == 130
+    assert "Traceback" not in person.output()
+    assert "spycraft play: left, interrupted (Ctrl-C)" in person.output()
