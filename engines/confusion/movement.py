@@ -50,7 +50,7 @@ from spycraft.engines.confusion.board import (
     opposite,
     path,
     side_of,
-    target,
+    step,
 )
 
 MAX_UNPROMOTED = 4
@@ -287,19 +287,21 @@ def _order(a: Announcement) -> tuple[str, str, Square]:
 
 
 def _announcements(situation: Situation, side: Side) -> Iterator[Announcement]:
-    # one map of the occupied squares instead of a scan per square (the bots and tests call
-    # this on every turn)
+    # one map of the occupied squares instead of a scan per square, and the board steps of the
+    # eight directions computed once (the bots and tests call this on every turn)
     occupied = {where: spy for spy, where in situation.spies}
+    steps = [step(side, direction) for direction in DIRECTIONS]
     for spy, origin in situation.spies:
         if side_of(spy) != side:
             continue
         modes = BRIEFCASE_MODES if origin == situation.briefcase else ("move",)
         limit = MAX_PROMOTED if spy in situation.promoted else MAX_UNPROMOTED
-        for direction in DIRECTIONS:
+        for dx, dy in steps:
             for distance in range(1, limit + 1):
-                to = target(side, origin, Line(direction, distance))
-                if to is None:
+                x, y = origin.x + distance * dx, origin.y + distance * dy
+                if not on_board(x, y):
                     break
+                to = Square(x, y)
                 occupant = occupied.get(to)
                 for mode in modes:
                     if mode == "throw" or occupant is None or side_of(occupant) != side:

@@ -70,6 +70,7 @@ def step(g: Game, truth: dict[str, str], pick: Any) -> Game:
         return model.free_action(g, action, spy, 0)
     if g.step == "announce":
         options = announce_options(g)
+        assert options  # §6.6: never empty
         return model.announce(g, options[pick(len(options))])
     if g.step == "answer":
         assert g.pending is not None and g.asked is not None
@@ -87,8 +88,6 @@ def check(g: Game) -> None:
     assert len(squares) == len(set(squares))
     holder = g.board.controller()
     assert holder is None or g.board.position(holder) == g.board.briefcase
-    if g.step == "announce":
-        assert announce_options(g)
     for spy, _ in g.board.spies:
         side_of(spy)
 
