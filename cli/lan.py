@@ -3,7 +3,13 @@
 Each peer is a trio program: the lobby (``p2p.lobby``), then the session (``p2p.session``).
 The human's prompt runs in a worker thread (the session calls the agent through
 ``trio.to_thread``); bot peers started by ``play`` and ``host`` run as a separate
-``spycraft bots`` process that joins over the network like anyone else.
+``spycraft bots`` process that joins over the network like anyone else, at that table only
+(``bots`` always names its table), and ends with the command that started it; ``resume``
+brings them back from their stored seats.
+
+Leaving: Ctrl-C (``KeyboardInterrupt``, also when it reaches us inside a nursery's exception
+group) and the end of input (``cli.tui.PlayerLeft``) are re-raised to ``cli.main``, which says
+in one line that the person left and which stored game ``resume`` continues (``args.stored``).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import trio
 
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import game_options, players_of
-from spycraft.cli.outcome import roster, verdict
+from spycraft.cli.outcome import printable, roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
@@ -184,9 +190,10 @@ class Narrator:
             if line:
                 print(f"  {line}", flush=True)
         elif kind == "joined":
-            print(f"  {data.name} [{data.fingerprint}] sat down", flush=True)
+            print(f"  {printable(data.name)} [{data.fingerprint}] sat down", flush=True)
         elif kind == "left":
-            print(f"  {data.name} [{data.fingerprint}] left before the game started", flush=True)
+            print(f"  {printable(data.name)} [{data.fingerprint}] left before the game started",
+                  flush=True)
         elif kind == "lobby":
             print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
         elif kind in ("fraud", "equivocation"):
@@ -374,6 +381,8 @@ def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
 
 
 async def join(args: argparse.Namespace) -> int:
+    print(f"looking for {'table ' + args.table if args.table else 'an open table'} on "
+          f"{args.interface} for up to {args.wait:g} s (Ctrl-C to stop)", flush=True)
     ad = await _find_table(args, _matches(args.table, None), args.wait)
     if ad is None:
         print("no open table found", file=sys.stderr)
@@ -442,6 +451,8 @@ async def bots(args: argparse.Namespace) -> int:
         print("spycraft bots: name the table to join with --table ID (a prefix is enough; "
               "`spycraft tables` lists them)", file=sys.stderr)
         return 2
+    print(f"{args.count} bot peer{'s' if args.count > 1 else ''} looking for table "
+          f"{args.table} on {args.interface} (Ctrl-C to stop)", flush=True)
     results: list[int] = []
     async with trio.open_nursery() as nursery:
         for i in range(args.count):

@@ -1,5 +1,5 @@
-"""What a person is told at the start and the end of a game: who sits where, and the result
-from their own side ("you won", "you lost").
+"""What a person is told at the start and the end of a game: who sits where (names from
+peers printed without control characters), and the result from their own side ("you won").
 
 Theory of operation: both read only the genesis (names by seat) and the final table state with
 the game's ``side_of`` (which side a seat played, known to every peer once roles are revealed).
@@ -13,9 +13,16 @@ from spycraft.engines import registry
 from spycraft.engines.table import TableState
 
 
+def printable(text: str) -> str:
+    """A peer's text (a name) without control characters: no escape sequence reaches the
+    terminal from another seat."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
 def roster(names: Sequence[str], me: int | None) -> str:
     """``at the table: seat 0 ada (you), seat 1 bot-XTIF``."""
-    seats = [f"seat {i} {name}{' (you)' if i == me else ''}" for i, name in enumerate(names)]
+    seats = [f"seat {i} {printable(name)}{' (you)' if i == me else ''}"
+             for i, name in enumerate(names)]
     return "at the table: " + ", ".join(seats)
 
 

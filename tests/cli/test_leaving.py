@@ -53,11 +53,8 @@ def test_end_of_input_at_a_lan_prompt_ends_play_at_once(tmp_path, people):
                                      ["host", "spies-and-lies"]])
 def test_ctrl_c_while_waiting_on_the_lan_is_one_line_and_exit_130(tmp_path, people, command):
     person = start(people, tmp_path / "me", *command, *LOOPBACK)
-    person.wait_for({"tables": "Ctrl-C to stop", "host": "open on"}.get(command[0], ""), 30)
-    if command[0] in ("join", "bots"):
-        import time
-
-        time.sleep(2)  # browsing the LAN
+    person.wait_for({"host": "open on"}.get(command[0], "Ctrl-C to stop"), 30)
+    person.pause()
     person.interrupt()
     assert person.finish(15) == 130
     assert one_line_exit(person) == f"spycraft {command[0]}: left, interrupted (Ctrl-C)"

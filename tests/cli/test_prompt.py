@@ -82,3 +82,11 @@ def test_tab_completes_after_a_dash_at_deploy():
     assert complete("3-") == ["3-4-6-9", "3-5-4-6", "3-5-6-7"]
     completion = next(iter(completer.get_completions(Document("3-4"), CompleteEvent())))
     assert completion.start_position == -3  # the whole typed line is replaced, dash included
+
+
+def test_a_name_from_a_peer_reaches_the_terminal_without_escape_sequences():
+    from spycraft.cli.outcome import roster
+
+    line = roster(["ada", "\x1b[2J\x1b]0;owned\x07eve\r\n"], 0)
+    assert "\x1b" not in line and "\x07" not in line and "\r" not in line and "\n" not in line
+    assert line.startswith("at the table: seat 0 ada (you), seat 1 ?[2J?]0;owned?eve")
