@@ -196,3 +196,39 @@ def test_a_seats_view_never_holds_a_type_of_its_own_spies() -> None:
         view = seat.game.view(states[-1].game)
         own = "W-" if seat.index == 0 else "R-"
         assert view.opponent_types and all(not s.startswith(own) for s, _ in view.opponent_types)
+
+
+def test_before_the_final_reveal_only_a_show_record_names_a_type() -> None:
+    # Answers and statements carry a bit and a proof, never a type: what a player learns of its
+    # own types is what the rules show (§12): the answers themselves, shown types, deductions.
+    local, _ = played()
+    for signed in local.records:
+        if signed.record.kind in ("show", "final"):
+            continue
+        body = signed.record.body
+        assert not any(isinstance(v, str) and v in TYPE_IDS for v in _leaves(body))
+
+
+def test_a_double_agent_answer_is_the_same_record_as_a_forced_one() -> None:
+    # Same kind, same keys, a proof over the same public set: nothing in the record tells a
+    # free answer from a forced one.
+    local, states = played()
+    shapes = set()
+    for i, signed in enumerate(local.records):
+        if signed.record.kind != "answer":
+            continue
+        g = states[i].game
+        assert g.asked is not None
+        allowed = answer_sets(g.asked).for_answer(signed.record.body["yes"])
+        proof = signed.record.body["proof"]
+        assert len(proof[0]) == len(proof[1]) == len(allowed)
+        shapes.add(tuple(sorted(signed.record.body)))
+    assert shapes == {("promotion", "proof", "yes")}
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
