@@ -35,7 +35,7 @@ from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.cards import BRANCHES, Kind, card
 from spycraft.engines.spynet.protocol import DECISION_KINDS, FACES, State, context_of
 from spycraft.engines.spynet.scoring import dominates, teammate
-from spycraft.engines.table import FRAUD, TableState, Turn
+from spycraft.engines.table import FRAUD, Forfeit, Over, TableState, Turn, settle
 
 
 def new_table(players: int, seed: int, situation: str = "off", bot: str = "random") -> Any:
@@ -454,3 +454,15 @@ def test_random_games_keep_every_invariant_and_end_with_a_scored_result(
     assert final.game.final.points == tuple(
         sum(final.game.final.seat_points[s] for s in team) for team in final.game.final.teams
     )
+
+
+def test_a_two_seat_cheater_loses_to_its_opponent_alone_whatever_sides_the_game_declares() -> None:
+    cheat = Forfeit(0, 77, FRAUD, "rule violation: a false mission")
+    sides = GAME.rules.sides
+    result = settle(2, sides, lambda seat: f"seat {seat}", [cheat], Over(None))
+    assert result.winner == "seat 1" and result.forfeits == (0,) and result.evidence == (77,)
+    def side_of(seat: int) -> str | None:
+        return None if seat == 2 else f"seat {seat}"
+
+    unknown = settle(3, sides, side_of, [cheat], Over(None))
+    assert unknown.winner is None  # a side not yet known keeps every declared side in play
