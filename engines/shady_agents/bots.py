@@ -9,16 +9,21 @@ the probability that it is a friend (``belief``). The prior is the team sizes; a
 move it by a likelihood ratio: over the kinds its answers depend on that this seat does not
 know (taken as uniform), how likely are they from a Law-abiding seat (which must answer true)
 and from a Corrupt one (which must lie)? An answer whose truth this seat can settle (it gave
-or received the tool the card asks about) is proof. Tools received are not used as
-evidence: a blind gift says nothing.
+or received the tool the card asks about) is proof. A tool received in round 2 is
+weak evidence (its giver aimed it: a Medkit for a friend, a Bullet for an enemy); one received
+in round 1 is not (it was mostly given blind).
 
-Policy: the first player calls its free interrogation and keeps both tools for the last turn,
-when it knows most: the Bullet to the likeliest enemy, the Medkit to the likeliest friend.
-Anyone else makes a Move in round 1 only when some seat is more likely a friend than not;
-otherwise it discards its Medkit to interrogate (a Medkit given blind helps an enemy more often
-than a friend, since a seat has fewer friends than enemies) and keeps its Bullet for round 2.
-It answers as the rules force (a Corrupt seat is offered only lies), picking at random among
-the answers it may give.
+Policy: information comes from answers this seat can judge, and it can judge mostly the seats
+it gave a tool to. So the first player and the next two seats in round 1 (who know nothing yet)
+give their Bullet at once, to a seat that has received nothing if they can (its answers are
+then fully judgeable), and keep the Medkit for round 2, aimed at the likeliest friend; the
+first player's free interrogation on turn 1 would find nobody eligible. Later seats make a Move
+only when some seat is more likely a friend than not; otherwise they discard the Medkit to
+interrogate (a Medkit given blind helps an enemy more often than a friend, a seat having fewer
+friends than enemies), which makes the early givers' answers count, and keep the Bullet for
+round 2, aimed at the likeliest enemy. A Law-abiding seat answers truly, at random among true
+answers; a Corrupt one (offered only lies) gives the lie a table that knows none of its kinds
+finds likeliest from a Law-abiding seat, together with its earlier answers.
 
 ``TeamAgent`` plays the heuristic for the seats of one team and the random bot for the other,
 to measure one against the other (the figure is in the issue note and docs/rulings.md).
@@ -35,6 +40,10 @@ from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.components import LAW_ABIDING, MEDKIT, TOOLS
 from spycraft.engines.shady_agents.scoring import team_sizes
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
+
+EARLY_MOVERS = 2  # round-1 positions after the first player's that Move their Bullet blind
+FRESH_TARGET = 0.3  # preference for a blind Bullet to a seat that has received nothing yet
+ROUND_TWO_SIGNAL = 2.0  # odds factor of a round-2 Medkit received (its inverse for a Bullet)
 
 
 def random_bot(entropy: Entropy, seat: int) -> Agent:
@@ -74,6 +83,17 @@ def belief(game: M.Game, me: Knowledge) -> tuple[float, ...]:
             continue
         ratio = (as_law + 1e-6) / (as_corrupt + 1e-6)
         odds = friends / max(1, n - 1 - friends) * (ratio if me.team == LAW_ABIDING else 1 / ratio)
+        chances[seat] = odds / (1 + odds)
+    # A round-2 gift is aimed (the giver has seen all of round 1): a Medkit says its giver takes
+    # this seat for a friend, a Bullet for an enemy. Round-1 gifts are mostly blind: no weight.
+    late = {g.seq for g in game.gifts if g.round == 2}
+    for seat in range(n):
+        if seat == me.seat:
+            continue
+        odds = chances[seat] / max(1e-9, 1 - chances[seat])
+        for seq, giver, kind in me.received:
+            if giver == seat and kind is not None and seq in late:
+                odds *= ROUND_TWO_SIGNAL if kind == MEDKIT else 1 / ROUND_TWO_SIGNAL
         chances[seat] = odds / (1 + odds)
     chances[me.seat] = 1.0
     return tuple(chances)
@@ -136,7 +156,9 @@ class HeuristicAgent:
             return chance[seat] + below(self.entropy, 1000) / 1e6
 
         if decision.kind == "answer":
-            return below(self.entropy, len(options))
+            if me.team == LAW_ABIDING:
+                return below(self.entropy, len(options))
+            return self._plausible_lie(view.game, options)
         if decision.kind == "round_two":
             if isinstance(options[0], tuple):
                 scores = [friend(m) - friend(b) for b, m in options]
@@ -145,12 +167,25 @@ class HeuristicAgent:
                 sign = 1.0 if kind == MEDKIT else -1.0
                 scores = [sign * friend(r) for r in options]
             return scores.index(max(scores))
-        # Round one. The first player keeps both tools for the last turn. Anyone else makes a
-        # Move when some seat is more likely a friend than not (a Medkit to it, or a Bullet to
-        # the likeliest enemy, whichever is surer); otherwise it discards its Medkit (one given
-        # blind helps an enemy more often than a friend) and keeps its Bullet for round 2.
+        # Round one. The first player and the next EARLY_MOVERS seats give their Bullet now;
+        # later, a seat makes a Move when some seat is more likely a friend than not (a Medkit
+        # to it, or a Bullet to the likeliest enemy, whichever is surer); otherwise it discards
+        # its Medkit (one given blind helps an enemy more often than a friend) and keeps its
+        # Bullet for round 2.
         others = [s for s in range(view.game.n) if s != me.seat]
         best = max(chance[s] for s in others)
+        position = (me.seat - view.game.first) % view.game.n
+        if position <= EARLY_MOVERS and best <= 0.5:
+            # Early in round 1 nothing is known yet: a Bullet given now is worth as much as one
+            # given blind in round 2, and it makes its receiver judgeable by this seat in every
+            # later interrogation, which aims the Medkit kept for round 2.
+            got = {g.receiver for g in view.game.gifts}
+            scores = [
+                1 - friend(o[2]) + FRESH_TARGET * (o[2] not in got)
+                if o[0] == "move" and o[1] != MEDKIT else -10.0
+                for o in options
+            ]
+            return scores.index(max(scores))
         scores = []
         for option in options:
             if option[0] == "move":
@@ -164,6 +199,26 @@ class HeuristicAgent:
                 scores.append(10.0)
             else:
                 scores.append(0.0 if option[1] == MEDKIT else -1.0)
+        return scores.index(max(scores))
+
+
+    def _plausible_lie(self, game: M.Game, options: tuple[cards.Answer, ...]) -> int:
+        """The lie a table that knows none of this seat's kinds finds likeliest from a
+        Law-abiding seat, given every answer this seat has given (ties at random)."""
+        asking = game.asking
+        if asking is None or asking.snapshot is None:
+            return below(self.entropy, len(options))
+        said = [
+            (earlier, answer)
+            for earlier in game.interrogations[:-1]
+            for who, answer, _ in earlier.answers
+            if who == self.seat and earlier.snapshot is not None
+        ]
+        observer = Knowledge(seat=-1, team=None)
+        scores = []
+        for option in options:
+            as_law, as_corrupt = _likelihoods(said + [(asking, option)], observer, self.seat)
+            scores.append((as_law + 1e-6) / (as_corrupt + 1e-6) + below(self.entropy, 1000) / 1e9)
         return scores.index(max(scores))
 
 
