@@ -58,6 +58,10 @@ def add_net_options(p: argparse.ArgumentParser) -> None:
                         "interface; `spycraft doctor` lists them)")
     p.add_argument("--turn-timeout", type=float, default=300.0,
                    help="seconds a seat may take before it is declared absent (default 300)")
+    p.add_argument("--answer-delay", type=float, default=3.0,
+                   help="in games where an answer's timing could tell that you decided it "
+                        "(Confusion's Double Agent), your answers leave no sooner than this "
+                        "many seconds after the question (default 3)")
     p.add_argument("-v", "--verbose", action="count", default=0)
 
 
@@ -166,9 +170,14 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
             for leaf in (_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])]
 
 
-def _config(args: argparse.Namespace, *, instant_bot: bool = False) -> SessionConfig:
-    """``instant_bot``: the agent is a bot that does not think, so it decides on the loop."""
-    return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot)
+def _config(
+    args: argparse.Namespace, *, instant_bot: bool = False, person: bool = False
+) -> SessionConfig:
+    """``instant_bot``: the agent is a bot that does not think, so it decides on the loop;
+    ``person``: a person plays this seat, so its paced answers wait (``--answer-delay``)."""
+    delay = max(0.0, getattr(args, "answer_delay", 0.0)) if person else 0.0
+    return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot,
+                         answer_delay=delay)
 
 
 def _roster(session: Session) -> str:
@@ -288,7 +297,7 @@ async def _open(args: argparse.Namespace,
             definition=definition, options=options, players=players, me=me, seated=seated,
             interface=args.interface, root=data_dir(),
             agent=_human(box, definition)(0) if seated else None,
-            config=_config(args), events=Narrator(definition), on_open=on_open,
+            config=_config(args, person=seated), events=Narrator(definition), on_open=on_open,
         )
     except BaseException:
         for process in spawned:
@@ -395,7 +404,8 @@ async def join(args: argparse.Namespace) -> int:
     box: list[Session] = []
     session = await join_table(ad, definition=definition, me=Me.fresh(identity, name[:64]),
                                interface=args.interface, root=data_dir(),
-                               agent_for=_human(box, definition), config=_config(args),
+                               agent_for=_human(box, definition),
+                               config=_config(args, person=True),
                                events=Narrator(definition))
     box.append(session)
     args.stored = session.store.folder.name
@@ -593,7 +603,8 @@ async def resume(args: argparse.Namespace) -> int:
     try:
         session = await resume_session(
             store, definition=definition, identity=identity, agent_for=agent_for,
-            config=_config(args, instant_bot=bool(bot_kind) and think == 0),
+            config=_config(args, instant_bot=bool(bot_kind) and think == 0,
+                           person=not bot_kind),
             events=None if bot_kind else Narrator(definition))
     except BaseException:
         for process in bot_peers:

@@ -32,6 +32,9 @@ class GameDefinition:
     # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
     hindsight: Callable[[Sequence[Any], int], list[Any]] | None = None
     moves: Mapping[str, Move[Any]] = field(default_factory=dict)  # kind -> its declaration
+    # Record kinds whose timing could tell who decided (Confusion's answers: automatic unless
+    # the spy is the Double Agent): on the LAN a person's are held to one minimum delay.
+    paced: frozenset[str] = frozenset()
 
     def table(self) -> Table[Any]:
         return Table(self.rules)

@@ -255,6 +255,11 @@ class PeerProtocol:
         return Transcript(self.genesis, tuple(self.records))
 
     @property
+    def since(self) -> float:
+        """When the current place began (the last record was accepted), on the caller's clock."""
+        return self._since
+
+    @property
     def seat(self) -> int | None:
         return None if self.me is None else self.me.index
 

@@ -124,6 +124,8 @@ class SessionConfig:
     linger: float = 3.0
     dial_timeout: float = 30.0
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
+    answer_delay: float = 0.0  # a person's records of the game's ``paced`` kinds leave no sooner
+    # than this after their place began, asked or automatic, so their timing tells nothing
     inline_agent: bool = False  # a bot that decides at once: build our records on the event loop
     # (no thread hop; while it is our turn nothing else is urgent), never for a person
 
@@ -371,6 +373,8 @@ class Session:
             self.events("stuck", exc)
             await changed.wait()
             return
+        if signed.record.kind in self.definition.paced and self.config.answer_delay > 0:
+            await trio.sleep_until(self.protocol.since + self.config.answer_delay)
         # The memo of the choice just made is kept with the record (``Remember``), durably,
         # before the record leaves.
         if self.protocol.state is not state:

@@ -72,4 +72,5 @@ GAME = GameDefinition(
     narrate=narrate,
     hindsight=hindsight,
     moves=MOVES,
+    paced=frozenset({"answer", "statement"}),
 )

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import SealError
-from spycraft.engines.agent import Decision
+from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.local import new_local_table
-from spycraft.p2p.session import RosterSeat, Session
+from spycraft.engines.registry import GameDefinition
+from spycraft.p2p.session import RosterSeat, Session, SessionConfig
 from spycraft.p2p.storage import GameStore, SeatFile
 from tests.p2p.relay import GAME
 
@@ -24,10 +27,12 @@ class BrokenSeal:
         raise SealError("the sealed token does not open")
 
 
-def test_a_record_we_cannot_build_is_logged_and_never_crashes_the_peer(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    local = new_local_table(GAME, {}, 3, SeededEntropy(b"shell"))
+async def seat_zero(
+    tmp_path: Path, agent: Any, definition: GameDefinition = GAME,
+    config: SessionConfig | None = None,
+) -> Session:
+    """Seat 0 of a three-seat relay race, alone (nobody else connects), ready to write."""
+    local = new_local_table(definition, {}, 3, SeededEntropy(b"shell"))
     seat = local.seats[0]
     genesis = local.genesis
     store = GameStore.create(tmp_path, genesis.genesis.table, 0)
@@ -36,12 +41,18 @@ def test_a_record_we_cannot_build_is_logged_and_never_crashes_the_peer(
                          master=seat.context.master, memo={}, roster=[])
     roster = [RosterSeat(k.name, k.identity, k.table_key, k.beacon, "127.0.0.1", 1)
               for k in genesis.genesis.seats]
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    return Session(definition=definition, genesis=genesis, roster=roster, seat=0,
+                   identity=seat.identity, master=seat.context.master, store=store,
+                   seat_file=seat_file, listener=listener, agent=agent, config=config)
 
+
+def test_a_record_we_cannot_build_is_logged_and_never_crashes_the_peer(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     async def main() -> None:
-        listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
-        session = Session(definition=GAME, genesis=genesis, roster=roster, seat=0,
-                          identity=seat.identity, master=seat.context.master, store=store,
-                          seat_file=seat_file, listener=listener, agent=BrokenSeal())
+        session = await seat_zero(tmp_path, BrokenSeal())
+        listener = session.listener
         state = session.protocol.wants_turn()
         assert state is not None
         with trio.move_on_after(0.5):
@@ -53,3 +64,25 @@ def test_a_record_we_cannot_build_is_logged_and_never_crashes_the_peer(
         trio.run(main)
     assert "seat 0 cannot write record 1" in caplog.text
     assert "does not open" in caplog.text
+
+
+def test_a_persons_paced_answers_leave_no_sooner_than_the_answer_delay(tmp_path: Path) -> None:
+    """In a game whose answers could tell that a person decided (Confusion's Double Agent), an
+    automatic answer waits as long as an asked one: it leaves ``answer_delay`` after the
+    question at the earliest."""
+    paced = replace(GAME, paced=frozenset({"leg"}))
+    waited: list[float] = []
+
+    async def main() -> None:
+        session = await seat_zero(tmp_path, RandomAgent(SeededEntropy(b"a")), paced,
+                                  SessionConfig(answer_delay=0.4, inline_agent=True))
+        asked_at = session.protocol.since
+        state = session.protocol.wants_turn()
+        assert state is not None
+        await session._write_turn(state)
+        assert len(session.records) == 1
+        waited.append(session.created_at[1] - asked_at)
+        await session.listener.aclose()
+
+    trio.run(main)
+    assert waited[0] >= 0.4
