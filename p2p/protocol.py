@@ -62,7 +62,6 @@ Invariants (each is a test in ``tests/p2p/test_protocol_properties.py``)
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -289,6 +288,9 @@ class PeerProtocol:
 
     def link_down(self, link: LinkId) -> None:
         self.links.pop(link, None)
+        self._forget_future_of(link)
+
+    def _forget_future_of(self, link: LinkId) -> None:
         for seq in [s for s, (_, sender) in self.future.items() if sender == link]:
             del self.future[seq]
 
@@ -297,25 +299,7 @@ class PeerProtocol:
         record = signed.record
         if record.seq != self.head + 1 or record.prev != self.state.link:
             return []  # the table moved on while we thought: the shell asks again
-        key = (record.seq, record.prev)
-        remembered = self.own.get(key)
-        if remembered is not None and remembered != signed.raw:
-            log.warning(
-                "asked twice at record %d: sending what we signed the first time", record.seq
-            )
-            signed = parse_record(remembered)
-        elif remembered is None:
-            self.own[key] = signed.raw
-            self._out.append(Remember(record.seq, record.prev, signed.raw))
-        try:
-            self._accept(signed, now)
-        except RecordError as exc:
-            self._out.append(Notice("refused", (signed, exc)))  # a bug of ours: never sent
-            return self._drain()
-        frame = {"t": "record", "record": signed.raw}
-        for link in self.links:
-            self._send(link, frame)
-        self._release_future(now)
+        self._write(signed, now)
         return self._drain()
 
     def receive(self, link: LinkId, frame: dict[str, Any], now: float) -> list[Action]:
@@ -540,10 +524,12 @@ class PeerProtocol:
             self._on_equivocation(signed, lie, now)
 
     def _write(self, signed: SignedRecord, now: float) -> None:
-        """An interrupt or a result we sign ourselves: like ``submit``, without the turn."""
+        """A record we signed for the current place (our turn, an interrupt, a result):
+        remembered by place before anything else, accepted like anyone's, then sent to all."""
         key = (signed.seq, signed.record.prev)
         remembered = self.own.get(key)
         if remembered is not None and remembered != signed.raw:
+            log.warning("asked twice at record %d: sending what we signed first", signed.seq)
             signed = parse_record(remembered)
         elif remembered is None:
             self.own[key] = signed.raw
@@ -551,8 +537,7 @@ class PeerProtocol:
         try:
             self._accept(signed, now)
         except RecordError as exc:
-            log.error("our own %s record was refused: %s", signed.record.kind, exc)
-            self._out.append(Notice("refused", (signed, exc)))
+            self._out.append(Notice("refused", (signed, exc)))  # a bug of ours: never sent
             return
         frame = {"t": "record", "record": signed.raw}
         for link in self.links:
@@ -773,15 +758,12 @@ class PeerProtocol:
     def _close(self, link: LinkId, reason: str) -> None:
         if self.links.pop(link, None) is not None:
             self._out.append(Close(link, reason[:200]))
-            for seq in [s for s, (_, sender) in self.future.items() if sender == link]:
-                del self.future[seq]
+            self._forget_future_of(link)
 
     def _drain(self) -> list[Action]:
         out, self._out = self._out, []
         return out
 
-
-Clock = Callable[[], float]
 
 __all__ = [
     "Action",

@@ -128,7 +128,8 @@ def test_every_module_imports_without_posix_only_modules(platform: str, tmp_path
     if platform == "linux":
         assert found["config"] == str(tmp_path / ".config" / "spycraft")
         assert found["data"] == str(tmp_path / ".local" / "share" / "spycraft")
-        assert True in found["flags"] or False in found["flags"]  # read from /sys/class/net
+        # up/multicast flags are read from /sys/class/net: at least one is known, not None
+        assert any(isinstance(flag, bool) for flag in found["flags"])
     else:
         assert set(found["flags"]) == {None}  # no flags without Linux: left unknown, not guessed
     if platform == "darwin":

@@ -136,13 +136,13 @@ def test_eliminate_opp_da_aimed_at_a_spy_that_is_not_the_double_agent() -> None:
     assert isinstance(rejected(i, body), InvalidProof)
 
 
-@pytest.mark.parametrize("to", ["f6", "a11", "z9", "f1"])
-def test_an_announcement_that_is_not_announceable_is_illegal(to: str) -> None:
+def test_an_announcement_that_is_not_announceable_is_illegal() -> None:
     i, honest = first("announce")
-    body = {**honest.record.body, "to": to}
-    if to == honest.record.body["to"]:
-        pytest.skip("the honest square")
-    assert isinstance(rejected(i, body), IllegalAction)
+    squares = [to for to in ("f6", "a11", "z9", "f1") if to != honest.record.body["to"]]
+    assert len(squares) >= 3
+    for to in squares:
+        body = {**honest.record.body, "to": to}
+        assert isinstance(rejected(i, body), IllegalAction), to
 
 
 def test_a_proof_replayed_from_another_turn_is_refused() -> None:
