@@ -17,6 +17,7 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.game import Move, Option
 from spycraft.engines.seat import SeatFactory
 from spycraft.engines.table import GameRules, Table
+from spycraft.engines.viewmodel import Event, Screen
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ class GameDefinition:
     # Record kinds whose timing could tell who decided (Confusion's answers: automatic unless
     # the spy is the Double Agent): on the LAN a person's are held to one minimum delay.
     paced: frozenset[str] = frozenset()
+    # The typed picture a UI draws (engines.viewmodel): (table state, seat or None for the
+    # public picture, that seat's view (GameSeat.view or a hindsight entry) or None) -> Screen,
+    # and (game state before or None, record, game state after) -> one history Event or None.
+    screen: Callable[[Any, int | None, Any], Screen] | None = None
+    story: Callable[[Any, Any, Any], Event | None] | None = None
 
     def table(self) -> Table[Any]:
         return Table(self.rules)
