@@ -29,7 +29,7 @@ from typing import Any
 
 import cbor2
 
-from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.encoding import bytes_head, decode, encode
 from spycraft.crypto.errors import BadKey, BadSignature, EncodingError, MalformedRecord
 from spycraft.crypto.hashing import tagged_hash
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
@@ -99,14 +99,30 @@ class SignedRecord:
 _SIG1_STRUCTURE_HEAD = encode(["Signature1", PROTECTED_SIGN1, b"", b""])[:-1]
 
 
-def _sig1_structure(payload: bytes) -> bytes:
-    return _SIG1_STRUCTURE_HEAD + encode(payload)
+def _sig1_structure(payload: bytes, protected: bytes = PROTECTED_SIGN1) -> bytes:
+    if protected == PROTECTED_SIGN1:
+        return _SIG1_STRUCTURE_HEAD + encode(payload)
+    return encode(["Signature1", protected, b"", payload])
+
+
+def sign1(payload: bytes, identity: Identity, protected: bytes = PROTECTED_SIGN1
+          ) -> tuple[bytes, bytes]:
+    """(COSE_Sign1 bytes, signature) of ``payload`` under ``protected`` (the one signing path of
+    records and of everything else signed as a COSE_Sign1, such as table talk: a different
+    protected header makes a different Sig_structure, so one can never pass for the other)."""
+    signature = identity.sign(_sig1_structure(payload, protected))
+    raw = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [protected, {}, payload, signature]))
+    return raw, signature
+
+
+def sign1_valid(public_key: bytes, signature: bytes, payload: bytes, protected: bytes) -> bool:
+    """True when ``signature`` signs ``payload`` under ``protected`` with ``public_key``."""
+    return verify_signature(public_key, signature, _sig1_structure(payload, protected))
 
 
 def sign_record(record: Record, identity: Identity) -> SignedRecord:
     payload = encode(record.to_cbor())
-    signature = identity.sign(_sig1_structure(payload))
-    raw = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature]))
+    raw, signature = sign1(payload, identity)
     # Parse the payload back so the record reads exactly as every receiver will read it.
     return SignedRecord(parse_payload(payload), raw, payload, signature)
 
@@ -140,30 +156,29 @@ def _is_uint(v: Any) -> bool:
 # the empty unprotected header; then the payload as a byte string; then the 64-byte signature.
 _SIGN1_HEAD = encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, b"", b""]))[:-2]
 _SIGNATURE_HEAD = encode(bytes(64))[:2]
+_SIGNATURE_BYTES = len(_SIGNATURE_HEAD) + 64
 _BSTR_HEAD_BYTES = {24: 2, 25: 3, 26: 5}  # CBOR length forms: 1, 2 and 4 bytes after the first
 
 
 def _split_sign1(raw: bytes) -> tuple[bytes, bytes] | None:
     """(payload, signature) if ``raw`` is exactly the canonical COSE_Sign1 of a record; else None.
 
-    The fast path of ``parse_record``: instead of decoding the whole message (which walks and
-    re-encodes it), cut it where the layout says and require that the canonical encoder gives
-    back ``raw`` byte for byte from the two pieces. Anything else takes the general path, which
-    names what is wrong.
+    The fast path of ``parse_record``: instead of decoding the whole message, cut it where the
+    layout says and require each cut to be what the canonical encoder writes there (the payload's
+    byte-string head in its shortest form, the signature's head). Anything else takes the
+    general path, which names what is wrong.
     """
     head = len(_SIGN1_HEAD)
-    tail = len(_SIGNATURE_HEAD) + 64
-    if not head + 1 + tail <= len(raw) <= MAX_RECORD_BYTES or not raw.startswith(_SIGN1_HEAD):
+    if not head + 1 + _SIGNATURE_BYTES <= len(raw) <= MAX_RECORD_BYTES:
         return None
-    first = raw[head]
-    if first >> 5 != 2:  # not a byte string
+    if not raw.startswith(_SIGN1_HEAD) or raw[-_SIGNATURE_BYTES:-64] != _SIGNATURE_HEAD:
         return None
-    info = first & 0x1F
+    info = raw[head] & 0x1F
     payload_start = head + (1 if info < 24 else _BSTR_HEAD_BYTES.get(info, len(raw)))
-    payload, signature = raw[payload_start:-tail], raw[-64:]
-    if encode(cbor2.CBORTag(COSE_SIGN1_TAG, [PROTECTED_SIGN1, {}, payload, signature])) != raw:
+    payload = raw[payload_start:-_SIGNATURE_BYTES]
+    if raw[head:payload_start] != bytes_head(len(payload)):
         return None
-    return payload, signature
+    return payload, raw[-64:]
 
 
 def parse_record(raw: bytes) -> SignedRecord:

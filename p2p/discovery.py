@@ -31,6 +31,10 @@ Theory of operation:
   TXT record, and leaving the context unregisters (goodbye packets) and closes zeroconf.
 * ``browse_tables`` yields ``TableAd`` values (added, updated, removed). Ads come from strangers:
   a TXT record that is not exactly what ``Announcer`` would send is ignored with a logged reason.
+* **A table in play** is announced again by each of its peers, for spectators: one service per
+  peer, ``spycraft-<table id hex>-<from>`` where ``from`` is the seat number or ``host``, with two
+  more TXT keys: ``watch`` (how many watch through this peer) and ``from``. Its seats read
+  full, so nobody tries to join it; ``spycraft watch`` connects to any of them.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ import logging
 import re
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -62,6 +66,7 @@ from zeroconf.asyncio import AsyncServiceInfo
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.errors import SpycraftError
+from spycraft.crypto.hashing import tagged_hash
 
 log = logging.getLogger(__name__)
 
@@ -71,12 +76,16 @@ TABLE_ID_SIZE = 16
 OPTIONS_DIGEST_SIZE = 32
 MAX_SEATS = 64
 TXT_KEYS = ("v", "game", "opt", "seats", "table", "fp")
+WATCH_KEYS = ("watch", "from")
+"""Present together, and only in the ad of a table in play."""
 UNREGISTER_TIMEOUT = 5.0
 
 _GAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _FINGERPRINT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SEATS = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _VERSION = re.compile(r"[1-9][0-9]{0,5}")
+_WATCHING = re.compile(r"0|[1-9][0-9]{0,3}")
+_FROM = re.compile(r"host|0|[1-9][0-9]?")
 
 T = TypeVar("T")
 AdChange = Literal["added", "updated", "removed"]
@@ -328,6 +337,8 @@ class TableAd:
     version: int
     address: str
     port: int
+    watching: int | None = None  # None: an open table; else one peer's ad of a table in play
+    source: str | None = None  # which peer: its seat number, or "host"
 
 
 @dataclass(frozen=True)
@@ -339,10 +350,20 @@ class TableTxt:
     seats_total: int
     fingerprint: str
     version: int
+    watching: int | None = None
+    source: str | None = None
 
 
-def service_name(table_id: bytes) -> str:
-    return f"{NAME_PREFIX}{table_id.hex()}.{SERVICE_TYPE}"
+def options_digest(game: str, options: Mapping[str, Any]) -> bytes:
+    """What an ad says of a table's options (a joiner checks the roster's options against it)."""
+    return tagged_hash("options", [game, dict(options)])
+
+
+def service_name(table_id: bytes, source: str | None = None) -> str:
+    """``spycraft-<table>`` for an open table, ``spycraft-<table>-<source>`` for one peer's ad
+    of a table in play."""
+    suffix = "" if source is None else f"-{source}"
+    return f"{NAME_PREFIX}{table_id.hex()}{suffix}.{SERVICE_TYPE}"
 
 
 def _txt_properties(txt: TableTxt) -> dict[str, str]:
@@ -353,7 +374,8 @@ def _txt_properties(txt: TableTxt) -> dict[str, str]:
         "seats": f"{txt.seats_taken}/{txt.seats_total}",
         "table": txt.table_id.hex(),
         "fp": txt.fingerprint,
-    }
+    } | ({} if txt.watching is None or txt.source is None
+         else {"watch": str(txt.watching), "from": txt.source})
 
 
 def _txt_bytes(properties: dict[str, str]) -> bytes:
@@ -384,7 +406,7 @@ def parse_table_txt(text: bytes) -> TableTxt:
             key, value = key_bytes.decode("ascii"), value_bytes.decode("ascii")
         except UnicodeDecodeError:
             raise DiscoveryError("TXT entry is not ASCII") from None
-        if key not in TXT_KEYS:
+        if key not in TXT_KEYS + WATCH_KEYS:
             continue
         if not sep:
             raise DiscoveryError(f"TXT key {key!r} has no value")
@@ -409,6 +431,13 @@ def parse_table_txt(text: bytes) -> TableTxt:
     taken, total = int(seats[1]), int(seats[2])
     if not (0 <= taken <= total and 1 <= total <= MAX_SEATS):
         raise DiscoveryError(f"impossible seats {taken}/{total}")
+    watching, source = properties.get("watch"), properties.get("from")
+    if (watching is None) != (source is None):
+        raise DiscoveryError("watch and from go together")
+    if watching is not None and not _WATCHING.fullmatch(watching):
+        raise DiscoveryError("watch must be a count")
+    if source is not None and not _FROM.fullmatch(source):
+        raise DiscoveryError("from must be a seat number or host")
     return TableTxt(
         table_id=_hex(properties["table"], TABLE_ID_SIZE, "table"),
         game=properties["game"],
@@ -417,13 +446,15 @@ def parse_table_txt(text: bytes) -> TableTxt:
         seats_total=total,
         fingerprint=properties["fp"],
         version=version,
+        watching=None if watching is None else int(watching),
+        source=source,
     )
 
 
 def parse_service_info(info: AsyncServiceInfo, change: AdChange) -> TableAd:
     """A resolved service -> a TableAd, or ``DiscoveryError`` with the reason."""
     txt = parse_table_txt(info.text or b"")
-    if info.name.lower() != service_name(txt.table_id):
+    if info.name.lower() != service_name(txt.table_id, txt.source):
         raise DiscoveryError(f"service name does not match table {txt.table_id.hex()}")
     addresses = info.parsed_addresses(IPVersion.V4Only)
     if not addresses:
@@ -442,6 +473,8 @@ def parse_service_info(info: AsyncServiceInfo, change: AdChange) -> TableAd:
         version=txt.version,
         address=addresses[0],
         port=info.port,
+        watching=txt.watching,
+        source=txt.source,
     )
 
 
@@ -563,6 +596,8 @@ class Announcer:
         seats_total: int,
         seats_taken: int = 1,
         cooperating_responders: bool = False,
+        watching: int | None = None,
+        source: str | None = None,
     ) -> None:
         self._where = where
         self._port = port
@@ -574,6 +609,8 @@ class Announcer:
             seats_total=seats_total,
             fingerprint=fingerprint,
             version=PROTOCOL_VERSION,
+            watching=watching,
+            source=source,
         )
         self._check(self._txt)
         if not 0 < port < 65536:
@@ -591,7 +628,7 @@ class Announcer:
 
     @property
     def name(self) -> str:
-        return service_name(self._txt.table_id)
+        return service_name(self._txt.table_id, self._txt.source)
 
     def _service_info(self, bridge: ZeroconfBridge) -> AsyncServiceInfo:
         return AsyncServiceInfo(
@@ -599,7 +636,7 @@ class Announcer:
             self.name,
             port=self._port,
             properties=_txt_properties(self._txt),
-            server=f"{NAME_PREFIX}{self._txt.table_id.hex()}.local.",
+            server=self.name.removesuffix(SERVICE_TYPE) + "local.",
             addresses=[socket.inet_aton(bridge.address)],
         )
 
@@ -624,11 +661,13 @@ class Announcer:
             self._stack = stack.pop_all()
         return self
 
-    async def update(self, seats_taken: int) -> None:
-        """Republish the ad with a new count of taken seats."""
+    async def update(self, seats_taken: int | None = None, watching: int | None = None) -> None:
+        """Republish the ad with a new count of taken seats, or of spectators."""
         if self._bridge is None:
             raise DiscoveryError("update() outside the Announcer context")
-        txt = replace(self._txt, seats_taken=seats_taken)
+        txt = replace(self._txt, seats_taken=self._txt.seats_taken if seats_taken is None
+                      else seats_taken, watching=self._txt.watching if watching is None
+                      else watching)
         self._check(txt)
         self._txt = txt
         info = self._service_info(self._bridge)

@@ -12,11 +12,16 @@ head       seq (int), link (32 B): the sender's last record, sent after every he
 evidence   records (array of bytes): two records one seat signed for one place (equivocation)
 absent     seq (int), prev (32 B), seat (int), voter (int), sig (64 B): the voter's signed vote
            that ``seat``, named by the engine at (seq, prev), is absent (``engines.absence``)
+chat       message (bytes <= 2048): one signed chat message (``crypto.chat``), said or relayed
+genesis    genesis (bytes): the signed genesis, the first frame a seat sends a spectator after
+           the handshake (the spectator checks every signature and the table id it asked for)
 ========== ===================================================================================
 """
 
 from __future__ import annotations
 
+from spycraft.crypto.chat import MAX_CHAT_BYTES
+from spycraft.crypto.records import MAX_RECORD_BYTES
 from spycraft.p2p.wire import UINT, array, raw, register_frame_type, text
 
 _SESSION_FRAMES = {
@@ -32,6 +37,8 @@ _SESSION_FRAMES = {
     "head": {"seq": UINT, "link": raw(32)},
     "evidence": {"records": array(raw(), max_size=2)},
     "absent": {"seq": UINT, "prev": raw(32), "seat": UINT, "voter": UINT, "sig": raw(64)},
+    "chat": {"message": raw(max_size=MAX_CHAT_BYTES)},
+    "genesis": {"genesis": raw(max_size=MAX_RECORD_BYTES)},
 }
 
 for _name, _fields in _SESSION_FRAMES.items():

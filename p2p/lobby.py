@@ -26,7 +26,6 @@ import trio
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.encoding import decode, encode
-from spycraft.crypto.hashing import tagged_hash
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
     Genesis,
@@ -39,7 +38,7 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
 from spycraft.p2p import handshake
-from spycraft.p2p.discovery import Announcer, TableAd, interface_address
+from spycraft.p2p.discovery import Announcer, TableAd, interface_address, options_digest
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.handshake import HelloBuilder
 from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
@@ -53,10 +52,6 @@ JOIN_TIMEOUT = 10.0
 
 class LobbyError(Exception):
     """The table could not start: refused, full, closed, or a genesis that does not check."""
-
-
-def options_digest(game: str, options: dict[str, Any]) -> bytes:
-    return tagged_hash("options", [game, options])
 
 
 @dataclass

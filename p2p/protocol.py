@@ -42,6 +42,14 @@ Theory of operation
   result says "abandoned, claimed by seat N".
 * **The result.** The result is what the engine computed; the first seat that has not
   forfeited writes it, and any other after its own timeouts if that one is gone.
+* **Observers.** A link without a seat (a spectator, a host that does not play) receives the
+  records, heads, evidence and table talk, and may send only ``OBSERVER_FRAMES`` (heads, sync
+  requests, a goodbye): a record or a vote from it closes its link, it never counts in a quorum,
+  and it is sent no vote. Nothing secret is ever sent to anyone outside a record (seals live in
+  the records), so an observer learns exactly what the transcript shows.
+* **Table talk.** ``say`` and ``chat`` frames go to the ``ChatBook`` (``p2p.chat``): beside the
+  game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
+  link, stored by ``StoreChat`` beside the transcript.
 
 Invariants (each is a test in ``tests/p2p/test_protocol_properties.py``)
 --------------------------------------------------------------------------
@@ -65,6 +73,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from spycraft.crypto.chat import ChatError, SignedChat
 from spycraft.crypto.errors import (
     BadSignature,
     ChainBroken,
@@ -81,6 +90,7 @@ from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.seat import TableSeat
 from spycraft.engines.table import Table, TableState, Turn
+from spycraft.p2p.chat import LINK_BURST, LINK_RATE, Bucket, ChatBook, ChatVerdict, Heard
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -101,6 +111,10 @@ REQUEST_INTERVAL = 0.5
 """Seconds between two sync requests we send to one link."""
 BEHIND_PATIENCE = 0.3
 """Seconds we wait for a record in flight before asking a peer that is ahead to send it."""
+CHAT_HISTORY = 100
+"""Chat messages a new spectator is sent at once (the latest)."""
+OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig"})
+"""All that a link without a seat may send in play (``gsig``: the lobby's late relay)."""
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -144,15 +158,22 @@ class Remember:
 
 
 @dataclass(frozen=True)
+class StoreChat:
+    """Append this chat message to the chat file beside the transcript."""
+
+    raw: bytes
+
+
+@dataclass(frozen=True)
 class Notice:
     """Something a person or a log should hear of: record, fraud, equivocation, rollback,
-    vote, abandon, refused."""
+    vote, abandon, refused, chat (a ``ChatLine``), muted (seat, why)."""
 
     kind: str
     data: Any
 
 
-Action = Send | Close | Store | Rewrite | Remember | Notice
+Action = Send | Close | Store | Rewrite | Remember | StoreChat | Notice
 
 
 @dataclass
@@ -176,6 +197,7 @@ class PeerLink:
     budget: float = RESEND_BURST
     budget_at: float = 0.0
     asked_at: float = -1e9
+    chat: Bucket | None = None  # chat frames this link may still send
 
     def spend(self, size: int, now: float) -> bool:
         """Take ``size`` bytes from this link's resend budget, if it has them."""
@@ -212,6 +234,7 @@ class PeerProtocol:
         own: dict[tuple[int, bytes], bytes] | None = None,
         config: ProtocolConfig | None = None,
         now: float = 0.0,
+        chat: tuple[SignedChat, ...] = (),
     ) -> None:
         self.table = table
         self.genesis = genesis
@@ -232,6 +255,8 @@ class PeerProtocol:
         # records the engine rejected that the expected seat did sign, by place
         self.lies: dict[tuple[int, bytes], SignedRecord] = {}
         self._out: list[Action] = []
+        self.chat = ChatBook(genesis.genesis, seat=None if seat is None else seat.index,
+                             identity=None if seat is None else seat.identity, stored=chat)
         self._since = now
         self._place_reset(now)
 
@@ -280,10 +305,14 @@ class PeerProtocol:
     # --- inputs -------------------------------------------------------------------------
 
     def link_up(self, link: LinkId, seat: int | None, now: float) -> list[Action]:
-        self.links[link] = PeerLink(seat, budget_at=now)
+        self.links[link] = PeerLink(seat, budget_at=now,
+                                    chat=Bucket.full(LINK_BURST, LINK_RATE, now))
         self._send(link, self._head_frame())
-        if self._voted and self.seat is not None:
+        if self._voted and self.seat is not None and seat is not None:
             self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
+        if seat is None:  # a spectator: the latest table talk (held back until it has synced)
+            for raw in self.chat.history[-CHAT_HISTORY:]:
+                self._send(link, {"t": "chat", "message": raw})
         return self._drain()
 
     def link_down(self, link: LinkId) -> None:
@@ -308,6 +337,9 @@ class PeerProtocol:
         if peer is None:
             return []
         kind = frame["t"]
+        if peer.seat is None and kind not in OBSERVER_FRAMES:
+            self._close(link, f"an observer sends no {kind} frame: it has no seat")
+            return self._drain()
         if kind == "record":
             self._on_record(link, frame["record"], now)
         elif kind == "sync_reply":
@@ -325,13 +357,23 @@ class PeerProtocol:
             self._on_evidence(link, frame["records"], now)
         elif kind == "absent":
             self._on_vote(link, frame, now)
-        elif kind == "gsig":
-            pass  # a genesis signature the lobby relayed late: harmless, already held
+        elif kind == "chat":
+            assert peer.chat is not None
+            if peer.chat.take(now):  # over the link's budget: not even verified
+                self._on_chat(link, frame["message"], now)
+        elif kind in ("gsig", "genesis"):
+            pass  # the lobby's late relay, or what a seat sends a spectator: already held
         elif kind == "bye":
             self._out.append(Notice("bye", (peer.seat, frame["reason"])))
             self._close(link, "goodbye")
         else:
             self._close(link, f"a {kind} frame has no place in play")
+        return self._drain()
+
+    def say(self, text: str, now: float) -> list[Action]:
+        """Our seat says ``text`` at the table (``ChatRefused`` says why it cannot)."""
+        signed = self.chat.compose(text, self.head, now)
+        self._on_chat(None, signed.raw, now)
         return self._drain()
 
     def tick(self, now: float) -> list[Action]:
@@ -517,6 +559,9 @@ class PeerProtocol:
         self._out.append(Store((signed,)))
         self._out.append(Notice("record", (self.states[-2], signed, new_state)))
         self._place_reset(now)
+        self._chat_verdicts(self.chat.advance(self.head, now), None)
+        if new_state.result is not None:
+            self._chat_verdicts(self.chat.abandon_pending(), None)
         lie = self.lies.get((signed.seq, signed.record.prev))
         if lie is not None and lie.seat == signed.seat:
             # It signed a record the engine rejects and another one for this very place: that
@@ -750,9 +795,38 @@ class PeerProtocol:
         else:
             self._send(link, {"t": "sync_reply", "from_seq": from_seq, "records": chunk})
 
+    # --- table talk ----------------------------------------------------------------------
+
+    def _on_chat(self, link: LinkId | None, raw: bytes, now: float) -> None:
+        """A message from a link (None: our own), kept, held back, or dropped."""
+        try:
+            verdicts = self.chat.offer(raw, self.head, now)
+        except ChatError as exc:
+            if link is not None:
+                self._close(link, f"bad chat: {exc}")
+            return
+        self._chat_verdicts(verdicts, link)
+
+    def _chat_verdicts(self, verdicts: list[ChatVerdict], source: LinkId | None) -> None:
+        for verdict in verdicts:
+            if isinstance(verdict, Heard):
+                self._out.append(StoreChat(verdict.signed.raw))
+                frame = {"t": "chat", "message": verdict.signed.raw}
+                for link in self.links:
+                    if link != source:
+                        self._send(link, frame)
+                self._out.append(Notice("chat", verdict.line))
+            else:
+                self._out.append(Notice("muted", (verdict.seat, verdict.why)))
+
     # --- plumbing ------------------------------------------------------------------------
 
     def _send(self, link: LinkId, frame: dict[str, Any]) -> None:
+        if self.me is None and frame["t"] not in OBSERVER_FRAMES:
+            return  # an observer writes nothing, relays nothing, votes nothing
+        peer = self.links.get(link)
+        if peer is not None and peer.seat is None and frame["t"] in ("absent", "ack"):
+            return  # nobody's vote or ack is an observer's business
         self._out.append(Send(link, frame))
 
     def _close(self, link: LinkId, reason: str) -> None:
@@ -777,5 +851,6 @@ __all__ = [
     "Rewrite",
     "Send",
     "Store",
+    "StoreChat",
     "priority",
 ]

@@ -23,6 +23,14 @@ this module only moves bytes and time:
 * **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result).
 * **The end.** Once the result is recorded, the session lingers until every link has
   confirmed our head, or ``linger`` seconds pass.
+* **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
+  identity is its own, never a seat's: the handshake proves it), sends each the signed genesis
+  first, then what any link gets that an observer may see (``p2p.protocol``). With ``announce``
+  it announces the table in play on its interface (``p2p.discovery``), with how many watch
+  through it; a failure to announce is logged, never an end of the game.
+* **Table talk.** ``say`` signs and sends a line; ``chat_lines`` are the verified lines so far;
+  each new one is an event (``chat``, a ``ChatLine``), and so is a speaker that talks too fast
+  (``muted``). Chat messages are kept in ``chat.cbor`` beside the transcript.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ from spycraft.engines.seat import TableSeat, table_key_public
 from spycraft.engines.table import TableState
 from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p import handshake
+from spycraft.p2p.chat import ChatLine
+from spycraft.p2p.discovery import Announcer, DiscoveryError, options_digest
 from spycraft.p2p.protocol import (
     Action,
     Close,
@@ -57,6 +67,7 @@ from spycraft.p2p.protocol import (
     Rewrite,
     Send,
     Store,
+    StoreChat,
 )
 from spycraft.p2p.storage import GameStore, SeatFile
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
@@ -128,6 +139,8 @@ class SessionConfig:
     # than this after their place began, asked or automatic, so their timing tells nothing
     inline_agent: bool = False  # a bot that decides at once: build our records on the event loop
     # (no thread hop; while it is our turn nothing else is urgent), never for a person
+    watchers: int = 8  # spectators we admit at once (0: none)
+    announce: bool = False  # announce the table in play for spectators (a seated peer only)
 
 
 @dataclass
@@ -224,11 +237,13 @@ class Session:
             own=own,
             config=ProtocolConfig(self.config.turn_timeout, self.config.grace),
             now=trio.current_time(),
+            chat=store.load_chat(),
         )
         self.links: dict[LinkId, Link] = {}
         self._by_identity: dict[bytes, Link] = {}
         self._next_link = 0
         self._changed = trio.Event()
+        self._watchers_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
@@ -254,6 +269,20 @@ class Session:
     def transcript(self) -> Transcript:
         return self.protocol.transcript
 
+    @property
+    def chat_lines(self) -> list[ChatLine]:
+        """Every verified chat line so far, in the order this peer took them."""
+        return self.protocol.chat.lines
+
+    @property
+    def watching(self) -> int:
+        """Spectators linked to us now (a host that watches without a seat included)."""
+        return sum(1 for link in self.links.values() if link.seat is None)
+
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (from trio; ``p2p.chat.ChatRefused`` says why not)."""
+        self._execute(self.protocol.say(text, trio.current_time()))
+
     def _bump(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
@@ -276,6 +305,8 @@ class Session:
                     link.post(encoded[key])
             elif isinstance(action, Store):
                 self.store.append(*action.records)
+            elif isinstance(action, StoreChat):
+                self.store.append_chat(action.raw)
             elif isinstance(action, Remember):
                 self.store.remember_own(action.seq, action.prev, action.raw, self.seat_file.memo)
             elif isinstance(action, Rewrite):
@@ -323,6 +354,11 @@ class Session:
             log.error("our own %s record %d was refused: %s", signed.record.kind, signed.seq, error)
         elif kind == "bye":
             log.info("seat %s said goodbye: %s", *data)
+        elif kind == "chat":
+            self.events("chat", data)
+        elif kind == "muted":
+            log.warning("chat of seat %d: %s", *data)
+            self.events("muted", data)
 
     # --- running ------------------------------------------------------------------------------
 
@@ -336,6 +372,8 @@ class Session:
             for seat in self._initial_dial:
                 nursery.start_soon(self._dial, seat)
             nursery.start_soon(self._ticker)
+            if self.config.announce and self.seat is not None:
+                nursery.start_soon(self._announce)
             await self._drive()
             await self._linger()
             nursery.cancel_scope.cancel()
@@ -428,6 +466,9 @@ class Session:
         link = Link(self._next_link, stream, hello, seat)
         self.links[link.id] = link
         self._by_identity[hello.identity_key] = link
+        if seat is None:  # a spectator: the table's genesis before anything else
+            link.post({"t": "genesis", "genesis": self.genesis.raw})
+            self._watchers_changed.set()
         self._nursery.start_soon(self._writer, link)
         self._nursery.start_soon(self._reader, link)
         self._execute(self.protocol.link_up(link.id, seat, trio.current_time()))
@@ -439,6 +480,8 @@ class Session:
         if self.links.get(link.id) is link:
             del self.links[link.id]
             self.protocol.link_down(link.id)
+            if link.seat is None:
+                self._watchers_changed.set()
         if self._by_identity.get(link.hello.identity_key) is link:
             del self._by_identity[link.hello.identity_key]
 
@@ -509,9 +552,33 @@ class Session:
         self._drop(link)
 
     def _admit(self, hello: Hello) -> str | None:
-        if self.seat_of(hello.identity_key) is None and hello.identity_key not in self.observers:
-            return "not seated at this table"
+        if self.seat_of(hello.identity_key) is not None or hello.identity_key in self.observers:
+            return None
+        if self.seat is None:
+            return "not seated at this table (watch through a seat)"
+        if hello.identity_key in self._by_identity:
+            return None  # a spectator that connects again replaces its old link
+        if self.watching >= self.config.watchers:
+            return "no room for more spectators here (watch through another seat)"
         return None
+
+    async def _announce(self) -> None:
+        """Announce the table in play for spectators, and how many watch through us."""
+        genesis = self.genesis.genesis
+        try:
+            async with Announcer(
+                self.seat_file.interface, port=self.listener.socket.getsockname()[1],
+                game=genesis.game, options_digest=options_digest(genesis.game, genesis.options),
+                table_id=genesis.table, fingerprint=self.identity.fingerprint,
+                seats_total=len(genesis.seats), seats_taken=len(genesis.seats),
+                watching=self.watching, source=str(self.seat),
+            ) as ad:
+                while True:
+                    await self._watchers_changed.wait()
+                    self._watchers_changed = trio.Event()
+                    await ad.update(watching=self.watching)
+        except (DiscoveryError, OSError) as exc:
+            log.warning("the table is not announced to spectators: %s", exc)
 
     async def _serve(self) -> None:
         table = self.genesis.genesis.table

@@ -7,6 +7,9 @@ acknowledged or forwarded. ``seat.cbor`` (mode 0600, replaced atomically) holds 
 private: the seat's master secret, its memo of private choices, a bot's identity, and the
 roster (who sits where, at which address) needed to reconnect. A peer that restarts replays the
 transcript through the engine, reloads its secrets, and is exactly where it stopped.
+``chat.cbor`` beside the transcript holds the table talk it accepted (``crypto.chat``), a CBOR
+sequence in the order accepted, fsynced like the transcript (our own counter must survive a
+crash, or a restarted seat would sign two messages with one counter).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spycraft.crypto.chat import ChatError, SignedChat, chat_items, parse_chat
 from spycraft.crypto.encoding import decode, encode, item_length
 from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.records import SignedGenesis, SignedRecord
@@ -114,6 +118,7 @@ class GameStore:
         self.transcript_path = folder / "transcript.cbor"
         self.seat_path = folder / "seat.cbor"
         self.own_path = folder / "own.cbor"
+        self.chat_path = folder / "chat.cbor"
 
     @classmethod
     def create(cls, root: Path, table: bytes, seat: int | None | str = "") -> GameStore:
@@ -174,6 +179,26 @@ class GameStore:
             own[(seq, prev)] = raw
             pos = end
         return own, None if memo is None else _thaw(memo)
+
+    def append_chat(self, raw: bytes) -> None:
+        with open(self.chat_path, "ab") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def load_chat(self) -> tuple[SignedChat, ...]:
+        """The chat messages kept before, read as far as they read (a torn last item is cut
+        off; a message that does not parse is left out: ``audit`` names it)."""
+        if not self.chat_path.exists():
+            return ()
+        items, _ = chat_items(self.chat_path.read_bytes())
+        kept = []
+        for raw in items:
+            try:
+                kept.append(parse_chat(raw))
+            except ChatError:
+                continue
+        return tuple(kept)
 
     def truncate_to(self, transcript: Transcript) -> None:
         """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""

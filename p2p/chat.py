@@ -1,0 +1,258 @@
+"""Table talk between peers, sans-IO: what a peer accepts, keeps, shows and passes on.
+
+Theory of operation
+-------------------
+* **Beside the game.** A chat message (``crypto.chat``) is signed by its speaker's identity key
+  and tied to the last seq the speaker held; it never enters the transcript or the engines, so
+  it changes no state and waits for no turn. ``PeerProtocol`` owns one ``ChatBook`` and turns
+  its verdicts into frames, stores and notices (``p2p.protocol``).
+* **Gossip.** A speaker sends its message to every link; every seat that accepts a message
+  passes it on to every link but the one it came from. So a seat cannot show different seats
+  different words for long: two different messages with one speaker and one counter meet
+  somewhere, and each peer that holds both keeps both (the audit shows them as an equivocation
+  of chat) and passes the second on, so everyone learns of it. Observers receive every message
+  and send none.
+* **Order.** A speaker's messages are accepted in its counter's order; a message older than the
+  last one held from its speaker came late by another path and is dropped. A message tied to a
+  seq we do not hold yet waits (``PENDING`` at most) until we hold it: a stored chat line is
+  always tied to a record of the stored transcript. At the end of the game what still waits is
+  dropped with a notice.
+* **Limits.** Every text is 1 to 280 printable characters (``crypto.chat``). Each speaker has a
+  token bucket (``SPEAKER_BURST`` messages, refilled at ``SPEAKER_RATE`` a second), kept by every
+  receiver: a message over it is dropped, with one notice until the speaker's messages fit
+  again; it is a fact about the speaker's pace, never blame. A person's own client holds them to
+  the same bucket before it signs. Frames are paid per link before any signature is checked
+  (``LINK_BURST``, ``LINK_RATE``: a relay carries everyone's words); a message that does not
+  verify closes the link it came by, as a forged record does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spycraft.crypto.chat import (
+    ChatError,
+    ChatMessage,
+    SignedChat,
+    check_chat,
+    parse_chat,
+    sign_chat,
+    text_fault,
+)
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import Genesis
+from spycraft.crypto.text import clean_line, printable
+
+SPEAKER_BURST = 8.0
+"""Messages a speaker may send at once."""
+SPEAKER_RATE = 0.5
+"""Messages a second a speaker's bucket refills (one every two seconds, once the burst is
+spent)."""
+LINK_BURST = 64.0
+LINK_RATE = 16.0
+"""Chat frames a link may send at once, and a second: the relays of a full table's talk fit."""
+PENDING = 256
+"""Messages tied to a seq we do not hold yet, kept at most."""
+VARIANTS = 2
+"""Different messages kept for one speaker and counter: the first and the one that proves an
+equivocation of chat."""
+
+
+class ChatRefused(Exception):
+    """Why our own line cannot be said now (in one line for the person)."""
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second."""
+
+    burst: float
+    rate: float
+    tokens: float
+    at: float
+
+    @classmethod
+    def full(cls, burst: float, rate: float, now: float) -> Bucket:
+        return cls(burst, rate, burst, now)
+
+    def refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, now: float) -> bool:
+        self.refill(now)
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One verified chat line, ready to show: ``name`` and ``text`` are safe on a terminal."""
+
+    seat: int
+    name: str
+    counter: int
+    seen: int
+    text: str
+    equivocation: bool  # a second, different message with this speaker's counter
+
+    def describe(self) -> str:
+        said = f"[{self.seen}] {self.name} (seat {self.seat}): {self.text}"
+        if self.equivocation:
+            return f"{said}  !! chat equivocation: seat {self.seat} also said otherwise " \
+                   f"as its message {self.counter}"
+        return said
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A message to keep (store, show, pass on)."""
+
+    signed: SignedChat
+    line: ChatLine
+
+
+@dataclass(frozen=True)
+class Muted:
+    """A speaker's messages go over its bucket: this one (and the next, silently) is dropped."""
+
+    seat: int
+    why: str
+
+
+ChatVerdict = Heard | Muted
+
+
+class ChatBook:
+    """Every chat line of one table as one peer holds it, and the rules for taking more."""
+
+    def __init__(
+        self,
+        genesis: Genesis,
+        *,
+        seat: int | None,
+        identity: Identity | None,
+        stored: tuple[SignedChat, ...] = (),
+        now: float = 0.0,
+    ) -> None:
+        self.genesis = genesis
+        self.seat = seat
+        self.identity = identity
+        self.lines: list[ChatLine] = []
+        self.held: dict[tuple[int, int], list[bytes]] = {}
+        self.last: dict[int, int] = {}  # speaker -> the highest counter held
+        self.buckets: dict[int, Bucket] = {}
+        self.muted: set[int] = set()
+        self.pending: list[SignedChat] = []
+        self.history: list[bytes] = []  # every message kept, in order (for a new spectator)
+        for signed in stored:  # what we kept before a restart (checked again all the same)
+            try:
+                check_chat(signed, genesis)
+            except ChatError:
+                continue
+            if signed.raw not in self.held.get((signed.seat, signed.counter), []):
+                self._keep(signed)
+
+    # --- our own words ------------------------------------------------------------------------
+
+    def compose(self, text: str, seen: int, now: float) -> SignedChat:
+        """Our next message (not yet kept: ``offer`` it like anyone's). ``ChatRefused``
+        says why not: an observer, an empty or long line, or too fast."""
+        if self.seat is None or self.identity is None:
+            raise ChatRefused("only seated players talk at the table")
+        line = clean_line(text)
+        fault = text_fault(line)
+        if fault is not None:
+            raise ChatRefused(fault)
+        if self._bucket(self.seat, now).tokens < 1:
+            raise ChatRefused("you are talking too fast: wait a moment")
+        counter = self.last.get(self.seat, 0) + 1
+        message = ChatMessage(self.genesis.table, self.seat, counter, seen, line)
+        return sign_chat(message, self.identity)
+
+    # --- anyone's words -----------------------------------------------------------------------
+
+    def offer(self, raw: bytes, head: int, now: float) -> list[ChatVerdict]:
+        """A message from a link (or our own): verified first (``ChatError`` if it does not
+        check: the caller closes that link), then kept, held back or dropped."""
+        signed = parse_chat(raw)
+        check_chat(signed, self.genesis)
+        if signed.seen > head:
+            if len(self.pending) < PENDING and all(p.raw != raw for p in self.pending):
+                self.pending.append(signed)
+            return []
+        return self._take(signed, now)
+
+    def advance(self, head: int, now: float) -> list[ChatVerdict]:
+        """We hold records up to ``head`` now: the messages tied to them may be taken."""
+        ready = [p for p in self.pending if p.seen <= head]
+        if not ready:
+            return []
+        self.pending = [p for p in self.pending if p.seen > head]
+        out: list[ChatVerdict] = []
+        for signed in sorted(ready, key=lambda s: (s.seat, s.counter)):
+            out += self._take(signed, now)
+        return out
+
+    def abandon_pending(self) -> list[ChatVerdict]:
+        """The game is over: messages tied to records that never came are dropped."""
+        dropped, self.pending = self.pending, []
+        return [Muted(p.seat, f"its message {p.counter} is tied to record {p.seen}, which "
+                               f"the table never wrote") for p in dropped]
+
+    def _take(self, signed: SignedChat, now: float) -> list[ChatVerdict]:
+        key = (signed.seat, signed.counter)
+        variants = self.held.get(key, [])
+        if signed.raw in variants:
+            return []  # a copy by another path
+        if variants:
+            if len(variants) >= VARIANTS:
+                return []
+            return [Heard(signed, self._keep(signed))]  # an equivocation: no bucket can stop it
+        if signed.counter < self.last.get(signed.seat, 0):
+            return []  # came late by another path, after a newer one of this speaker
+        if not self._bucket(signed.seat, now).take(now):
+            if signed.seat in self.muted:
+                return []
+            self.muted.add(signed.seat)
+            return [Muted(signed.seat, "talks faster than every peer shows: some of its "
+                                       "lines are dropped")]
+        self.muted.discard(signed.seat)
+        return [Heard(signed, self._keep(signed))]
+
+    def _keep(self, signed: SignedChat) -> ChatLine:
+        key = (signed.seat, signed.counter)
+        variants = self.held.setdefault(key, [])
+        variants.append(signed.raw)
+        self.history.append(signed.raw)
+        self.last[signed.seat] = max(self.last.get(signed.seat, 0), signed.counter)
+        name = self.genesis.seats[signed.seat].name if signed.seat < len(self.genesis.seats) \
+            else "?"
+        line = ChatLine(signed.seat, printable(name), signed.counter, signed.seen,
+                        printable(signed.text), equivocation=len(variants) > 1)
+        self.lines.append(line)
+        return line
+
+    def _bucket(self, seat: int, now: float) -> Bucket:
+        bucket = self.buckets.get(seat)
+        if bucket is None:
+            bucket = self.buckets[seat] = Bucket.full(SPEAKER_BURST, SPEAKER_RATE, now)
+        bucket.refill(now)
+        return bucket
+
+__all__ = [
+    "LINK_BURST",
+    "LINK_RATE",
+    "SPEAKER_BURST",
+    "SPEAKER_RATE",
+    "Bucket",
+    "ChatBook",
+    "ChatError",
+    "ChatLine",
+    "ChatRefused",
+    "ChatVerdict",
+    "Heard",
+    "Muted",
+]
