@@ -6,7 +6,11 @@ map keys sorted bytewise by their encoding). cbor2's ``canonical=True`` sorts ma
 length-first (the legacy §4.2.3 order); the two orders agree when every key of a map is a text
 string, or every key is a non-negative integer, so ``encode`` refuses maps that mix key types.
 Decoding is strict: the bytes must be exactly the canonical encoding of what they decode to, so
-one value has one encoding and an edited byte cannot hide behind an equivalent form.
+one value has one encoding and an edited byte cannot hide behind an equivalent form. Decoding
+is our own one pass over the bytes, not cbor2's: it checks every canonical rule as it reads, so
+no second encoding is needed to compare with, and it never meets what cbor2 would expand while
+decoding (value-sharing and string-reference tags, with which a small hostile input grows into
+a huge value), since only the COSE tags are admitted.
 
 Values are restricted to what records need: None, bool, int, bytes, str, list/tuple and maps.
 No floats (their encodings invite surprises), no tags other than the ones the caller wraps.
@@ -14,7 +18,6 @@ No floats (their encodings invite surprises), no tags other than the ones the ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import cbor2
@@ -55,15 +58,12 @@ def encode(value: Any) -> bytes:
     return cbor2.dumps(value, canonical=True)
 
 
-def _freeze(value: Any) -> Any:
-    """Lists become tuples so decoded values are immutable and hashable."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, Mapping):  # cbor2 gives frozendicts inside tags
-        return {k: _freeze(v) for k, v in value.items()}
-    if isinstance(value, cbor2.CBORTag):
-        return cbor2.CBORTag(value.tag, _freeze(value.value))
-    return value
+def bytes_head(length: int) -> bytes:
+    """The canonical head of a byte string of ``length`` bytes: ``encode(b)`` is this plus b."""
+    if length < 24:
+        return bytes([0x40 | length])
+    width = 1 if length < 1 << 8 else 2 if length < 1 << 16 else 4 if length < 1 << 32 else 8
+    return bytes([0x40 | (24 + width.bit_length() - 1)]) + length.to_bytes(width, "big")
 
 
 COSE_TAGS = frozenset({18, 98})  # COSE_Sign1 and COSE_Sign: the only tags records use
@@ -76,9 +76,9 @@ def scan(
     """Admit exactly one item of the plain CBOR profile spycraft uses, in O(len(data)).
 
     Integers, byte and text strings, arrays, maps, false/true/null, definite lengths that fit in
-    what remains, bounded nesting, and only the ``allowed_tags``. This runs before cbor2 sees a
-    byte: cbor2 expands value-sharing and string-reference tags (28/29, 256/25) while decoding,
-    so a small hostile input could otherwise grow into a huge value before any check.
+    what remains, bounded nesting, and only the ``allowed_tags``. Only the structure is walked
+    (no value is built); ``decode`` admits the same profile (with the COSE tags) and checks
+    canonical forms besides.
     """
     if _walk(data, 0, allowed_tags, max_nesting) != len(data):
         raise EncodingError("trailing bytes after the CBOR item")
@@ -143,24 +143,102 @@ def _walk(data: bytes, start: int, allowed_tags: frozenset[int], max_nesting: in
 
 
 def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
-    """Decode one canonical CBOR item; anything else raises ``EncodingError``."""
+    """Decode one canonical CBOR item; anything else raises ``EncodingError``.
+
+    One pass over the bytes (``_read``) both checks and builds the value: it admits exactly what
+    ``encode`` gives back byte for byte (shortest heads, map keys all text or all non-negative
+    integers in strictly increasing bytewise order, only the profile of ``item_length``), so
+    decoding needs neither cbor2 nor a second encoding to compare with.
+    """
     if not isinstance(data, (bytes, bytearray)):
         raise EncodingError("not bytes")
     if len(data) > max_size:
         raise EncodingError(f"item of {len(data)} bytes exceeds the limit of {max_size}")
-    scan(bytes(data))
-    try:
-        value = cbor2.loads(bytes(data))
-    except (cbor2.CBORDecodeError, ValueError, TypeError, OverflowError, RecursionError) as exc:
-        raise EncodingError(f"not CBOR: {exc}") from None
-    value = _freeze(value)
-    try:
-        again = encode(value)
-    except EncodingError as exc:
-        raise EncodingError(f"not a spycraft value: {exc}") from None
-    if again != bytes(data):
-        raise EncodingError("not canonical CBOR (RFC 8949 §4.2.1)")
+    data = bytes(data)
+    value, end = _read(data, 0, 0)
+    if end != len(data):
+        raise EncodingError("trailing bytes after the CBOR item")
     return value
+
+
+_SIMPLE_VALUES = {0xF4: False, 0xF5: True, 0xF6: None}
+_SHORTEST = {25: 1 << 8, 26: 1 << 16, 27: 1 << 32}  # the least argument each wider head may hold
+_NOT_CANONICAL = "not canonical CBOR (RFC 8949 §4.2.1)"
+
+
+def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
+    """The value of the canonical profile item at ``pos`` (``depth`` containers around it), and
+    where it ends. Arrays become tuples, so decoded values are immutable and hashable."""
+    end = len(data)
+    if pos >= end:
+        raise EncodingError("truncated CBOR")
+    initial = data[pos]
+    pos += 1
+    major, info = initial >> 5, initial & 0x1F
+    if major == 7:
+        if initial not in _SIMPLE_VALUES:
+            raise EncodingError("only false, true and null are admitted as simple values")
+        return _SIMPLE_VALUES[initial], pos
+    if info < 24:
+        argument = info
+    elif info <= 27:
+        width = 1 << (info - 24)
+        if pos + width > end:
+            raise EncodingError("truncated CBOR")
+        argument = data[pos] if width == 1 else int.from_bytes(data[pos : pos + width], "big")
+        pos += width
+        if argument < _SHORTEST.get(info, 24):
+            raise EncodingError(f"{_NOT_CANONICAL}: a head longer than its value needs")
+    else:
+        raise EncodingError("indefinite or reserved CBOR length")
+    if major == 0:
+        return argument, pos
+    if major == 1:
+        return -1 - argument, pos
+    if major in (2, 3):
+        if argument > end - pos:
+            raise EncodingError("CBOR string longer than the data")
+        stop = pos + argument
+        if major == 2:
+            return data[pos:stop], stop
+        try:
+            return data[pos:stop].decode("utf-8"), stop
+        except UnicodeDecodeError:
+            raise EncodingError("CBOR text that is not UTF-8") from None
+    if major == 6:
+        if argument not in COSE_TAGS:
+            raise EncodingError(
+                f"CBOR tag {argument} is not admitted (only tags {sorted(COSE_TAGS)})"
+            )
+        if depth >= MAX_NESTING:
+            raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
+        inner, pos = _read(data, pos, depth + 1)
+        return cbor2.CBORTag(argument, inner), pos
+    if (argument * 2 if major == 5 else argument) > end - pos:
+        raise EncodingError("CBOR container longer than the data")
+    if argument and depth >= MAX_NESTING:
+        raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
+    if major == 4:
+        items = []
+        for _ in range(argument):
+            item, pos = _read(data, pos, depth + 1)
+            items.append(item)
+        return tuple(items), pos
+    result: dict[Any, Any] = {}
+    previous = b""  # every encoding sorts after the empty one
+    key_major = -1
+    for _ in range(argument):
+        start = pos
+        key, pos = _read(data, pos, depth + 1)
+        if data[start] >> 5 not in (0, 3) or key_major not in (-1, data[start] >> 5):
+            raise EncodingError("map keys must be all text or all non-negative integers")
+        key_major = data[start] >> 5
+        encoded_key = data[start:pos]
+        if encoded_key <= previous:
+            raise EncodingError(f"{_NOT_CANONICAL}: map keys out of order or repeated")
+        previous = encoded_key
+        result[key], pos = _read(data, pos, depth + 1)
+    return result, pos
 
 
 def split_sequence(data: bytes) -> list[bytes]:

@@ -6,17 +6,14 @@ for a value hashed for another (a commitment for a record id, a beacon step for 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
-
-from cryptography.hazmat.primitives import hashes
 
 from spycraft.crypto.encoding import encode
 
 
 def sha256(data: bytes) -> bytes:
-    h = hashes.Hash(hashes.SHA256())
-    h.update(data)
-    return h.finalize()
+    return hashlib.sha256(data).digest()  # the standard library: no Hash object per call
 
 
 def tagged_hash(domain: str, value: Any) -> bytes:

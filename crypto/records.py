@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cbor2
@@ -81,8 +82,8 @@ class SignedRecord:
     payload: bytes = field(repr=False, compare=False)
     signature: bytes = field(repr=False, compare=False)
 
-    @property
-    def link(self) -> bytes:
+    @cached_property
+    def link(self) -> bytes:  # cached: the table and the peers ask for it more than once
         return link_hash(self.raw)
 
     @property

@@ -1,10 +1,13 @@
 """Canonical CBOR: RFC 8949 Appendix A examples and the §4.2.1 rules we rely on."""
 
+from collections.abc import Mapping
+
+import cbor2
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spycraft.crypto.encoding import decode, encode, split_sequence
+from spycraft.crypto.encoding import decode, encode, item_length, split_sequence
 from spycraft.crypto.errors import EncodingError
 from spycraft.engines.table import frozen
 
@@ -107,3 +110,76 @@ def test_garbage_never_raises_anything_but_encoding_error(data):
 def test_a_sequence_splits_into_the_exact_items():
     items = [encode([1, 2]), encode({"a": b"x"}), encode("z")]
     assert split_sequence(b"".join(items)) == items
+
+
+# --- the one-pass decoder admits exactly what decode-and-re-encode admitted ------------------
+
+
+def _decoded_the_slow_way(data: bytes) -> object:
+    """The former decoder, kept as the oracle: the profile walk, cbor2, then a second encoding
+    that must give back the same bytes."""
+    if item_length(data) != len(data):
+        raise EncodingError("trailing bytes")
+
+    def freeze(value: object) -> object:
+        if isinstance(value, (list, tuple)):
+            return tuple(freeze(v) for v in value)
+        if isinstance(value, Mapping):
+            return {k: freeze(v) for k, v in value.items()}
+        if isinstance(value, cbor2.CBORTag):
+            return cbor2.CBORTag(value.tag, freeze(value.value))
+        return value
+
+    try:
+        value = freeze(cbor2.loads(data))
+    except (cbor2.CBORDecodeError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise EncodingError(str(exc)) from None
+    if encode(value) != data:
+        raise EncodingError("not canonical")
+    return value
+
+
+def _same_verdict(data: bytes) -> None:
+    try:
+        expected = _decoded_the_slow_way(data)
+    except EncodingError:
+        with pytest.raises(EncodingError):
+            decode(data)
+        return
+    assert decode(data) == expected
+    assert type(decode(data)) is type(expected)
+
+
+tagged = st.recursive(
+    values,
+    lambda children: st.builds(cbor2.CBORTag, st.sampled_from([18, 98, 2, 28, 256]), children)
+    | st.lists(children, max_size=3)
+    | st.dictionaries(st.integers(0, 300), children, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=100)
+@given(tagged, st.lists(st.tuples(st.integers(0, 1 << 16), st.integers(0, 255)), max_size=3),
+       st.integers(0, 3))
+def test_one_pass_decoding_agrees_with_decoding_and_encoding_again(value, edits, cut):
+    data = bytearray(cbor2.dumps(value, canonical=True))
+    for where, byte in edits:
+        if data:
+            data[where % len(data)] = byte
+    _same_verdict(bytes(data[: len(data) - cut] if cut < len(data) else data))
+
+
+@pytest.mark.parametrize(
+    "hex_",
+    [
+        "1818", "1817", "190100", "1900ff", "1a00010000", "1a0000ffff",
+        "1b0000000100000000", "1b00000000ffffffff", "3817", "5801aa", "5818" + "00" * 24,
+        "62c328", "a2616101616101", "a201000200", "a20100616100", "a16161a16162f4",
+        "d2f6", "d81280", "d862f6", "d81cf6", "c2410a", "f7", "f8ff", "80", "a0",
+        "81" * 32 + "80", "81" * 32 + "f6", "81" * 33 + "f6", "81" * 31 + "d2" + "f6",
+        "81" * 32 + "d2f6",
+    ],
+)
+def test_edge_encodings_get_the_same_verdict_from_both_decoders(hex_):
+    _same_verdict(bytes.fromhex(hex_))
