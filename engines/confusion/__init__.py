@@ -15,6 +15,7 @@ from spycraft.engines.confusion import protocol as P
 from spycraft.engines.confusion.bots import BOTS
 from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.protocol import Confusion
+from spycraft.engines.confusion.screen import screen, story
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.confusion.view import hindsight, narrate, render
 from spycraft.engines.game import Move, moves
@@ -73,4 +74,6 @@ GAME = GameDefinition(
     hindsight=hindsight,
     moves=MOVES,
     paced=frozenset({"answer", "statement"}),
+    screen=screen,
+    story=story,
 )

@@ -25,6 +25,7 @@ from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.protocol import SpyNetRules, State
+from spycraft.engines.spynet.screen import screen, story
 from spycraft.engines.spynet.seat import SpyNetSeat
 from spycraft.engines.spynet.setup import DECK_SIZE, OFF, parse_situation
 from spycraft.engines.spynet.view import narrate, render
@@ -99,4 +100,6 @@ GAME = GameDefinition(
     render=render,
     narrate=narrate,
     moves=MOVES,
+    screen=screen,
+    story=story,
 )
