@@ -7,6 +7,13 @@ The human's prompt runs in a worker thread (the session calls the agent through
 (``bots`` always names its table), and ends with the command that started it; ``resume``
 brings them back from their stored seats.
 
+Table talk in line mode: at any prompt, ``/say TEXT`` says TEXT to the table (the prompt comes
+back); every chat line is printed as it arrives, ``[seq] name (seat N): text``, with everything
+a peer wrote passed through ``crypto.text.printable``. ``bots --say TEXT`` makes bot peers say
+something once the game is under way (for tests and demonstrations). Every seat announces the
+table in play for spectators (``spycraft watch``, ``cli.watch``); ``tables`` lists those ads too,
+with how many watch through each seat.
+
 Leaving: Ctrl-C (``KeyboardInterrupt``, also when it reaches us inside a nursery's exception
 group) and the end of input (``cli.tui.PlayerLeft``) are re-raised to ``cli.main``, which says
 in one line that the person left and which stored game ``resume`` continues (``args.stored``).
@@ -28,13 +35,15 @@ from typing import Any
 import trio
 
 from spycraft.cli.config import data_dir, load_identity, player_name
-from spycraft.cli.offline import game_options, players_of
-from spycraft.cli.outcome import printable, roster, verdict
+from spycraft.cli.offline import chat_path, game_options, players_of
+from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
+from spycraft.crypto.text import printable
 from spycraft.engines import registry
-from spycraft.engines.agent import Agent
+from spycraft.engines.agent import Agent, Decision
+from spycraft.p2p.chat import ChatLine, ChatRefused
 from spycraft.p2p.discovery import (
     DiscoveryError,
     TableAd,
@@ -99,6 +108,9 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
     p.add_argument("--think", type=float, default=0.0,
                    help="seconds each bot takes over a decision, as a person would")
+    p.add_argument("--say", default=None,
+                   help="once the game is under way, each bot says this at the table "
+                        "(a | separates lines)")
     add_net_options(p)
 
     p = sub.add_parser("tables", help="a live list of the tables on the LAN")
@@ -177,7 +189,7 @@ def _config(
     ``person``: a person plays this seat, so its paced answers wait (``--answer-delay``)."""
     delay = max(0.0, getattr(args, "answer_delay", 0.0)) if person else 0.0
     return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot,
-                         answer_delay=delay)
+                         answer_delay=delay, announce=True)
 
 
 def _roster(session: Session) -> str:
@@ -206,7 +218,43 @@ class Narrator:
         elif kind == "lobby":
             print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
         elif kind in ("fraud", "equivocation"):
-            print(f"  !! {kind}: {data}", flush=True)
+            print(f"  !! {kind}: {printable(str(data))}", flush=True)
+        elif kind == "chat":
+            print(f"  > {chat_text(data)}", flush=True)
+        elif kind == "muted":
+            print(f"  -- seat {data[0]} {printable(data[1])}", flush=True)
+
+
+def chat_text(line: ChatLine) -> str:
+    """A chat line as line mode prints it (its name and text are already printable)."""
+    return line.describe()
+
+
+SAY = "/say"
+
+
+class TalkingAgent(TerminalAgent):
+    """The terminal player, who may also talk: ``/say TEXT`` at any prompt says TEXT to the
+    table and asks again."""
+
+    def __init__(self, board: Callable[[], str], say: Callable[[str], None]) -> None:
+        super().__init__(board)
+        self.say = say
+
+    def _read(self, decision: Decision) -> str:
+        while True:
+            line = super()._read(decision)
+            words = line.strip()
+            if words != SAY and not words.startswith(SAY + " "):
+                return line
+            text = words[len(SAY):].strip()
+            if not text:
+                self.out(f"{SAY} TEXT says TEXT to the table")
+                continue
+            try:
+                trio.from_thread.run_sync(self.say, text)
+            except ChatRefused as refused:
+                self.out(f"not said: {refused}")
 
 
 class Thinking:
@@ -232,7 +280,12 @@ def _human(session_box: list[Session],
             assert session.table_seat is not None
             return definition.render(session.table_seat.view(session.state), seat)
 
-        return TerminalAgent(board)
+        def say(text: str) -> None:
+            if not session_box:
+                raise ChatRefused("the game has not started")
+            session_box[0].say(text)
+
+        return TalkingAgent(board, say)
 
     return agent_for
 
@@ -308,12 +361,19 @@ async def _open(args: argparse.Namespace,
     return session, (spawned[0] if spawned else None)
 
 
+def write_transcript(session: Session, out: Path) -> None:
+    """The transcript, and beside it the table talk this peer holds (when anyone talked)."""
+    out.write_bytes(session.transcript.to_bytes())
+    if session.store.chat_path.exists():
+        chat_path(out).write_bytes(session.store.chat_path.read_bytes())
+
+
 def _finish(session: Session, out: str | None = None) -> int:
     state = session.state
     view = session.table_seat.view(state) if session.table_seat is not None else state.game
     print(session.definition.render(view, session.seat))
     if out:
-        Path(out).write_bytes(session.transcript.to_bytes())
+        write_transcript(session, Path(out))
         print(f"transcript: {out} ({len(session.records)} records)")
     print(f"transcript stored in {session.store.transcript_path}")
     if state.result is None:
@@ -327,6 +387,7 @@ async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
     print(_roster(session), flush=True)
+    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
     await _run_with_bots(session, bots_process)
     return _finish(session)
 
@@ -375,7 +436,8 @@ async def _find_table(args: argparse.Namespace, accept: Callable[[TableAd], bool
     with trio.move_on_after(wait):
         async with browse_tables(args.interface) as ads:
             async for ad in ads:
-                if ad.change != "removed" and ad.seats_taken < ad.seats_total and accept(ad):
+                if (ad.change != "removed" and ad.watching is None
+                        and ad.seats_taken < ad.seats_total and accept(ad)):
                     return ad
     return None
 
@@ -411,6 +473,7 @@ async def join(args: argparse.Namespace) -> int:
     args.stored = session.store.folder.name
     print(f"you are seat {session.seat}; the game starts", flush=True)
     print(_roster(session), flush=True)
+    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
     await session.run()
     return _finish(session)
 
@@ -444,16 +507,34 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
             log.info("bot %d could not join %s: %s", index, ad.table_id.hex(), exc)
             await trio.sleep(0.2)
             continue
-        state = await session.run()
+        async with trio.open_nursery() as nursery:
+            if args.say:
+                nursery.start_soon(_say_later, session, args.say)
+            state = await session.run()
+            nursery.cancel_scope.cancel()
         if args.out:
             folder = Path(args.out)
             folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor"
-            path.write_bytes(session.transcript.to_bytes())
+            write_transcript(session, folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor")
         print(f"bot {index} (seat {session.seat}): "
               f"{state.result.describe() if state.result else 'unfinished'}", flush=True)
         results.append(0 if state.result is not None else 1)
         return
+
+
+SAY_AFTER = 3
+"""Records a bot peer waits for before ``--say`` (so the whole table is linked)."""
+
+
+async def _say_later(session: Session, text: str) -> None:
+    """A bot peer's ``--say``: once the game is under way, say it (a ``|`` splits lines)."""
+    while session.state.seq < SAY_AFTER and not session.finished:
+        await trio.sleep(0.05)
+    for line in text.split("|"):
+        try:
+            session.say(line)
+        except ChatRefused as refused:
+            log.warning("bot could not say %r: %s", line, refused)
 
 
 async def bots(args: argparse.Namespace) -> int:
@@ -478,9 +559,14 @@ async def tables(args: argparse.Namespace) -> int:
         async with browse_tables(args.interface) as ads:
             async for ad in ads:
                 mark = {"added": "+", "updated": "~", "removed": "-"}[ad.change]
-                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} "
-                      f"{ad.seats_taken}/{ad.seats_total} seats  {ad.address}:{ad.port}  "
-                      f"opened by {ad.fingerprint}", flush=True)
+                if ad.watching is None:
+                    what = f"{ad.seats_taken}/{ad.seats_total} seats"
+                    who = f"opened by {ad.fingerprint}"
+                else:
+                    what = f"playing, {ad.watching} watching"
+                    who = f"seat {ad.source} ({ad.fingerprint}): `spycraft watch` follows it"
+                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {what}  "
+                      f"{ad.address}:{ad.port}  {who}", flush=True)
     return 0
 
 

@@ -1,8 +1,9 @@
 """The ``spycraft`` command: argparse entry points.
 
 Offline commands (selfplay, audit, replay) live in ``cli.offline``; the LAN commands (play, host,
-join, bots, tables, resume) in ``cli.lan``; ``doctor`` in ``cli.doctor``. Exit codes: 0 success,
-1 a failed audit or game error, 2 bad usage or an unreadable file.
+join, bots, tables, resume) in ``cli.lan``; ``watch`` in ``cli.watch``; ``doctor`` in
+``cli.doctor``. Exit codes: 0 success, 1 a failed audit or game error, 2 bad usage or an
+unreadable file.
 """
 
 from __future__ import annotations
@@ -57,9 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="everything at once (in a terminal: a round at a time, Enter goes on)")
 
-    from spycraft.cli import doctor, lan
+    from spycraft.cli import doctor, lan, watch
 
     lan.add_commands(sub, add_game_options)
+    watch.add_command(sub)
     doctor.add_command(sub)
     return parser
 
@@ -67,13 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from spycraft.cli import doctor, lan, offline
+    from spycraft.cli import doctor, lan, offline, watch
 
     handlers = {
         "selfplay": offline.selfplay,
         "audit": offline.audit,
         "replay": offline.replay,
         "doctor": doctor.run,
+        "watch": watch.run,
     }
     handlers.update(lan.handlers())
     try:

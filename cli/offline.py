@@ -1,4 +1,11 @@
-"""Commands that need no network: selfplay, audit, replay."""
+"""Commands that need no network: selfplay, audit, replay.
+
+Table talk: ``audit`` and ``replay`` read the chat file beside a transcript when there is one
+(``chat_path``: ``g.chat.cbor`` beside ``g.cbor``, ``chat.cbor`` beside a game folder's
+``transcript.cbor``). ``audit`` checks it (``crypto.chat.check_chat_log``) after the game and
+fails on a message that does not check; ``replay`` shows each line after the record it was
+tied to. A transcript without a chat file audits and replays as before.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from spycraft.cli.pager import Pager, Stopped
+from spycraft.crypto.chat import ChatAudit, check_chat_log
+from spycraft.crypto.encoding import item_length
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import MalformedRecord, RecordError
+from spycraft.crypto.errors import EncodingError, MalformedRecord, RecordError
+from spycraft.crypto.records import Genesis, parse_genesis
+from spycraft.crypto.text import printable
 from spycraft.crypto.transcript import MAX_TRANSCRIPT_BYTES, Transcript
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent
@@ -102,6 +113,33 @@ def read_file(path: str) -> bytes | None:
     return data
 
 
+def chat_path(transcript: Path) -> Path:
+    """Where the table talk of a transcript file is kept: ``chat.cbor`` beside a game folder's
+    ``transcript.cbor``, else ``g.chat.cbor`` beside ``g.cbor``."""
+    if transcript.name == "transcript.cbor":
+        return transcript.with_name("chat.cbor")
+    return transcript.with_name(transcript.name.removesuffix(".cbor") + ".chat.cbor")
+
+
+def read_chat(transcript: Path, genesis: Genesis, head: int) -> ChatAudit | None:
+    """The check of the chat file beside ``transcript``, or None when there is none."""
+    path = chat_path(transcript)
+    if not path.exists():
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return ChatAudit(problems=[f"cannot read {path}: {exc.strerror or exc}"])
+    return check_chat_log(data, genesis, head)
+
+
+def _genesis_of(data: bytes) -> Genesis | None:
+    try:
+        return parse_genesis(data[: item_length(data, 0)]).genesis
+    except (EncodingError, MalformedRecord):
+        return None
+
+
 def audit(args: argparse.Namespace) -> int:
     data = read_file(args.file)
     if data is None:
@@ -112,7 +150,11 @@ def audit(args: argparse.Namespace) -> int:
         print(f"UNREADABLE {args.file}: {exc}")
         return 2
     print(report.describe())
-    return 0 if report.valid else 1
+    genesis = _genesis_of(data)
+    chat = None if genesis is None else read_chat(Path(args.file), genesis, report.records)
+    if chat is not None:
+        print(chat.describe())
+    return 0 if report.valid and (chat is None or chat.valid) else 1
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -147,11 +189,19 @@ def replay(args: argparse.Namespace) -> int:
     views = games
     if viewer is not None and definition.hindsight is not None and problem is None:
         views = definition.hindsight(games, viewer)
+    chat = read_chat(Path(args.file), genesis, len(transcript.records))
+    talk: dict[int, list[str]] = {}
+    for said in chat.lines if chat is not None else []:
+        name = printable(genesis.seats[said.seat].name)
+        talk.setdefault(said.seen, []).append(
+            f"     > {name} (seat {said.seat}): {printable(said.text)}")
     pager = Pager(args.all)
     try:
         pager.say(f"{definition.title}, table {genesis.table.hex()}")
         for i, seat in enumerate(genesis.seats):
-            pager.say(f"  seat {i}: {seat.name} [{seat.fingerprint}]")
+            pager.say(f"  seat {i}: {printable(seat.name)} [{seat.fingerprint}]")
+        for said_line in talk.get(0, []):
+            pager.say(said_line)
         for i, signed in enumerate(transcript.records[: len(states) - 1], start=1):
             if _page_of(games[i]) != _page_of(games[i - 1]):
                 pager.turn()
@@ -160,6 +210,10 @@ def replay(args: argparse.Namespace) -> int:
                 pager.say(f"{signed.seq:4} {line}")
             if line and not args.brief and signed.record.kind not in ("beacon", "result"):
                 pager.say(definition.render(views[i], viewer))
+            for said_line in talk.get(signed.seq, []):
+                pager.say(said_line)
+        if chat is not None and not chat.valid:
+            pager.say(chat.describe())
         if problem is not None:
             pager.say(f"replay stops: {problem}")
             return 1

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from spycraft.crypto.text import printable
 from spycraft.engines import registry
 from spycraft.engines.table import TableState
 
-
-def printable(text: str) -> str:
-    """A peer's text (a name) without control characters: no escape sequence reaches the
-    terminal from another seat."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+__all__ = ["printable", "roster", "verdict"]  # printable: the one rule, from crypto.text
 
 
 def roster(names: Sequence[str], me: int | None) -> str:

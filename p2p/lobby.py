@@ -13,19 +13,24 @@ Theory of operation
   what it sent, signs, and sends its signature; the opener relays every signature to everyone.
   A peer that holds all signatures assembles and verifies the genesis, stores it, connects to
   every seat before it in seat order (the full mesh), and the game session begins.
+* A **spectator** (``watch_table``) dials one seat of a table in play (its ad), proves its own
+  identity, takes the genesis that seat sends, checks it, and follows the game through that
+  seat as an observer: it checks every record as a seat would and writes none.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import trio
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
     Genesis,
@@ -33,6 +38,8 @@ from spycraft.crypto.records import (
     assemble_genesis,
     genesis_signature,
     genesis_signature_valid,
+    parse_genesis,
+    verify_genesis,
 )
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
@@ -426,3 +433,85 @@ async def resume_session(
         config=config, events=events, dial=[i for i in range(len(roster)) if i != seat],
     )
     return session
+
+
+async def watch_table(
+    ad: TableAd,
+    *,
+    also: Sequence[TableAd] = (),
+    definition_for: Callable[[str], GameDefinition],
+    identity: Identity,
+    interface: str,
+    root: Path,
+    config: SessionConfig | None = None,
+    events: Events | None = None,
+) -> Session:
+    """Sit beside a table in play as a spectator, through the seat behind ``ad``: the handshake
+    (our own identity, no seat), then the genesis that seat sends, checked (every seat's
+    signature, the table we asked for, a game we know); return an observer's session linked to
+    that seat, which syncs every record from it and checks each as a seat would. ``also``: ads
+    of other seats of the table, which the session dials too (a seat that feeds us what does not
+    check is cut off, and the others carry the game on)."""
+    address = interface_address(interface)
+    try:
+        stream = await trio.open_tcp_stream(ad.address, ad.port)
+    except OSError as exc:
+        raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
+    framed = FramedStream(stream)
+    me = Me.fresh(identity, "spectator")
+    try:
+        peer = await handshake.dial(framed, identity, me.hello(ad.table_id), ad.table_id)
+        frame = await _receive(framed, JOIN_TIMEOUT)
+        if frame["t"] != "genesis":
+            raise LobbyError(f"the seat sent a {frame['t']} frame, not the table's genesis")
+        signed = parse_genesis(frame["genesis"])
+        verify_genesis(signed)
+    except handshake.Refused as exc:
+        await framed.aclose()
+        raise LobbyError(f"the table said goodbye: {exc}") from None
+    except (FrameError, SpycraftError, trio.TooSlowError, trio.EndOfChannel,
+            trio.BrokenResourceError, OSError) as exc:
+        await framed.aclose()
+        raise LobbyError(f"watching failed: {exc or type(exc).__name__}") from None
+    except LobbyError:
+        await framed.aclose()
+        raise
+    genesis = signed.genesis
+    seats = [i for i, keys in enumerate(genesis.seats) if keys.identity == peer.identity_key]
+    problem = (
+        "the genesis is for another table" if genesis.table != ad.table_id
+        else f"the genesis is for {genesis.game}, the ad says {ad.game}" if genesis.game != ad.game
+        else "the peer that answered has no seat at its table" if not seats else None
+    )
+    try:
+        definition = definition_for(genesis.game) if problem is None else None
+    except KeyError:
+        definition, problem = None, f"this spycraft does not know {genesis.game}"
+    if problem is not None or definition is None:
+        await framed.aclose()
+        raise LobbyError(f"watching failed: {problem}")
+    seat = seats[0]
+    where = {int(other.source): (other.address, other.port) for other in also
+             if other.table_id == ad.table_id and other.source is not None
+             and other.source.isdigit() and int(other.source) < len(genesis.seats)}
+    where[seat] = (ad.address, ad.port)
+    roster = [
+        RosterSeat(keys.name, keys.identity, keys.table_key, keys.beacon,
+                   *where.get(i, ("", 0)))
+        for i, keys in enumerate(genesis.seats)
+    ]
+    listener = (await trio.open_tcp_listeners(0, host=address))[0]
+    store = GameStore(root / "watching" / f"{genesis.table.hex()}-{identity.fingerprint[:4]}")
+    store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    seat_file = SeatFile(game=genesis.game, table=genesis.table, seat=None, master=me.master,
+                         memo={}, roster=[r.to_cbor() for r in roster], identity=None,
+                         listen_port=listener.socket.getsockname()[1], interface=interface,
+                         extra={"watching": seat})
+    store.save_seat(seat_file)
+    store.write_genesis(signed)
+    return Session(
+        definition=definition, genesis=signed, roster=roster, seat=None, identity=identity,
+        master=me.master, store=store, seat_file=seat_file, listener=listener,
+        config=config, events=events, links=[(framed, peer)],
+        dial=sorted(i for i in where if i != seat),
+    )

@@ -315,6 +315,7 @@ class Session:
                 link = self.links.get(action.link)
                 if link is not None:
                     log.warning("disconnecting %s: %s", link.name, action.reason)
+                    self.events("closed", (link.name, action.reason))
                     self._bye(link, action.reason)
                     self._redial(link, after=REDIAL_AFTER_BYE)
             elif isinstance(action, Notice):
