@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import Any
 
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
@@ -36,7 +38,13 @@ from spycraft.engines.spynet.cards import (
     Kind,
     card,
 )
-from spycraft.engines.spynet.deploy import Counters, EffectUse, apply_effect, place_agent
+from spycraft.engines.spynet.deploy import (
+    Counters,
+    EffectUse,
+    apply_effect,
+    effect_uses,
+    place_agent,
+)
 from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import Board, Tableau, may_play_mission, teammate
 
@@ -326,6 +334,49 @@ def pass_card(game: Game, seat: int, position: int) -> Game:
     game = _with_hand(game, seat, tuple(p for p in game.hands[seat] if p != position))
     game = _with_hand(game, mate, game.hands[mate] + (position,))
     return replace(game, passed=True, reveal=Need((position,), mate, AFTER_PASS))
+
+
+def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tuple[Any, ...]:
+    """§13's deploy decisions for ``seat`` holding ``hand`` ((position, face) pairs), in the
+    order a seat offers them: ``("play_agent", card, branch, funding)``, ``("play_mission",
+    card, branch)``, ``("pass_card", card)`` and ``("end_deploy",)``."""
+    counters = game.counters
+    funding = sorted(p for p, f in hand if card(f).kind is Kind.FUNDING)
+    options: list[Any] = []
+    for p, f in hand:
+        printed = card(f)
+        if not printed.is_agent:
+            continue
+        for branch in printed.branches:
+            if counters.full > 0 or counters.bare > 0:
+                options.append(("play_agent", p, branch, ()))
+            if counters.full > 0:
+                for size in range(1, len(funding) + 1):
+                    options.extend(
+                        ("play_agent", p, branch, fs) for fs in combinations(funding, size)
+                    )
+    for p, f in hand:
+        printed = card(f)
+        if printed.kind is not Kind.MISSION:
+            continue
+        for branch in printed.branches:
+            if branch not in game.mission_branches and may_play_mission(game.board, seat, branch):
+                options.append(("play_mission", p, branch))
+    if teammate(seat, game.n) is not None and not game.passed:
+        options.extend(("pass_card", p) for p, _ in hand)
+    options.append(("end_deploy",))
+    return tuple(options)
+
+
+def effect_options(
+    game: Game, seat: int, hand: Sequence[tuple[int, str]]
+) -> tuple[tuple[EffectUse, int | None] | None, ...]:
+    """§13's ``effect`` decisions: ``None`` (decline), then each legal use with the position of
+    its special discard (``None`` for an effect without one)."""
+    assert game.special is not None
+    position = {f: p for p, f in hand}
+    uses = effect_uses(game.board, seat, game.special, [f for _, f in hand])
+    return (None, *((u, None if u.discard is None else position[u.discard]) for u in uses))
 
 
 def end_deploy(game: Game, seat: int) -> Game:

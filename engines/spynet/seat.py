@@ -13,7 +13,6 @@ seat asks first and then writes the kind of the chosen option.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations
 from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy
@@ -23,10 +22,8 @@ from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext, table_key_secret
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.cards import BRANCHES, PAPER_TRAIL_HAND_LIMIT, Kind, card
-from spycraft.engines.spynet.deploy import EffectUse, effect_uses
+from spycraft.engines.spynet.cards import BRANCHES, PAPER_TRAIL_HAND_LIMIT
 from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
-from spycraft.engines.spynet.scoring import may_play_mission, teammate
 from spycraft.engines.spynet.view import SeatView, describe_option
 from spycraft.engines.table import Turn
 
@@ -157,46 +154,10 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         return [(p, f) for p, f in known if f is not None]
 
     def deploy_options(self, state: State) -> tuple[Any, ...]:
-        game = _game(state)
-        hand = self.hand_faces(state)
-        counters = game.counters
-        funding = sorted(p for p, f in hand if card(f).kind is Kind.FUNDING)
-        options: list[Any] = []
-        for p, f in hand:
-            printed = card(f)
-            if not printed.is_agent:
-                continue
-            for branch in printed.branches:
-                if counters.full > 0 or counters.bare > 0:
-                    options.append(("play_agent", p, branch, ()))
-                if counters.full > 0:
-                    for size in range(1, len(funding) + 1):
-                        options.extend(
-                            ("play_agent", p, branch, fs) for fs in combinations(funding, size)
-                        )
-        for p, f in hand:
-            printed = card(f)
-            if printed.kind is not Kind.MISSION:
-                continue
-            for branch in printed.branches:
-                if branch not in game.mission_branches and may_play_mission(
-                    game.board, self.seat, branch
-                ):
-                    options.append(("play_mission", p, branch))
-        if teammate(self.seat, game.n) is not None and not game.passed:
-            options.extend(("pass_card", p) for p, _ in hand)
-        options.append(("end_deploy",))
-        return tuple(options)
+        return M.deploy_options(_game(state), self.seat, self.hand_faces(state))
 
     def effect_options(self, state: State) -> tuple[Any, ...]:
-        game = _game(state)
-        assert game.special is not None
-        hand = self.hand_faces(state)
-        position = {f: p for p, f in hand}
-        uses: tuple[EffectUse, ...] = effect_uses(
-            game.board, self.seat, game.special, [f for _, f in hand]
-        )
-        return (None, *((u, None if u.discard is None else position[u.discard]) for u in uses))
+        return M.effect_options(_game(state), self.seat, self.hand_faces(state))
 
 
 def _game(state: State) -> M.Game:

@@ -434,7 +434,8 @@ def test_a_forfeit_while_a_reveal_is_open_goes_straight_to_the_final_reveal() ->
     assert isinstance(after, Turn) and after.kinds == ("reveal",) and after.seat != accused
 
 
-# Whole random games: 4 a run in the suite; SPYNET_PROPERTY_GAMES=200 for the count.
+# Whole random signed games, for the engine path: 4 a run (SPYNET_PROPERTY_GAMES for more). The
+# issue's 200 random games a run are played on the model in test_spynet_properties.
 PROPERTY_GAMES = int(os.environ.get("SPYNET_PROPERTY_GAMES", "4"))
 
 
