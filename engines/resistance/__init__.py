@@ -18,6 +18,7 @@ from spycraft.engines.resistance.bots import BOTS
 from spycraft.engines.resistance.hindsight import hindsight
 from spycraft.engines.resistance.model import MISSIONS
 from spycraft.engines.resistance.protocol import ResistanceRules, State
+from spycraft.engines.resistance.screen import screen, story
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.resistance.view import narrate, render
 from spycraft.engines.schema import (
@@ -123,4 +124,6 @@ GAME = GameDefinition(
     narrate=narrate,
     hindsight=hindsight,
     moves=MOVES,
+    screen=screen,
+    story=story,
 )

@@ -18,16 +18,24 @@ from spycraft.engines.resistance.protocol import MISSION_FACES, State
 from spycraft.engines.resistance.view import Knowledge, SeatView
 
 
-def hindsight(states: Sequence[State], seat: int) -> list[Any]:
-    """One view per state; the bare game where the final reveal did not open enough."""
-    final = states[-1]
+def mission_cards(final: State) -> dict[tuple[int, int], str] | None:
+    """Every mission card of the game by (round, seat), once the final reveal opened every key
+    share (None before, or when a seat that forfeited kept its share closed)."""
     if len(final.roles) != final.n or any(s is None for s in final.secrets):
-        return [state.game for state in states]
+        return None
     key = scalar_sum(s for s in final.secrets if s is not None)
-    cards = {
+    return {
         (p.round, p.seat): MISSION_FACES.label_of(elgamal.decrypt_with_secret(p.ciphertext, key))
         for p in final.played
     }
+
+
+def hindsight(states: Sequence[State], seat: int) -> list[Any]:
+    """One view per state; the bare game where the final reveal did not open enough."""
+    final = states[-1]
+    cards = mission_cards(final)
+    if cards is None:
+        return [state.game for state in states]
     spies = tuple(i for i, role in enumerate(final.roles) if role == recognition.SPY)
     spy = seat in spies
     views: list[Any] = []

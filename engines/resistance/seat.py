@@ -36,7 +36,7 @@ from spycraft.engines.resistance.protocol import (
     proof_context,
     vote_purpose,
 )
-from spycraft.engines.resistance.view import Knowledge, SeatView
+from spycraft.engines.resistance.view import Knowledge, SeatView, card_title
 from spycraft.engines.seat import SeatContext, table_key_secret
 
 PROMPTS = {
@@ -64,9 +64,9 @@ def label(kind: str, option: Any) -> str:
     if kind == "propose":
         return f"mission {option.mission}: {' '.join(map(str, option.team))}"
     if kind == "plot_deal":
-        return ", ".join(f"{card}->{seat}" for card, seat in option)
+        return ", ".join(f"{card_title(card)} to seat {seat}" for card, seat in option)
     if kind == "take_responsibility":
-        return f"take {option[1]} from seat {option[0]}"
+        return f"take {card_title(option[1])} from seat {option[0]}"
     return str(option)
 
 

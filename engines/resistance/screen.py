@@ -1,0 +1,392 @@
+"""The Resistance as a UI draws it (``engines.viewmodel``): the table's picture and its history.
+
+Theory of operation
+-------------------
+``screen`` reads the protocol state (public game, and after the final reveal every role and
+mission card) plus, for a seat, its ``SeatView`` (``view.Knowledge``: role, spies, looks, own
+cards). The board is what the online tables show: the mission track (team, Leader, result of
+each mission), the vote history (one row per proposal, one column per seat), the plot cards in
+front of each player; the private panel is the seat's role and what its looks showed it; the
+result names the deciding mission and reveals every role and every mission card.
+
+``story`` tells one record as the line-mode narration does (``view.narrate``, one source of the
+words) and adds why the score or the vote track moved; a cryptographic step is told once when
+it is done ("roles dealt and verified"), so its other records give None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.crypto import recognition
+from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.hindsight import mission_cards
+from spycraft.engines.resistance.model import Game, MissionResult, VoteRecord
+from spycraft.engines.resistance.view import (
+    PHASE_TEXT,
+    REASONS,
+    SIDE_NAMES,
+    Knowledge,
+    SeatView,
+    _mission_text,
+    narrate,
+    seats,
+)
+from spycraft.engines.screens import outcome, sentence
+from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
+
+TITLE = "The Resistance"
+SIDE_TITLES = {R.RESISTANCE: "The Resistance", R.SPIES: "The Spies"}
+ROLE_TITLES = {R.RESISTANCE: "Resistance", R.SPIES: "Spy"}
+ROLE_RULES = {
+    R.RESISTANCE: "You win if three missions succeed. You play Success on every mission you "
+    "go on; you do not know who the spies are.",
+    R.SPIES: "You win if three missions fail or five teams in a row are rejected. On a mission "
+    "you may play Success or Fail; one Fail fails it (two on the fourth mission with seven or "
+    "more players).",
+}
+CATEGORY_TEXT = {
+    R.IMMEDIATE: "Immediate: it takes effect as soon as it is dealt.",
+    R.KEEP: "Keep: the holder keeps it face up and may play it once, in its moment.",
+    R.PERMANENT: "Permanent: it stays in front of its holder until the game ends.",
+}
+# What each plot card does, in the words of rules section 5.5.
+PLOT_RULES = {
+    R.STRONG_LEADER: "Play it before the Leader proposes: you become the Leader and propose "
+    "this team instead; leadership then goes on clockwise from you.",
+    R.NO_CONFIDENCE: "Play it after a team is approved: the team is rejected anyway, and the "
+    "rejection counts on the vote track (it may be the fifth).",
+    R.OPINION_MAKER: "While you hold it you vote first, and your vote is shown before anyone "
+    "else chooses.",
+    R.CLOSE_EYE: "Play it after the mission cards are chosen: you secretly see one team "
+    "member's mission card (not your own, not one in the spotlight).",
+    R.SPOTLIGHT: "Play it before the mission: one team member you name plays the mission card "
+    "face up for everyone to see.",
+    R.OVERHEARD: "When dealt, you secretly see the role of one of your two neighbours.",
+    R.ESTABLISH_CONFIDENCE: "When dealt, you secretly see the Leader's role.",
+    R.OPEN_UP: "When dealt, you show your role to a player of your choice.",
+    R.TAKE_RESPONSIBILITY: "Play it after a team is proposed: take a plot card from another "
+    "player's hand into yours.",
+}
+VOTE_TRACK_RULES = "Each rejected team moves the vote track; five in a row and the Spies win. " \
+    "An approved mission resets it."
+
+
+def plot_explain(card: str) -> str:
+    kind = R.card_type(card)
+    return f"{PLOT_RULES[kind]} {CATEGORY_TEXT[R.CARDS[card].category]}"
+
+
+def _game(state: Any) -> Game:
+    game: Game = state.game if hasattr(state, "game") else state
+    return game
+
+
+def _roles(state: Any) -> tuple[str, ...]:
+    """Each seat's side once the final reveal opened the roles, else ()."""
+    roles = getattr(state, "roles", ())
+    return tuple(R.SPIES if role == recognition.SPY else R.RESISTANCE for role in roles)
+
+
+def _seat_tone(seat: int, viewer: int | None, turn: tuple[int, ...] = ()) -> str:
+    if seat == viewer:
+        return "you"
+    return "turn" if seat in turn else ""
+
+
+def waiting(game: Game) -> tuple[int, ...]:
+    """The seats the game waits for now (none while it waits for randomness or the end)."""
+    if game.window is not None:
+        return (game.window_seat(),)
+    if game.phase in (R.PLOT_DEAL, R.PROPOSE):
+        return (game.leader,)
+    if game.phase == R.PLOT_RESOLVE and game.to_resolve:
+        return (game.to_resolve[0][1],)
+    if game.phase == R.VOTE:
+        return game.voters
+    if game.phase == R.MISSION_PLAY:
+        return game.mission_players()
+    return ()
+
+
+def _status(game: Game, viewer: int | None) -> tuple[Fact, ...]:
+    variants = [name for name, on in (("The Plot Thickens", game.plot),
+                                      ("Targeting", game.targeting),
+                                      ("Blind Spies", game.blind_spies)) if on]
+    facts = [
+        Fact("Players", f"{game.n}, of whom {R.spies(game.n)} are spies"
+             + (f"; {', '.join(variants)}" if variants else "")),
+        Fact("Score", f"Resistance {game.successes}, Spies {game.failures}",
+             explain="Three successful missions win for the Resistance, three failed ones "
+             "for the Spies."),
+    ]
+    if game.ending is None and game.phase != R.FIRST_LEADER:
+        facts.append(Fact("Round", f"{game.round} of 5"))
+        facts.append(Fact("Leader", f"seat {game.leader}", _seat_tone(game.leader, viewer)))
+    facts.append(Fact("Rejected in a row", f"{game.vote_track} of {R.MAX_REJECTIONS}",
+                      "bad" if game.vote_track == R.MAX_REJECTIONS - 1 else "",
+                      VOTE_TRACK_RULES))
+    if game.ending is not None:
+        facts.append(Fact("Game over", _ending(game.ending)))
+        return tuple(facts)
+    turn = waiting(game)
+    now = PHASE_TEXT.get(game.phase, "the game goes on")
+    if turn:
+        mine = viewer in turn
+        who = "you" if mine and len(turn) == 1 else seats(turn)
+        now = f"{now} ({who})" if not mine or len(turn) == 1 else f"{now} ({who}, you too)"
+        facts.append(Fact("Now", now, "turn" if mine else ""))
+    else:
+        facts.append(Fact("Now", now))
+    if game.window is not None:
+        kind = R.WINDOW_CARD[game.window.phase]
+        facts.append(Fact("Plot card", R.TITLES[kind], explain=PLOT_RULES[kind]))
+    for card in game.drawn_cards:
+        facts.append(Fact("Drawn, to deal", R.TITLES[R.card_type(card)],
+                          explain=plot_explain(card)))
+    return tuple(facts)
+
+
+def _ending(ending: R.Ending) -> str:
+    side = SIDE_NAMES.get(ending.winner, "nobody")
+    return sentence(f"{side} win: {REASONS.get(ending.reason, 'the game ended')}")
+
+
+def _mission_cell(game: Game, mission: int) -> Cell:
+    result = game.results[mission - 1]
+    if result is None:
+        current = game.proposal is not None and game.proposal.mission == mission and \
+            game.phase in (R.MISSION_PLAY, R.MISSION_REVEAL, R.WINDOW_SPOTLIGHT,
+                           R.WINDOW_CLOSE_EYE)
+        return Cell("on the way" if current else "", "turn" if current else "")
+    fails = "1 Fail" if result.fails == 1 else f"{result.fails} Fails"
+    text = f"{'failed' if result.failed else 'succeeded'} ({fails})"
+    for seat, card in result.spotlight:
+        text += f"; seat {seat} in the spotlight played {card.capitalize()}"
+    return Cell(text, "bad" if result.failed else "good")
+
+
+def _missions(game: Game, viewer: int | None) -> Grid:
+    rows = []
+    for m in R.MISSIONS:
+        result = game.results[m - 1]
+        need = R.fails_needed(game.n, m)
+        size = f"{R.team_size(game.n, m)} players" + ("; 2 Fails to fail" if need == 2 else "")
+        leader = Cell("") if result is None else Cell(f"seat {result.leader}",
+                                                      _seat_tone(result.leader, viewer))
+        team = Cell("") if result is None else Cell(seats(result.team),
+                                                    "you" if viewer in result.team else "")
+        rnd = Cell("") if result is None else Cell(str(result.round))
+        rows.append((Cell(str(m)), Cell(size), rnd, leader, team, _mission_cell(game, m)))
+    columns = ("Mission", "Team", "Round", "Leader", "Went", "Result")
+    return Grid("Missions", columns, tuple(rows))
+
+
+def _vote_cell(vote: bool | None) -> Cell:
+    if vote is None:
+        return Cell("?", "hidden")
+    return Cell("approve", "good") if vote else Cell("reject", "bad")
+
+
+def _vote_result(record: VoteRecord) -> Cell:
+    if record.no_confidence is not None:
+        return Cell(f"approved, then rejected by No Confidence (seat {record.no_confidence})",
+                    "bad")
+    return Cell("approved", "good") if record.approved else Cell("rejected", "bad")
+
+
+def _votes(game: Game, viewer: int | None) -> Grid:
+    columns = ("Round", "Mission", "Leader", "Team", *(f"seat {s}" for s in range(game.n)),
+               "Result")
+    rows = []
+    for record in game.vote_log:
+        rows.append((
+            Cell(str(record.round)), Cell(str(record.proposal.mission)),
+            Cell(f"seat {record.leader}", _seat_tone(record.leader, viewer)),
+            Cell(seats(record.proposal.team), "you" if viewer in record.proposal.team else ""),
+            *(_vote_cell(v) for v in record.votes), _vote_result(record),
+        ))
+    if game.proposal is not None and game.phase in (R.WINDOW_TAKE_RESPONSIBILITY, R.VOTE):
+        votes = game.votes if game.votes else (None,) * game.n
+        rows.append((
+            Cell(str(game.round)), Cell(str(game.proposal.mission)),
+            Cell(f"seat {game.leader}", _seat_tone(game.leader, viewer)),
+            Cell(seats(game.proposal.team), "you" if viewer in game.proposal.team else ""),
+            *(_vote_cell(v) for v in votes), Cell("voting", "turn"),
+        ))
+    return Grid("Votes", columns, tuple(rows))
+
+
+def _plot(game: Game, viewer: int | None) -> Grid:
+    rows = tuple(
+        (Cell(f"seat {s}", _seat_tone(s, viewer)),
+         Cell(", ".join(R.TITLES[R.card_type(c)] for c in hand) or "none"))
+        for s, hand in enumerate(game.hands)
+    )
+    return Grid(f"Plot cards in front of each player ({len(game.deck)} left in the deck)",
+                ("Player", "Cards"), rows)
+
+
+def _looks(game: Game, viewer: int | None) -> Grid:
+    rows = tuple(
+        (Cell(str(look.round)),
+         Cell(f"seat {look.viewer}", _seat_tone(look.viewer, viewer)),
+         Cell(f"seat {look.subject}'s {'role' if look.what == 'role' else 'mission card'}"),
+         Cell(R.TITLES[R.card_type(look.card)]))
+        for look in game.looks
+    )
+    return Grid("Who saw what (only the viewer knows what was shown)",
+                ("Round", "Viewer", "Saw", "Because of"), rows)
+
+
+def _private(knowledge: Knowledge, game: Game) -> tuple[Fact, ...]:
+    side = R.SPIES if knowledge.spy else R.RESISTANCE
+    facts = [
+        Fact("You are", f"seat {knowledge.seat}", "you"),
+        Fact("Your role", ROLE_TITLES[side], f"side:{side}", ROLE_RULES[side]),
+    ]
+    if knowledge.spy:
+        others = tuple(s for s in knowledge.known_spies if s != knowledge.seat)
+        if others:
+            facts.append(Fact("The other spies", seats(others), f"side:{R.SPIES}"))
+        elif game.blind_spies:
+            facts.append(Fact("The other spies", "unknown: Blind Spies, spies do not know "
+                              "each other", "hidden"))
+    for subject, spy in knowledge.seen_roles:
+        role = ROLE_TITLES[R.SPIES if spy else R.RESISTANCE]
+        facts.append(Fact("You saw", f"seat {subject} is {role}"))
+    for rnd, subject, card in knowledge.seen_cards:
+        facts.append(Fact("You saw", f"seat {subject}'s mission card in round {rnd}: "
+                          f"{card.capitalize()}"))
+    for rnd, card in sorted(knowledge.own_cards):
+        facts.append(Fact("You played", f"{card.capitalize()} in round {rnd}"))
+    if 0 <= knowledge.seat < len(game.hands):
+        for card in game.hands[knowledge.seat]:
+            facts.append(Fact("Your plot card", R.TITLES[R.card_type(card)],
+                              explain=plot_explain(card)))
+    return tuple(facts)
+
+
+def _reveal(state: Any, game: Game) -> tuple[Grid, ...]:
+    roles = _roles(state)
+    if not roles:
+        return ()
+    cards = mission_cards(state) or {}
+    played = [r for r in game.results if r is not None]
+    columns = ("Player", "Role", *(f"Mission {r.mission}" for r in played))
+    rows = []
+    for s in range(game.n):
+        cells = [Cell(f"seat {s}"), Cell(ROLE_TITLES[roles[s]], f"side:{roles[s]}")]
+        for result in played:
+            if s not in result.team:
+                cells.append(Cell(""))
+                continue
+            card = cards.get((result.round, s))
+            cells.append(Cell(card.capitalize(), "bad" if card == R.FAIL else "good")
+                         if card else Cell("?", "hidden"))
+        rows.append(tuple(cells))
+    return (Grid("The final reveal: every role and every mission card", columns, tuple(rows)),)
+
+
+def _deciding(game: Game) -> tuple[str, ...]:
+    if game.ending is None:
+        return ()
+    lines = [_ending(game.ending)]
+    if game.ending.reason in ("three_successes", "three_failures"):
+        last = max((r for r in game.results if r is not None), key=lambda r: r.round)
+        lines.append(f"The deciding {_mission_text(last)}")
+    elif game.vote_log:
+        last_vote = game.vote_log[-1]
+        lines.append(f"The fifth rejected team: Leader seat {last_vote.leader} proposed "
+                     f"{seats(last_vote.proposal.team)} for mission {last_vote.proposal.mission}")
+    return tuple(lines)
+
+
+def _result(table_state: Any, game: Game, viewer: int | None) -> Result | None:
+    result = getattr(table_state, "result", None)
+    if result is None:
+        return None
+    state = getattr(table_state, "game", table_state)
+    roles = _roles(state)
+    side = roles[viewer] if viewer is not None and viewer < len(roles) else None
+    return outcome(result, side, lambda name: SIDE_TITLES.get(name, name),
+                   _deciding(game), _reveal(state, game))
+
+
+def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
+    """The table as ``seat`` sees it (None: the public picture, for spectators and replays)."""
+    state = getattr(table_state, "game", table_state)
+    game = _game(state)
+    board = [_missions(game, seat), _votes(game, seat)]
+    if game.plot:
+        board.append(_plot(game, seat))
+        if game.looks:
+            board.append(_looks(game, seat))
+    private: tuple[Fact, ...] = ()
+    if isinstance(seat_view, SeatView) and seat_view.knowledge.seat == seat:
+        private = _private(seat_view.knowledge, game)
+    elif seat is not None:
+        private = (Fact("You are", f"seat {seat}", "you"),
+                   Fact("Your role", "not dealt yet", "hidden"))
+    return Screen(TITLE, _status(game, seat), tuple(board), private,
+                  _result(table_state, game, seat))
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+def _new_result(old: Game, new: Game) -> MissionResult | None:
+    return next((r for r, o in zip(new.results, old.results) if r is not None and o is None),
+                None)
+
+
+def _why(old: Game, new: Game) -> str:
+    """Why the score or the vote track moved with this record."""
+    result = _new_result(old, new)
+    if result is not None:
+        need = R.fails_needed(new.n, result.mission)
+        if result.failed:
+            return (f"{result.fails} Fail card{'s' * (result.fails != 1)} played; "
+                    f"{need} fail{'s' * (need != 1)} mission {result.mission}: a point for "
+                    "the Spies")
+        return (f"{'no Fail card' if result.fails == 0 else f'only {result.fails} Fail'}: "
+                f"mission {result.mission} succeeds, a point for the Resistance")
+    if new.vote_track > old.vote_track:
+        last = new.vote_log[-1] if new.vote_log else None
+        if last is not None and last.no_confidence is not None and last.approved:
+            cause = f"seat {last.no_confidence} played No Confidence on the approved team"
+        else:
+            needed = R.approvals_needed(new.n)
+            cause = f"the team got fewer than {needed} approvals"
+        return f"{cause}: {new.vote_track} rejected in a row (five and the Spies win)"
+    return ""
+
+
+def _forfeit_text(before: Any, after: Any) -> str:
+    old = getattr(before, "forfeits", ())
+    new = getattr(after, "forfeits", ())
+    told = [f"seat {seat} forfeits" for seat, _, _ in new[len(old):]]
+    return "; ".join(told)
+
+
+def story(before: Any, record: Any, after: Any) -> Event | None:
+    """One history line for ``record``, or None for a step told later (or never) as a whole."""
+    old, new = _game(before) if before is not None else None, _game(after)
+    if record.kind in ("fraud", "abandon"):
+        what = "proves that a seat cheated" if record.kind == "fraud" else \
+            "and a majority declare a seat absent"
+        forfeit = _forfeit_text(before, after) or "a seat forfeits"
+        return Event(record.seq, sentence(f"seat {record.seat} {what}: {forfeit}"), new.round,
+                     "a seat that cheats or leaves loses the game for its side", "bad")
+    if record.kind == "result":
+        return None
+    if old is None:
+        return None
+    text = narrate(before, record, after)
+    if not text:
+        return None
+    result = _new_result(old, new)
+    tone = "" if result is None else "bad" if result.failed else "good"
+    if new.ending is not None and old.ending is None:
+        tone = f"side:{new.ending.winner}"
+    return Event(record.seq, sentence(text), old.round, _why(old, new), tone)
