@@ -35,6 +35,14 @@ MODE is one of
                  with small-order Ed25519 identity keys; never sits down
   flood          500 frames of its own signed records for seqs just ahead and far ahead, then
                  a storm of sync requests, and acks and heads for huge seqs
+  chatter        table talk that lies, each on fresh links: two different messages under one
+                 counter (a chat equivocation), 30 lines at once (over every receiver's
+                 bucket), a 281-character line, a line with an escape sequence, a line signed
+                 with its key in another seat's name; and to every observer linked to it, once,
+                 a record forged in another seat's name
+  spectator      no seat: dials a seat of the table in play as a spectator (its hello asking
+                 for seat 0), takes the genesis, then sends a record, a chat message and an
+                 absence vote, each on a new connection, and prints how the seat answered
 """
 
 from __future__ import annotations
@@ -48,8 +56,16 @@ from typing import Any, ClassVar
 import trio
 
 from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.chat import PROTECTED_CHAT, ChatMessage
+from spycraft.crypto.encoding import encode
 from spycraft.crypto.identity import Identity
-from spycraft.crypto.records import Record, SignedRecord, sign_record
+from spycraft.crypto.records import (
+    Record,
+    SignedRecord,
+    parse_genesis,
+    sign1,
+    sign_record,
+)
 from spycraft.engines import absence, registry
 from spycraft.engines.table import TableState
 from spycraft.p2p import handshake
@@ -78,6 +94,7 @@ class Cheater(Session):
     done = False
     dialing: set[int]
     used_links: set[int]
+    fed: set[int]
     last_place = 0
     captured: ClassVar[list[dict[str, Any]]] = []  # hello and auth frames other peers sent us
 
@@ -85,6 +102,7 @@ class Cheater(Session):
         super().__init__(**kwargs)
         self.dialing = set()  # seats we are dialing back
         self.used_links = set()  # links that carried an attack (their peers hang up)
+        self.fed = set()  # observer links we fed a forged record
 
     @property
     def trigger(self) -> str:
@@ -182,6 +200,7 @@ class Cheater(Session):
             "frame": self._frame,
             "hello-replay": self._hello_replay,
             "flood": self._flood,
+            "chatter": self._chatter,
         }
         step = steps.get(self.mode)
         if step is None:
@@ -319,6 +338,54 @@ class Cheater(Session):
                 OSError) as exc:
             return f"closed ({type(exc).__name__})"
 
+    def _chat(self, counter: int, text: str, seat: int | None = None) -> dict[str, Any]:
+        """A chat frame signed with our key (``seat``: in another seat's name), whatever the
+        text."""
+        assert self.seat is not None
+        message = ChatMessage(self.genesis.genesis.table, self.seat if seat is None else seat,
+                              counter, self.state.seq, text)
+        raw, _ = sign1(encode(message.to_cbor()), self.identity, PROTECTED_CHAT)
+        return {"t": "chat", "message": raw}
+
+    async def _chatter(self, round_: int) -> bool:
+        self._feed_observers()
+        state = self.state
+        if round_ >= 5 or state.seq < 4 + 3 * round_ or not self._relinked():
+            return False
+        assert self.seat is not None
+        counter = 10 * (round_ + 1)
+        if round_ == 0:
+            for text in ("I am Red, trust me", "I am Blue, trust me"):
+                self._broadcast(self._chat(counter, text))
+            say("said two things under one counter")
+            return True
+        if round_ == 1:
+            for i in range(30):
+                self._broadcast(self._chat(counter + i, f"spam {i}"))
+            say("said 30 lines at once")
+            return True
+        attack = {
+            2: (self._chat(counter, "x" * 281), "a 281-character line"),
+            3: (self._chat(counter, "look\x1b[2J\x1b]0;pwned\x07 here"), "an escape sequence"),
+            4: (self._chat(counter, "I resign", seat=(self.seat + 1) % len(self.roster)),
+                "a line in another seat's name"),
+        }[round_]
+        self._send_attack(attack[0])
+        say(f"said {attack[1]}")
+        return True
+
+    def _feed_observers(self) -> None:
+        """Once to every observer linked to us: a record forged in another seat's name."""
+        assert self.seat is not None
+        other = (self.seat + 1) % len(self.roster)
+        for link in list(self.links.values()):
+            if link.seat is None and link.id not in self.fed and self.state.seq >= 2:
+                self.fed.add(link.id)
+                forged = self._signed(self.state.seq + 1, self.state.link, "guess", {"rank": 3},
+                                      seat=other)
+                link.post({"t": "record", "record": forged.raw})
+                say(f"fed an observer a record forged in seat {other}'s name")
+
     async def _flood(self, round_: int) -> bool:
         state = self.state
         if round_ >= 1 or state.seq < RETRO_AFTER or not self._linked_to_all():
@@ -403,7 +470,47 @@ async def low_order(ad: TableAd) -> None:
         say(f"hello with an identity key of small order ({what}): {await _knock(ad, frame)}")
 
 
+async def spectator(args: argparse.Namespace) -> None:
+    """A spectator that tries to write: each attempt on a fresh, authenticated connection."""
+    identity = Identity(SystemEntropy().take(32))
+    with trio.fail_after(30):
+        async with browse_tables(args.interface) as ads:
+            async for ad in ads:
+                if (ad.change != "removed" and ad.table_id.hex() == args.table
+                        and ad.watching is not None):
+                    break
+    me = Me.fresh(identity, "cheater-spectator")
+    for what in ("record", "chat", "absent"):
+        try:
+            with trio.fail_after(10):
+                framed = FramedStream(await trio.open_tcp_stream(ad.address, ad.port))
+                async with framed:
+                    await handshake.dial(framed, identity, me.hello(ad.table_id, seat=0),
+                                         ad.table_id)
+                    genesis = parse_genesis((await framed.receive())["genesis"])
+                    table, link = genesis.genesis.table, genesis.link
+                    forged = sign_record(Record(table, 1, link, 0, "beacon", {}), identity)
+                    frame: dict[str, Any] = {
+                        "record": {"t": "record", "record": forged.raw},
+                        "chat": {"t": "chat", "message": forged.raw},
+                        "absent": {"t": "absent", "seq": 1, "prev": link, "seat": 0, "voter": 1,
+                                   "sig": bytes(64)},
+                    }[what]
+                    await framed.send(frame)
+                    while True:
+                        answer = await framed.receive()
+                        if answer["t"] == "bye":
+                            say(f"{what} frame: bye ({answer['reason']})")
+                            break
+        except (FrameError, trio.EndOfChannel, trio.BrokenResourceError, trio.TooSlowError,
+                OSError) as exc:
+            say(f"{what} frame: closed ({type(exc).__name__})")
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.mode == "spectator":
+        await spectator(args)
+        return
     Cheater.mode, Cheater.game, Cheater.stall_at = args.mode, args.game, args.stall_at
     definition = registry.load(args.game)
     entropy = SystemEntropy()
@@ -422,7 +529,7 @@ async def main(args: argparse.Namespace) -> None:
         ad, definition=definition, me=Me.fresh(identity, f"cheater-{args.mode}"),
         interface=args.interface, root=Path(args.out).parent / "cheater-home",
         agent_for=lambda seat: definition.bots["random"](entropy, seat),
-        config=SessionConfig(turn_timeout=args.turn_timeout),
+        config=SessionConfig(turn_timeout=args.turn_timeout, announce=args.mode == "chatter"),
         session_class=Cheater,
     )
     say(f"seat {session.seat}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.harness import Proc, audit
+from tests.net.harness import Proc, audit, spycraft
 
 pytestmark = pytest.mark.network
 LO = "127.0.0.1"
@@ -26,20 +26,49 @@ def bots(tmp: Path, name: str, table: str, count: int = 1, *extra: str,
                        "--table", table, "--turn-timeout", timeout, *extra], tmp)
 
 
+def watch(tmp: Path, table: str, *extra: str) -> Proc:
+    return Proc("watch", ["watch", table, "--out", str(tmp / "watch.cbor"), "--interface", LO,
+                          "--wait", "60", *extra], tmp)
+
+
 def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(tmp_path):
+    """...with table talk (alice's bot says two lines) and a spectator that follows the game
+    from the seats' ads to the same transcript, the same talk and a valid audit."""
     h = host(tmp_path)
     table = h.table_id()
-    a, b = bots(tmp_path, "alice", table), bots(tmp_path, "bob", table)
-    for p in (h, a, b):
+    w = watch(tmp_path, table)
+    a = bots(tmp_path, "alice", table, 1, "--think", "0.05", "--say", "good luck|have fun")
+    b = bots(tmp_path, "bob", table, 1, "--think", "0.05")
+    for p in (h, a, b, w):
         assert p.wait(90) == 0, p.output()
-    files = [tmp_path / "host.cbor", *sorted((tmp_path / "alice").glob("*.cbor")),
-             *sorted((tmp_path / "bob").glob("*.cbor"))]
-    assert len(files) == 3
+    files = [tmp_path / "host.cbor", *sorted((tmp_path / "alice").glob("*[0-9].cbor")),
+             *sorted((tmp_path / "bob").glob("*[0-9].cbor")), tmp_path / "watch.cbor"]
+    assert len(files) == 4
     first = files[0].read_bytes()
     assert all(f.read_bytes() == first for f in files)
     checked = audit(files[0])
     assert checked.returncode == 0, checked.stdout
     assert "VALID spies-and-lies" in checked.stdout
+    assert "chat: VALID, 2 chat lines" in checked.stdout
+
+    speaker = int(next((tmp_path / "alice").glob("*[0-9].cbor")).stem.rsplit("seat", 1)[1])
+    for p in (h, w):  # the host and the spectator printed alice's lines as they came
+        assert f"(seat {speaker}): good luck" in p.output(), p.output()
+        assert f"(seat {speaker}): have fun" in p.output()
+    assert "through seat" in w.output() and "audit: VALID spies-and-lies" in w.output()
+    talk = (tmp_path / "host.chat.cbor").read_bytes()
+    assert (tmp_path / "watch.chat.cbor").read_bytes() == talk
+    assert next((tmp_path / "bob").glob("*.chat.cbor")).read_bytes() == talk
+    replayed = spycraft("replay", "--brief", str(tmp_path / "host.cbor")).stdout
+    said = replayed.index(f"(seat {speaker}): good luck")
+    assert replayed.index(" 1 ") < said < replayed.index("result:")
+
+    edited = bytearray(talk)
+    edited[talk.index(b"have fun")] ^= 0x20  # "Have fun": not what the seat signed
+    (tmp_path / "host.chat.cbor").write_bytes(bytes(edited))
+    tampered = audit(tmp_path / "host.cbor")
+    assert tampered.returncode == 1, tampered.stdout
+    assert f"chat message 2 of seat {speaker}: the signature does not verify" in tampered.stdout
 
 
 def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path):
