@@ -49,7 +49,7 @@ is named as having deserted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from spycraft.crypto import beacon
@@ -72,6 +72,7 @@ from spycraft.crypto.records import (
     verify_record_signature,
 )
 from spycraft.engines import absence
+from spycraft.engines.evolve import evolve
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
 # The reasons a forfeit result gives, so the audit can tell a cheat from a desertion.
@@ -381,7 +382,7 @@ class Table(Generic[S]):
         self, state: TableState[S], signed: SignedRecord, game: S, **changes: Any
     ) -> TableState[S]:
         record = signed.record
-        return replace(
+        return evolve(  # once per record: dataclasses.replace would cost more than the checks
             state,
             game=game,
             seq=record.seq,

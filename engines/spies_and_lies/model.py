@@ -32,12 +32,13 @@ violation. So a cheat is caught at the earliest reveal that proves it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise, permutations
+from itertools import combinations, pairwise
 from typing import Literal, TypeVar
 
 from spycraft.engines.errors import Illegal, Violation
+from spycraft.engines.evolve import evolve
 
 T = TypeVar("T")
 Pair = tuple[T, T]
@@ -156,7 +157,7 @@ def _put(pair: Pair[T], seat: int, value: T) -> Pair[T]:
 def _put_card(board: Board, seat: int, index: int, card: Card) -> Board:
     cards = list(board.cards[seat])
     cards[index] = card
-    return replace(board, cards=_put(board.cards, seat, tuple(cards)))
+    return evolve(board, cards=_put(board.cards, seat, tuple(cards)))
 
 
 # --- deployments (rules §4.1) ---------------------------------------------------------------
@@ -182,8 +183,29 @@ def is_legal_deployment(ranks: Sequence[int], in_hand: Sequence[int]) -> bool:
 
 @lru_cache(maxsize=64)
 def legal_deployments(in_hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every legal deployment of this hand, in lexicographic order (decision D1)."""
-    return tuple(p for p in permutations(sorted(in_hand), 4) if in_rank_order(p))
+    """Every legal deployment of this hand (distinct ranks), in lexicographic order (decision D1).
+
+    Built rather than searched among the orderings: the ranks other than the Sergeant increase,
+    so a deployment is four of them in order, or three of them with the Sergeant at one of four
+    places.
+    """
+    others = sorted(r for r in in_hand if r != SERGEANT)
+    found: list[tuple[int, ...]] = list(combinations(others, 4))
+    if SERGEANT in in_hand:
+        for three in combinations(others, 3):
+            found += [three[:place] + (SERGEANT,) + three[place:] for place in range(4)]
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=64)
+def _deployments_by_place(in_hand: tuple[int, ...]) -> tuple[dict[int, int], ...]:
+    """For each mission, rank -> the legal deployments with that rank there, as a bit set over
+    ``legal_deployments(in_hand)`` (bit i: the i-th deployment)."""
+    places: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+    for i, deployment in enumerate(legal_deployments(in_hand)):
+        for place, rank in zip(places, deployment):
+            place[rank] = place.get(rank, 0) | 1 << i
+    return places
 
 
 def forced_token(rank: int, intel: int) -> bool:
@@ -204,14 +226,27 @@ def consistent(
     intel: int | None,
 ) -> tuple[tuple[int, ...], ...]:
     """The legal deployments that agree with the known ranks and the forced tokens."""
+    fitting = _fitting(in_hand, known, tokens, intel)
+    return tuple(d for i, d in enumerate(legal_deployments(in_hand)) if fitting >> i & 1)
 
-    def fits(deployment: tuple[int, ...]) -> bool:
-        for rank, k, token in zip(deployment, known, tokens):
-            if (k is not None and k != rank) or contradicts(rank, token, intel):
-                return False
-        return True
 
-    return tuple(d for d in legal_deployments(in_hand) if fits(d))
+def _fitting(
+    in_hand: tuple[int, ...],
+    known: Sequence[int | None],
+    tokens: Sequence[bool | None],
+    intel: int | None,
+) -> int:
+    """``consistent`` as a bit set over ``legal_deployments``: for each mission, the deployments
+    whose rank there is known (or unknown) and agrees with its token, intersected. A reveal
+    asks this of up to 294 deployments; ten ranks a mission are cheaper to judge than those."""
+    fitting = (1 << len(legal_deployments(in_hand))) - 1
+    for place, k, token in zip(_deployments_by_place(in_hand), known, tokens):
+        allowed = 0
+        for rank, deployments in place.items():
+            if (k is None or k == rank) and not contradicts(rank, token, intel):
+                allowed |= deployments
+        fitting &= allowed
+    return fitting
 
 
 def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None:
@@ -234,7 +269,7 @@ def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None
         )
     known = [*earlier, rank] + [None] * (3 - index)
     tokens = [c.token for c in cards]
-    if not consistent(in_hand, known, tokens, board.current):
+    if not _fitting(in_hand, known, tokens, board.current):
         return (
             f"no legal deployment with these tokens starts {'-'.join(map(str, known[: index + 1]))}"
         )
@@ -267,7 +302,7 @@ def apply_draw(board: Board, values: Sequence[int]) -> Board:
 def setup(board: Board, old: int, red: int, blue: int, sp: int) -> Board:
     deck = list(INTEL)
     set_aside = deck.pop(old)
-    return replace(
+    return evolve(
         board,
         phase="deploy",
         old_intel=(set_aside,),
@@ -278,26 +313,26 @@ def setup(board: Board, old: int, red: int, blue: int, sp: int) -> Board:
 
 
 def deploy(board: Board, seat: int, digests: Sequence[bytes]) -> Board:
-    board = replace(board, cards=_put(board.cards, seat, tuple(Card(d) for d in digests)))
-    return replace(board, phase="intel") if all(board.cards) else board
+    board = evolve(board, cards=_put(board.cards, seat, tuple(Card(d) for d in digests)))
+    return evolve(board, phase="intel") if all(board.cards) else board
 
 
 def draw_intel(board: Board, u: int) -> Board:
     current = sorted(board.deck)[u]
     deck = tuple(i for i in board.deck if i != current)
-    return replace(board, phase="layout", current=current, deck=deck)
+    return evolve(board, phase="layout", current=current, deck=deck)
 
 
 def commit_layout(board: Board, seat: int, digest: bytes) -> Board:
-    board = replace(board, layouts=_put(board.layouts, seat, digest))
-    return replace(board, phase="tokens") if all(board.layouts) else board
+    board = evolve(board, layouts=_put(board.layouts, seat, digest))
+    return evolve(board, phase="tokens") if all(board.layouts) else board
 
 
 def open_layout(board: Board, seat: int, tokens: Sequence[bool]) -> Board:
-    cards = tuple(replace(c, token=t) for c, t in zip(board.cards[seat], tokens))
-    board = replace(board, cards=_put(board.cards, seat, cards))
+    cards = tuple(evolve(c, token=t) for c, t in zip(board.cards[seat], tokens))
+    board = evolve(board, cards=_put(board.cards, seat, cards))
     if all(c.token is not None for side in board.cards for c in side):
-        return _begin_step(replace(board, phase="mission"), 1)
+        return _begin_step(evolve(board, phase="mission"), 1)
     return board
 
 
@@ -321,8 +356,8 @@ def target(board: Board) -> Card:
 
 
 def _begin_step(board: Board, step: int) -> Board:
-    board = replace(board, step=step, placed=False, wall_lock=(False, False))
-    return replace(board, stage="deceive" if board.dt[defender(board)] >= 1 else "guess")
+    board = evolve(board, step=step, placed=False, wall_lock=(False, False))
+    return evolve(board, stage="deceive" if board.dt[defender(board)] >= 1 else "guess")
 
 
 def deceive(board: Board, place: bool) -> Board:
@@ -333,9 +368,9 @@ def deceive(board: Board, place: bool) -> Board:
     if place:
         if board.dt[d] < 1 or board.placed:
             raise Illegal("a DT you do not have, or a second DT in one step")
-        board = replace(board, dt=_put(board.dt, d, board.dt[d] - 1), placed=True)
-        board = _put_card(board, d, target_index(board), replace(target(board), deceived=True))
-    return replace(board, stage="guess")
+        board = evolve(board, dt=_put(board.dt, d, board.dt[d] - 1), placed=True)
+        board = _put_card(board, d, target_index(board), evolve(target(board), deceived=True))
+    return evolve(board, stage="guess")
 
 
 def guess(board: Board, rank: int) -> Board:
@@ -345,9 +380,9 @@ def guess(board: Board, rank: int) -> Board:
     if rank not in RANKS:
         raise Illegal(f"a guess names a rank in 1..10, not {rank}")
     board = _put_card(
-        board, defender(board), target_index(board), replace(target(board), guess=rank)
+        board, defender(board), target_index(board), evolve(target(board), guess=rank)
     )
-    return replace(board, stage="reveal")
+    return evolve(board, stage="reveal")
 
 
 def reveal(board: Board, rank: int) -> Board:
@@ -361,20 +396,20 @@ def reveal(board: Board, rank: int) -> Board:
     auto = False
     flags_g = board.flags[g]
     if flags_g.bomb:
-        flags_g = replace(flags_g, bomb=False)
+        flags_g = evolve(flags_g, bomb=False)
         auto = True
         if correct:
-            board = replace(board, flags=_put(board.flags, d, replace(board.flags[d], double=True)))
-        board = replace(board, flags=_put(board.flags, g, flags_g))
+            board = evolve(board, flags=_put(board.flags, d, evolve(board.flags[d], double=True)))
+        board = evolve(board, flags=_put(board.flags, g, flags_g))
     if (rank == 10 and flags_g.spy) or (rank == 7 and flags_g.miner):
         auto = True
-    board = replace(board, stage="resolve")
+    board = evolve(board, stage="resolve")
     if correct or auto:
-        board = _put_card(board, d, index, replace(card, rank=rank, state="retired"))
+        board = _put_card(board, d, index, evolve(card, rank=rank, state="retired"))
         if correct:
             board = gain(board, g, 4 if flags_g.scout else 2)
         return _finish_step(board)
-    board = _put_card(board, d, index, replace(card, rank=rank, state="activated"))
+    board = _put_card(board, d, index, evolve(card, rank=rank, state="activated"))
     board = activate(board, d, rank)
     return board if board.stage in ("captain", "marshal") else _finish_step(board)
 
@@ -398,16 +433,16 @@ def activate(board: Board, seat: int, rank: int) -> Board:
         if board.captured_by is not None:
             return board
         if board.dt[seat] < MAX_DT and board.supply >= 1:
-            board = replace(
+            board = evolve(
                 board, dt=_put(board.dt, seat, board.dt[seat] + 1), supply=board.supply - 1
             )
-        return replace(board, flags=_put(board.flags, seat, replace(flags, spy=True)))
+        return evolve(board, flags=_put(board.flags, seat, evolve(flags, spy=True)))
     if rank == 2:
         board = gain(board, seat, 2)
-        return replace(board, flags=_put(board.flags, seat, replace(flags, scout=True)))
+        return evolve(board, flags=_put(board.flags, seat, evolve(flags, scout=True)))
     if rank == 3:
         board = gain(board, seat, 3)
-        return replace(board, flags=_put(board.flags, seat, replace(flags, miner=True)))
+        return evolve(board, flags=_put(board.flags, seat, evolve(flags, miner=True)))
     if rank == 4:
         return gain(board, seat, 4)
     if rank == 5:
@@ -415,14 +450,14 @@ def activate(board: Board, seat: int, rank: int) -> Board:
     if rank == 6:
         if len(captain_options(board, seat)) == 1:
             return gain(board, seat, 6)
-        return replace(board, stage="captain")
+        return evolve(board, stage="captain")
     if rank == 7:
-        return replace(board, flags=_put(board.flags, seat, replace(flags, bomb=True)))
+        return evolve(board, flags=_put(board.flags, seat, evolve(flags, bomb=True)))
     if rank == 8:
         return gain(board, seat, 8, rollover=True)
     if rank == 9:
         return move_da(board, seat, 2)
-    return replace(board, stage="marshal")
+    return evolve(board, stage="marshal")
 
 
 def captain(board: Board, copy: int) -> Board:
@@ -430,7 +465,7 @@ def captain(board: Board, copy: int) -> Board:
     seat = defender(board)
     if board.stage != "captain" or copy not in captain_options(board, seat):
         raise Illegal(f"the Captain cannot copy {copy} now")
-    board = replace(board, stage="resolve")
+    board = evolve(board, stage="resolve")
     board = gain(board, seat, 6) if copy == 0 else activate(board, seat, copy)
     return board if board.stage == "marshal" else _finish_step(board)
 
@@ -440,10 +475,10 @@ def marshal(board: Board, split: bool) -> Board:
     if board.stage != "marshal":
         raise Illegal("no Marshal choice now")
     seat = defender(board)
-    board = replace(board, stage="resolve")
+    board = evolve(board, stage="resolve")
     if split:
         o = other(seat)
-        board = replace(board, markers=_put(board.markers, o, max(0, board.markers[o] - 5)))
+        board = evolve(board, markers=_put(board.markers, o, max(0, board.markers[o] - 5)))
         board = gain(board, seat, 5)
     else:
         board = gain(board, seat, 10)
@@ -460,7 +495,7 @@ def _finish_step(board: Board) -> Board:
             return board
     if board.step < STEPS:
         return _begin_step(board, board.step + 1)
-    return replace(board, phase="exhaustion" if board.day < LAST_DAY else "over")
+    return evolve(board, phase="exhaustion" if board.day < LAST_DAY else "over")
 
 
 # --- infiltration and the Double Agent (rules §6.1, §6.2) -----------------------------------
@@ -471,9 +506,9 @@ def gain(board: Board, seat: int, k: int, rollover: bool = False) -> Board:
         return board
     m = board.markers[seat] + k
     if m < MARKER_LIMIT:
-        return replace(board, markers=_put(board.markers, seat, m))
+        return evolve(board, markers=_put(board.markers, seat, m))
     left = m - MARKER_LIMIT if rollover else 0
-    board = replace(board, markers=_put(board.markers, seat, left))
+    board = evolve(board, markers=_put(board.markers, seat, left))
     return move_da(board, seat, board.day)
 
 
@@ -482,13 +517,13 @@ def move_da(board: Board, seat: int, spaces: int) -> Board:
         return board
     wall = ENEMY_WALL * direction(seat)
     if board.da == wall:
-        return replace(board, captured_by=seat, phase="over")
+        return evolve(board, captured_by=seat, phase="over")
     da = board.da
     for _ in range(spaces):
         da += direction(seat)
         if da == wall:
-            return replace(board, da=da, wall_lock=_put(board.wall_lock, seat, True))
-    return replace(board, da=da)
+            return evolve(board, da=da, wall_lock=_put(board.wall_lock, seat, True))
+    return evolve(board, da=da)
 
 
 # --- end of round (rules §5) ----------------------------------------------------------------
@@ -503,7 +538,7 @@ def exhaust(board: Board, u_red: int, u_blue: int) -> Board:
         else:
             exhausted.append((ranks[u],))
     current = () if board.current is None else (board.current,)
-    return replace(
+    return evolve(
         board,
         phase="deploy",
         day=board.day + 1,
@@ -526,7 +561,7 @@ def exhaust(board: Board, u_red: int, u_blue: int) -> Board:
 
 def forfeit(board: Board, seat: int) -> Board:
     """Play stops at once; the seat opens nothing more (the table settles the result)."""
-    return replace(board, phase="over", forfeits=board.forfeits + (seat,))
+    return evolve(board, phase="over", forfeits=board.forfeits + (seat,))
 
 
 def hidden_indices(board: Board, seat: int) -> tuple[int, ...]:
@@ -550,5 +585,5 @@ def final_open(board: Board, seat: int, ranks: Sequence[int]) -> Board:
         if problem is not None:
             raise Violation(problem)
         card = board.cards[seat][index]
-        board = _put_card(board, seat, index, replace(card, rank=rank, state="shown"))
+        board = _put_card(board, seat, index, evolve(card, rank=rank, state="shown"))
     return board

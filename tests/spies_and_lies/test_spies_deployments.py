@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import permutations
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import INTEL, RANKS
@@ -69,3 +74,50 @@ def test_the_sergeant_token_is_free_and_every_other_token_is_forced() -> None:
     assert (6, 7, 8, 4) in lying and (4, 6, 7, 8) in lying
     truthful = model.consistent(hand, [None] * 4, [False, True, True, True], 2)
     assert (4, 6, 7, 8) in truthful and (1, 6, 7, 8) in truthful
+
+
+# --- the fast forms agree with the rules' definitions, searched by brute force ------------------
+
+
+@cache
+def _searched(in_hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every ordering of four ranks of the hand that is a legal deployment, in order."""
+    return tuple(p for p in permutations(sorted(in_hand), 4) if model.in_rank_order(p))
+
+
+HANDS = [FULL, hand_without(4), hand_without(4, 9), hand_without(1, 10), (2, 4, 6, 8, 10),
+         (1, 2, 3, 4), (1, 2, 3, 5), (1, 2, 4), (4, 5, 6, 7)]
+
+
+@pytest.mark.parametrize("in_hand", HANDS + [hand_without(e) for e in RANKS])
+def test_legal_deployments_are_the_orderings_that_keep_the_rank_order(
+    in_hand: tuple[int, ...],
+) -> None:
+    assert model.legal_deployments(in_hand) == _searched(in_hand)
+
+
+maybe_rank = st.none() | st.sampled_from(RANKS)
+maybe_token = st.none() | st.booleans()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(HANDS),
+    st.lists(maybe_rank, min_size=0, max_size=5),
+    st.lists(maybe_token, min_size=0, max_size=5),
+    st.none() | st.sampled_from(sorted(INTEL)),
+)
+def test_consistent_keeps_exactly_the_deployments_that_fit(
+    in_hand: tuple[int, ...],
+    known: list[int | None],
+    tokens: list[bool | None],
+    intel: int | None,
+) -> None:
+    def fits(deployment: tuple[int, ...]) -> bool:
+        return all(
+            (k is None or k == rank) and not model.contradicts(rank, token, intel)
+            for rank, k, token in zip(deployment, known, tokens)
+        )
+
+    expected = tuple(d for d in _searched(in_hand) if fits(d))
+    assert model.consistent(in_hand, known, tokens, intel) == expected
