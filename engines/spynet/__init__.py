@@ -10,7 +10,8 @@ applies it, how a seat builds it, which decision it asks), and the ``GameDefinit
   order, refills and end trigger (§6), the final round (§9.1);
 * ``deploy``: the per-turn agent counters (§7) and the targets and outcome of effects (§8, §13);
 * ``model``: the public game over deck positions; ``protocol``: records and the deck
-  (``engines.protocols.deck_ops``); ``seat``: one player's private side; ``bots``; ``view``.
+  (``engines.protocols.deck_ops``); ``seat``: one player's private side; ``bots``; ``view``;
+  ``knowledge``: what one seat knows, live and in hindsight (``replay --as``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nul
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.bots import BOTS
+from spycraft.engines.spynet.knowledge import hindsight
 from spycraft.engines.spynet.protocol import SpyNetRules, State
 from spycraft.engines.spynet.screen import screen, story
 from spycraft.engines.spynet.seat import SpyNetSeat
@@ -99,6 +101,7 @@ GAME = GameDefinition(
     options=options,
     render=render,
     narrate=narrate,
+    hindsight=hindsight,
     moves=MOVES,
     screen=screen,
     story=story,

@@ -5,7 +5,8 @@ the deck key share, and one entropy stream per record, so a seat that rebuilds a
 crash writes the same bytes (a sealed token included, which is how the final reveal's seal
 openings are rebuilt). What the seat knows is derived from the public state and its secrets
 (``deck_ops.DeckHand.peek``): the faces of its hand, of the pile cards it looked at, of the
-cards it passed or drafted. The seat answers every deck step itself and asks its agent only for
+cards it passed or drafted (``knowledge.seat_view``, which also gives ``replay --as`` the same
+view in hindsight). The seat answers every deck step itself and asks its agent only for
 the decisions of rules §13, with a ``SeatView``. Deploy offers several record kinds at once; the
 seat asks first and then writes the kind of the chosen option.
 """
@@ -22,7 +23,8 @@ from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext, table_key_secret
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.cards import BRANCHES, PAPER_TRAIL_HAND_LIMIT
+from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT
+from spycraft.engines.spynet.knowledge import seat_view
 from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
 from spycraft.engines.spynet.view import SeatView, describe_option
 from spycraft.engines.table import Turn
@@ -62,18 +64,7 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         return self._faces[position]
 
     def view(self, state: State) -> SeatView:
-        game = state.game
-        if game is None:
-            return SeatView(state, self.seat, (), ((), (), ()), (), ())
-        hand = tuple((p, self.face(state, p) or "?") for p in game.hands[self.seat])
-        piles = tuple(tuple(self.face(state, p) for p in pile) for pile in game.piles)
-        missions = tuple(
-            (b, self.face(state, m.position) or "?")
-            for b, pile in zip(BRANCHES, game.missions[self.seat])
-            for m in pile
-        )
-        draft = tuple((p, self.face(state, p) or "?") for p in game.draft)
-        return SeatView(state, self.seat, hand, piles, missions, draft)
+        return seat_view(state, self.seat, lambda position: self.face(state, position))
 
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...],
              seq: int | None = None) -> Any:
