@@ -17,6 +17,7 @@ from spycraft.engines.spies_and_lies import protocol as P
 from spycraft.engines.spies_and_lies.bots import BOTS
 from spycraft.engines.spies_and_lies.model import Board
 from spycraft.engines.spies_and_lies.protocol import SpiesAndLies
+from spycraft.engines.spies_and_lies.screen import screen, story
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import hindsight, narrate, render
 
@@ -67,4 +68,6 @@ GAME = GameDefinition(
     narrate=narrate,
     hindsight=hindsight,
     moves=MOVES,
+    screen=screen,
+    story=story,
 )

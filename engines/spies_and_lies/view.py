@@ -25,9 +25,10 @@ class SeatView:
     sergeant_token: bool | None = None  # this seat's Sergeant token, once chosen
 
 
-def _intel(card: int) -> str:
+def intel_text(card: int) -> str:
+    """An Intel card as people read it: its name and the ranks it shows (the id is for records)."""
     intel = INTEL[card]
-    return f"I{card} {intel.name} ({' '.join(map(str, sorted(intel.shows)))})"
+    return f"{intel.name} ({' '.join(map(str, sorted(intel.shows)))})"
 
 
 def _track(da: int) -> str:
@@ -96,9 +97,9 @@ def render(state: Any, seat: int | None = None, own_deployment: Sequence[int] | 
     lines.append(f"Deception     Red {b.dt[0]}  Blue {b.dt[1]}  supply {b.supply}")
     exhausted = [", ".join(rank_label(r) for r in b.exhausted[s]) or "-" for s in (0, 1)]
     lines.append(f"Exhausted     Red {exhausted[0]}  Blue {exhausted[1]}")
-    old = ", ".join(_intel(c) for c in b.old_intel) or "-"
+    old = ", ".join(intel_text(c) for c in b.old_intel) or "-"
     lines.append(f"Old Intel     {old}")
-    current = _intel(b.current) if b.current is not None else "-"
+    current = intel_text(b.current) if b.current is not None else "-"
     lines.append(f"Intel         {current}  (deck: {len(b.deck)} cards)")
     for side in (0, 1):
         mine = side == seat and own_deployment is not None
@@ -195,13 +196,13 @@ def _why(before: Board | None, after: Board, record: Any) -> list[str]:
 def _draw(after: Board) -> str:
     """What a completed beacon round drew, read from the board it produced."""
     if after.phase == "layout" and after.current is not None:
-        return f"Intel card: {_intel(after.current)}"
+        return f"Intel card: {intel_text(after.current)}"
+    ex = [" and ".join(map(rank_label, after.exhausted[s])) for s in (0, 1)]
     if after.day == 1:
         return (
-            f"setup: I{after.old_intel[0]} to Old Intel; Red exhausts {after.exhausted[0][0]}, "
-            f"Blue exhausts {after.exhausted[1][0]}; {SIDES[after.sp]} starts"
+            f"setup: {intel_text(after.old_intel[0])} goes to Old Intel; Red exhausts {ex[0]}, "
+            f"Blue exhausts {ex[1]}; {SIDES[after.sp]} starts"
         )
-    ex = [" and ".join(map(str, after.exhausted[s])) for s in (0, 1)]
     return f"end of day {after.day - 1}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
 
 
@@ -214,6 +215,24 @@ def _last_revealed(board: Board, seat: int) -> int:
     return max(i for i, c in enumerate(board.cards[seat]) if c.rank is not None)
 
 
+def reveal_text(after: Board, record: Any) -> str:
+    """``Blue reveals M1: 5 Lieutenant (correct)``: what a reveal showed, without its effects."""
+    index = _last_revealed(after, record.seat)
+    card = after.cards[record.seat][index]
+    verdict = "correct" if card.guess == card.rank else "wrong"
+    return (f"{SIDES[record.seat]} reveals M{index + 1}: {rank_label(record.body['rank'])} "
+            f"({verdict})")
+
+
+def choice_text(record: Any) -> str:
+    """The choice of an activated Captain or Marshal."""
+    who, body = SIDES[record.seat], record.body
+    if record.kind == "captain":
+        choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
+        return f"{who}'s Captain: {choice}"
+    return f"{who}'s Marshal: {'take 5 IP from the enemy' if body['split'] else '10 IP'}"
+
+
 def narrate(before: Any, record: Any, after: Any) -> str:
     """One line for one record; ``before`` may be None (the line then omits what changed)."""
     b: Board | None = getattr(before, "game", before)
@@ -222,8 +241,8 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     who = SIDES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
     body = rec.body
     kind = rec.kind
-    if kind == "beacon":
-        return f"{who} beacon" if a.phase in ("setup", "intel", "exhaustion") else _draw(a)
+    if kind == "beacon":  # told once, by the draw the last value completes
+        return "" if a.phase in ("setup", "intel", "exhaustion") else _draw(a)
     if kind == "deploy":
         return f"{who} commits its day {a.day} deployment"
     if kind == "layout":
@@ -238,18 +257,11 @@ def narrate(before: Any, record: Any, after: Any) -> str:
         where = f"{SIDES[model.defender(a)]}'s M{model.target_index(a) + 1}"
         return f"step {a.step}: {who} guesses {rank_label(body['rank'])} at {where}"
     if kind == "reveal":
-        index = _last_revealed(a, rec.seat)
-        card = a.cards[rec.seat][index]
-        verdict = "correct" if card.guess == card.rank else "wrong"
-        return (f"{who} reveals M{index + 1}: {rank_label(body['rank'])} ({verdict})"
-                f"{_because(b, a, rec)}{_changes(b, a)}")
+        return f"{reveal_text(a, rec)}{_because(b, a, rec)}{_changes(b, a)}"
     if kind in ("captain", "marshal") and b is not None:
         return f"{'; '.join(_why(b, a, rec))}{_changes(b, a)}"
-    if kind == "captain":
-        choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
-        return f"{who}'s Captain: {choice}"
-    if kind == "marshal":
-        return f"{who}'s Marshal: {'take 5 IP from the enemy' if body['split'] else '10 IP'}"
+    if kind in ("captain", "marshal"):
+        return choice_text(rec)
     if kind == "final":
         ranks = ", ".join(str(entry[0]) for entry in body["cards"])
         return f"{who} opens its hidden cards: {ranks}"
