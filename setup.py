@@ -26,4 +26,5 @@ def packages() -> list[str]:
 setup(
     packages=packages(),
     package_dir={"spycraft": "spycraft", **{f"spycraft.{f}": f for f in FOLDERS}},
+    package_data={"spycraft.cli": ["guides/*.md"]},  # the player guides (cli.guide)
 )

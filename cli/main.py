@@ -2,8 +2,8 @@
 
 Offline commands (selfplay, audit, replay) live in ``cli.offline``; the LAN commands (play, host,
 join, bots, tables, resume) in ``cli.lan``; ``watch`` in ``cli.watch``; ``doctor`` in
-``cli.doctor``. Exit codes: 0 success, 1 a failed audit or game error, 2 bad usage or an
-unreadable file.
+``cli.doctor``; ``rules`` (the player guides) in ``cli.guide``. Exit codes: 0 success, 1 a
+failed audit or game error, 2 bad usage or an unreadable file.
 """
 
 from __future__ import annotations
@@ -58,18 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="everything at once (in a terminal: a round at a time, Enter goes on)")
 
-    from spycraft.cli import doctor, lan, watch
+    from spycraft.cli import doctor, guide, lan, watch
 
     lan.add_commands(sub, add_game_options)
     watch.add_command(sub)
     doctor.add_command(sub)
+    guide.add_command(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from spycraft.cli import doctor, lan, offline, watch
+    from spycraft.cli import doctor, guide, lan, offline, watch
 
     handlers = {
         "selfplay": offline.selfplay,
@@ -77,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": offline.replay,
         "doctor": doctor.run,
         "watch": watch.run,
+        "rules": guide.show,
     }
     handlers.update(lan.handlers())
     try:

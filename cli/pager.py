@@ -19,9 +19,10 @@ class Stopped(Exception):
 
 
 class Pager:
-    def __init__(self, everything: bool) -> None:
+    def __init__(self, everything: bool, next_page: str = "next round") -> None:
         self.paging = not everything and sys.stdin.isatty() and sys.stdout.isatty()
         self.pending = False  # lines printed since the last page turn
+        self.next_page = next_page  # what Enter shows next, in the prompt
 
     def say(self, text: str) -> None:
         print(text)
@@ -32,7 +33,7 @@ class Pager:
         if not (self.paging and self.pending):
             return
         self.pending = False
-        sys.stdout.write("-- Enter: next round, q: stop --")
+        sys.stdout.write(f"-- Enter: {self.next_page}, q: stop --")
         sys.stdout.flush()
         answer = sys.stdin.readline()
         if not answer or answer.strip().lower() in ("q", "quit"):
