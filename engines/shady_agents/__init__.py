@@ -19,8 +19,9 @@ from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import protocol as P
 from spycraft.engines.shady_agents.bots import BOTS
 from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
+from spycraft.engines.shady_agents.screen import narrate, screen, story
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
-from spycraft.engines.shady_agents.view import hindsight, narrate, render
+from spycraft.engines.shady_agents.view import hindsight, render
 
 SEALED_TOOL = Fixed((SEAT, Encoded("sealed tool")))
 Seat = ShadyAgentsSeat
@@ -80,4 +81,6 @@ GAME = GameDefinition(
     narrate=narrate,
     hindsight=hindsight,
     moves=MOVES,
+    screen=screen,
+    story=story,
 )

@@ -3,8 +3,9 @@
 ``Knowledge`` is everything a seat knows privately (rules §8): its team, the kinds of the tools
 it gave, received and discarded, and the kinds it still holds. The seat builds it from its
 secrets (``seat``); after the game, ``hindsight`` rebuilds it from the opened transcript for
-``replay --as``. ``render`` draws the public table plus that knowledge; ``narrate`` tells what
-one record did, never a kind before the final reveal opened it.
+``replay --as``. ``render`` draws the public table plus that knowledge; what one record did is
+told by ``screen.story`` (and ``screen.narrate``, its line), never a kind before the final
+reveal opened it.
 """
 
 from __future__ import annotations
@@ -116,57 +117,6 @@ def render(state: Any, seat: int | None) -> str:
         if knowledge.discarded is not None:
             lines.append(f"  you discarded a {TOOL[knowledge.discarded]}")
     return "\n".join(lines)
-
-
-def narrate(before: Any, record: Any, after: Any) -> str:
-    """One line: what ``record`` (a Record with seat and kind) did to the game."""
-    new = _game(after)
-    old = _game(before) if before is not None else new
-    who = f"seat {record.seat}"
-    kind = record.kind
-    if new.leftover is not None and old.leftover is None:
-        return (
-            f"{who}: deal_tokens; every role is dealt, the leftover card is "
-            f"{TEAM[new.leftover]}: the short team, +1 at the end"
-        )
-    if old.first < 0 <= new.first:
-        return f"the beacon names seat {new.first} first player"
-    if len(new.interrogations) == len(old.interrogations) and new.interrogations:
-        last, was = new.interrogations[-1], old.interrogations[-1]
-        if last.card is not None and was.card is None:
-            order = last.snapshot.answer_order() if last.snapshot is not None else ()
-            skipped = [s for s in order if s not in last.answerers]
-            text = f"seat {last.caller} draws {last.card}: {last.drawn.question}"
-            if skipped:
-                text += f" (not eligible: seat {_seats(skipped)})"
-            return text
-    if kind == "round_one":
-        if len(new.gifts) > len(old.gifts):
-            return f"{who} makes a Move: a tool face down to seat {new.gifts[-1].receiver}"
-        free = len(new.discards) == len(old.discards)
-        return f"{who} calls an Interrogation" + (" (free)" if free else ", discarding face down")
-    if kind == "answer":
-        asking = new.interrogations[-1]
-        return f"{who} answers {asking.answers[-1][1]!r} to {asking.card}"
-    if kind == "round_two":
-        receivers = [g.receiver for g in new.gifts[len(old.gifts):]]
-        if len(receivers) == 1:
-            return f"{who} gives its last tool face down to seat {receivers[0]}"
-        return f"{who} gives both its tools face down, to seats {_seats(receivers)}"
-    if kind == "reveal":
-        roles = getattr(after, "roles", ())
-        if roles:
-            teams = "; ".join(
-                f"{name}: seat {_seats([s for s, r in enumerate(roles) if r == team])}"
-                for team, name in TEAM_NAMES
-            )
-            return f"{who} reveals; every role, tool and discard is open. {teams}"
-        return f"{who} reveals its role, the tools it gave and its discard"
-    return f"{who}: {kind}"
-
-
-def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(map(str, seats))
 
 
 def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
