@@ -15,7 +15,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spycraft.crypto.elgamal import combine
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import (
     BadOpening,
@@ -320,69 +319,6 @@ def test_an_unknown_branch_is_a_refused_choice() -> None:
     with pytest.raises(Exception) as info:
         card("Z99")
     assert isinstance(info.value, MalformedValue)
-
-
-# --- leaks: nobody can read a card before §12 allows --------------------------------------------
-
-
-def unreadable_by_outsiders(state: State, local: LocalTable) -> None:
-    """Every card not public lacks a token of some seat other than any seat never shown it
-    (once shown, only its first viewer's token is missing), so a seat never shown a card cannot
-    combine all of its tokens, its own included."""
-    ops = state.ops
-    if not ops.shuffled:  # the fresh deck is public, in list order, until every seat shuffled
-        return
-    for position in range(len(ops.deck)):
-        if ops.face(position) is not None:
-            continue
-        missing = [s for s in range(state.n) if s not in ops.published_by(position)]
-        assert missing, f"every token of card {position} is public"
-        if ops.viewers[position]:
-            assert missing == [ops.viewers[position][0]]
-        for seat in local.seats:
-            if seat.index in ops.viewers[position]:
-                continue
-            key = seat.game.key
-            own = ops.deck.cards[position].c1 * key
-            tokens = [own, *(t for _, t in ops.public[position])]
-            point = combine(ops.deck.cards[position], tokens)
-            with pytest.raises(MalformedValue):
-                FACES.label_of(point)
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_no_seat_can_read_a_card_it_was_not_shown_before_the_final_reveal(players: int) -> None:
-    local, agents = new_table(players, 20 + players)
-    while True:
-        turn = local.table.expect(local.state)
-        if turn is None or turn.kinds == ("reveal",):
-            break
-        if local.state.seq % 25 == 0:
-            unreadable_by_outsiders(local.state.game, local)
-        local.step(agents)
-    unreadable_by_outsiders(local.state.game, local)
-
-
-def test_a_face_down_mission_shows_nothing_new_even_to_the_teammate() -> None:
-    local, agents = new_table(4, 31)
-    checked = 0
-    while checked < 3:
-        turn = local.table.expect(local.state)
-        if turn is None or turn.kinds == ("reveal",):
-            break
-        before = local.state.game.ops
-        signed = local.step(agents)
-        assert signed is not None
-        if signed.record.kind == "play_mission":
-            after = local.state.game.ops
-            assert after.viewers == before.viewers and after.public == before.public
-            position = signed.record.body["card"]
-            mate = teammate(signed.record.seat, 4)
-            assert mate is not None
-            if mate not in after.viewers[position]:
-                assert local.seats[mate].game.face(local.state.game, position) is None
-            checked += 1
-    assert checked, "no mission was played"
 
 
 # --- invariants over whole games ---------------------------------------------------------------
