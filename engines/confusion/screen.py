@@ -52,7 +52,8 @@ from spycraft.engines.confusion.movement import (
     movement_type,
 )
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.table import ABANDONED, DESERTED, FRAUD, TableState
+from spycraft.engines.screens import outcome
+from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 TITLE = "Confusion"
@@ -325,44 +326,24 @@ def _result(table: TableState[Any], g: Game, seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
-    winner = result.winner
-    if seat is None:
-        headline = f"{winner} won" if winner else "Draw" if result.reason == "draw" else (
-            "No winner"
-        )
-        tone = ""
-    elif winner is None:
-        headline, tone = ("Draw" if result.reason == "draw" else "No winner"), ""
-    elif winner == SIDE_NAMES[_side(seat)]:
-        headline, tone = "You won", "good"
-    else:
-        headline, tone = "You lost", "bad"
-    detail = [_outcome_text(g, result.reason, result.forfeits)]
-    return Result(headline, tuple(d for d in detail if d), _reveal(g), tone)
+    mine = None if seat is None else SIDE_NAMES[_side(seat)]
+    why = () if result.forfeits else (_outcome_text(g),)
+    return outcome(result, mine, lambda side: side, [w for w in why if w], _reveal(g))
 
 
-def _outcome_text(g: Game, reason: str, forfeits: tuple[int, ...]) -> str:
-    if forfeits:
-        who = " and ".join(SIDE_NAMES[s] for s in forfeits if s in (0, 1))
-        why = {
-            FRAUD: "was caught giving a false answer or proof",
-            ABANDONED: "left the game",
-            DESERTED: "left the game after the types were placed",
-        }.get(reason, "forfeited")
-        return f"{who} {why}"
-    outcome = g.outcome
-    if outcome is None:
+def _outcome_text(g: Game) -> str:
+    """Why a game played to its end ended (forfeits are told by ``screens.outcome``)."""
+    ended = g.outcome
+    if ended is None:
         return ""
-    if outcome.reason == "briefcase":
-        holder = g.board.controller()
-        return f"{holder} holds the briefcase on {g.board.briefcase}, the goal row"
-    if outcome.reason == "no spies left":
-        loser = SIDE_NAMES[opp(outcome.winner)] if outcome.winner is not None else "a player"
+    loser = SIDE_NAMES[opp(ended.winner)] if ended.winner is not None else "a player"
+    if ended.reason == "briefcase":
+        return f"{g.board.controller()} holds the briefcase on {g.board.briefcase}, the goal row"
+    if ended.reason == "no spies left":
         return f"{loser} has no spy left on the board"
-    if outcome.reason == "resignation":
-        loser = SIDE_NAMES[opp(outcome.winner)] if outcome.winner is not None else "a player"
+    if ended.reason == "resignation":
         return f"{loser} resigned"
-    if outcome.reason == "draw":
+    if ended.reason == "draw":
         return f"{DRAW_LIMIT} turns without progress"
     return ""
 

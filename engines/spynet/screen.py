@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from spycraft.engines.screens import outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
     AUSTERITY,
@@ -220,22 +221,12 @@ def seat_name(seat: int) -> str:
     return f"seat {seat}"
 
 
-def _seats(seats: tuple[int, ...]) -> str:
-    if len(seats) == 1:
-        return seat_name(seats[0])
-    return "seats " + " and ".join(map(str, seats))
-
-
 def _side_text(side: str) -> str:
     """A side as ``protocol.side_name`` writes it ("seat 1", "team 0+2"), in words."""
     for team in teams(4) + teams(3):
         if side_name(team) == side:
-            return _seats(team)
+            return seat_list(team)
     return side
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _teams_text(n: int) -> str:
@@ -335,7 +326,7 @@ def _tone_for(holder: int, seat: int | None, n: int) -> str:
 
 def _agents_grid(board: Board, seat: int | None) -> Grid:
     n = board.players
-    columns = ("Branch", *(_cap(seat_name(s)) for s in range(n)), "Dominates")
+    columns = ("Branch", *(sentence(seat_name(s)) for s in range(n)), "Dominates")
     rows = []
     for branch in BRANCHES:
         holders = dominators(board, branch)
@@ -372,7 +363,7 @@ def _own_missions(game: M.Game, view: SeatView | None) -> dict[int, str]:
 
 def _missions_grid(state: State, game: M.Game, view: SeatView | None) -> Grid:
     own = _own_missions(game, view)
-    columns = ("Branch", *(_cap(seat_name(s)) for s in range(game.n)))
+    columns = ("Branch", *(sentence(seat_name(s)) for s in range(game.n)))
     rows = []
     for i, branch in enumerate(BRANCHES):
         cells = [Cell(branch_name(branch))]
@@ -434,7 +425,7 @@ def _private(state: State, game: M.Game | None, view: SeatView) -> tuple[Fact, .
 
 def _score_line(final: Score) -> str:
     return ", ".join(
-        f"{_seats(t)} {p} point{'s' * (p != 1)}" for t, p in zip(final.teams, final.points)
+        f"{seat_list(t)} {p} point{'s' * (p != 1)}" for t, p in zip(final.teams, final.points)
     )
 
 
@@ -471,7 +462,7 @@ def score_why(final: Score) -> str:
                 item += f" (needs {CONDITION_NEEDS[printed.condition or Condition.DOM]})"
             items.append(item)
         listed = "; ".join(items) if items else "no mission"
-        parts.append(f"{_cap(_seats(team))}: {points} = {listed}")
+        parts.append(f"{sentence(seat_list(team))}: {points} = {listed}")
     return ". ".join(parts)
 
 
@@ -480,49 +471,16 @@ def _tie_line(final: Score) -> str | None:
     tied = [i for i, p in enumerate(final.points) if p == best]
     if len(tied) < 2:
         return None
-    funding = ", ".join(f"{_seats(final.teams[i])} {final.funding[i]}" for i in tied)
+    funding = ", ".join(f"{seat_list(final.teams[i])} {final.funding[i]}" for i in tied)
     if len(final.winners) == 1:
         return f"Tied on points; the most funding cards in play breaks the tie: {funding}"
     return f"Tied on points and on funding cards ({funding}): the win is shared"
-
-
-def _headline(result: Any, seat: int | None, n: int) -> tuple[str, str]:
-    winner = result.winner
-    if seat is None:
-        if winner is not None:
-            return f"{_cap(_side_text(winner))} won", "good"
-        if result.reason == "shared":
-            return "Shared win", ""
-        return "No winner", ""
-    team = team_of(seat, n)
-    mine = side_name(team)
-    pair = len(team) > 1
-    if winner == mine:
-        return ("Your team won" if pair else "You won"), "good"
-    if winner is None and result.reason == "shared":
-        return ("Your team shares the win" if pair else "You share the win"), "good"
-    if winner is None:
-        return "No winner", ""
-    return ("Your team lost" if pair else "You lost"), "bad"
-
-
-def _forfeit_line(result: Any) -> str | None:
-    if not result.forfeits:
-        return None
-    seats = _seats(tuple(result.forfeits))
-    why = {
-        FRAUD: "caught breaking the rules",
-        ABANDONED: "left the game",
-        DESERTED: "left the game after seeing its cards",
-    }.get(result.reason, "forfeited")
-    return f"{_cap(seats)} forfeited: {why}"
 
 
 def _result(state: State, table: TableState[Any], seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
-    headline, tone = _headline(result, seat, state.n)
     detail: list[str] = []
     reveal: list[Grid] = []
     final = state.final
@@ -534,22 +492,23 @@ def _result(state: State, table: TableState[Any], seat: int | None) -> Result | 
         columns = ("Seat", "Branch", "Mission", "Stars", "Condition", "Points")
         reveal.append(Grid("Missions scored", columns, _mission_rows(final)))
         rows = tuple(
-            (Cell(_cap(_seats(t))), Cell(str(p)), Cell(str(f)))
+            (Cell(sentence(seat_list(t))), Cell(str(p)), Cell(str(f)))
             for t, p, f in zip(final.teams, final.points, final.funding)
         )
         reveal.append(Grid("Final score", ("Team", "Points", "Funding cards"), rows))
-    forfeit = _forfeit_line(result)
-    if forfeit is not None:
-        detail.append(forfeit)
     game = state.game
     if state.faces and game is not None:
         hands = tuple(
-            (Cell(_cap(seat_name(s))), Cell(", ".join(card_name(state.faces[p]) for p in hand)
-                                            or "-"))
+            (Cell(sentence(seat_name(s))), Cell(", ".join(card_name(state.faces[p]) for p in hand)
+                                                or "-"))
             for s, hand in enumerate(game.hands)
         )
         reveal.append(Grid("Hands at the end", ("Seat", "Cards"), hands))
-    return Result(headline, tuple(detail), tuple(reveal), tone)
+    mine = None if seat is None else side_name(team_of(seat, state.n))
+    end = outcome(result, mine, lambda side: sentence(_side_text(side)), detail, reveal)
+    if result.winner is None and result.reason == "shared":
+        return replace(end, headline="Shared win")
+    return end
 
 
 def screen(table: TableState[Any], seat: int | None, view: Any) -> Screen:
@@ -608,13 +567,13 @@ def _placed(old: M.Game, new: M.Game) -> str:
     seat = old.current
     stack = new.board.tableaux[seat].stack(pending.branch)
     if not stack:
-        return f"{_cap(seat_name(seat))} plays an agent"
+        return f"{sentence(seat_name(seat))} plays an agent"
     agent = stack[-1]
     funding = " with " + " and ".join(card_name(f) for f in agent.funding) if agent.funding else ""
     before = power(old.board, seat, pending.branch)
     after = power(new.board, seat, pending.branch)
     return (
-        f"{_cap(seat_name(seat))} plays {card_name(agent.card)}{funding} into "
+        f"{sentence(seat_name(seat))} plays {card_name(agent.card)}{funding} into "
         f"{branch_name(pending.branch)}: power there {before} to {after}"
         + dominance_change(old.board, new.board)
     )
@@ -625,7 +584,7 @@ def _effect_done(old: M.Game, target_seat: int, branch: Branch, depth: int,
     special = card_name(old.special)
     stack = old.board.tableaux[target_seat].stack(branch)
     victim = card_name(stack[depth].card) if depth < len(stack) else "an agent"
-    who = _cap(seat_name(old.current))
+    who = sentence(seat_name(old.current))
     paid = f"discards {card_name(discarded)} and " if discarded is not None else ""
     if destination is None:
         does = f"removes {seat_name(target_seat)}'s {victim} from {branch_name(branch)}"
@@ -643,10 +602,10 @@ def _tokens_story(before: State, after: State, seq: int) -> Event | None:
         return None
     if len(after.violations) > len(before.violations):
         v = after.violations[-1]
-        return Event(seq, f"{_cap(seat_name(v.seat))}'s cards contradict its play: "
+        return Event(seq, f"{sentence(seat_name(v.seat))}'s cards contradict its play: "
                      "it forfeits", tone="bad")
     need = old.reveal
-    who = _cap(seat_name(old.current))
+    who = sentence(seat_name(old.current))
     if need.then == M.AFTER_DRAW:
         count = len(need.cards)
         text = f"{who} returns every pile and draws {count} card{'s' * (count != 1)} from the deck"
@@ -677,7 +636,7 @@ def _result_text(body: Any) -> str:
     winner = body.get("winner") if isinstance(body, dict) else None
     reason = body.get("reason") if isinstance(body, dict) else None
     if winner:
-        text = f"{_cap(_side_text(str(winner)))} won"
+        text = f"{sentence(_side_text(str(winner)))} won"
     elif reason == "shared":
         text = "The win is shared"
     else:
@@ -695,7 +654,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     """One history line for ``record`` (None for a card-protocol step that says nothing yet)."""
     rec = getattr(record, "record", record)
     kind, seq, body = rec.kind, rec.seq, rec.body
-    who = _cap(seat_name(rec.seat))
+    who = sentence(seat_name(rec.seat))
     old_state: State | None = before
     new_state: State = after
     old = None if old_state is None else old_state.game
@@ -711,7 +670,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
             situation = "none" if new.situation is None else CARDS[new.situation].name
             return Event(
                 seq,
-                f"{_cap(seat_name(new.first))} plays first; situation in play: {situation}. "
+                f"{sentence(seat_name(new.first))} plays first; situation in play: {situation}. "
                 f"Three piles of one card and the draft are dealt face down",
             )
         return None
@@ -719,9 +678,9 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         return Event(seq, _result_text(body), tone="good")
     if kind in ("fraud", "abandon"):
         gone = set(new_state.forfeits) - set(() if old_state is None else old_state.forfeits)
-        seats = _seats(tuple(sorted(gone))) if gone else "a player"
+        seats = seat_list(tuple(sorted(gone))) if gone else "a player"
         what = "is proven to have cheated" if kind == "fraud" else "is declared absent"
-        return Event(seq, f"{_cap(seats)} {what} and forfeits; every player opens its cards",
+        return Event(seq, f"{sentence(seats)} {what} and forfeits; every player opens its cards",
                      tone="bad")
     if kind == "deck_tokens":
         return None if old_state is None else _tokens_story(old_state, new_state, seq)

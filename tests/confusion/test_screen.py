@@ -32,12 +32,13 @@ def played(seed: int, tokens: bool = False) -> tuple[LocalTable, tuple[Any, ...]
         signed = local.step(agents)
         if signed is None:
             return local, tuple(steps)
-        steps.append((before, signed.record, local.state))
+        views = tuple(seat.view(local.state) for seat in local.seats)
+        steps.append((before, signed.record, local.state, views))
 
 
 def events(seed: int, tokens: bool = False) -> list[Event]:
     _, steps = played(seed, tokens)
-    told = [story(b.game, r, a.game) for b, r, a in steps]
+    told = [story(b.game, r, a.game) for b, r, a, _ in steps]
     return [e for e in told if e is not None]
 
 
@@ -58,8 +59,8 @@ def test_every_type_is_named_with_its_lines_in_the_owners_words() -> None:
 
 
 def test_the_board_grid_is_the_board() -> None:
-    _local, steps = played(6)
-    for _, _, after in steps[::20]:
+    _, steps = played(6)
+    for _, _, after, _ in steps[::20]:
         g: Game = after.game
         grid = next(x for x in screen(after, None, None).board if x.title == "Board")
         assert [row[0].text for row in grid.rows] == [str(r) for r in range(11, 0, -1)]
@@ -74,8 +75,8 @@ def test_the_board_grid_is_the_board() -> None:
 
 
 def test_the_notebooks_show_the_public_candidates_of_every_spy() -> None:
-    _local, steps = played(6)
-    _, _, after = steps[len(steps) // 2]
+    _, steps = played(6)
+    _, _, after, _ = steps[len(steps) // 2]
     g: Game = after.game
     for side in (0, 1):
         title = f"{('White', 'Red')[side]}'s spies: what anyone can deduce"
@@ -93,10 +94,10 @@ def test_the_notebooks_show_the_public_candidates_of_every_spy() -> None:
 
 
 def test_a_seat_sees_the_enemy_types_it_assigned_and_never_its_own() -> None:
-    local, steps = played(6)
-    _, _, after = steps[len(steps) // 3]
+    _, steps = played(6)
+    _, _, after, views = steps[len(steps) // 3]
     for seat in (0, 1):
-        view = local.seats[seat].view(after)
+        view = views[seat]
         drawn = screen(after, seat, view)
         enemy = dict(view.opponent_types)
         facts = {f.label: f for f in drawn.private}
@@ -108,11 +109,11 @@ def test_a_seat_sees_the_enemy_types_it_assigned_and_never_its_own() -> None:
 
 
 def test_the_public_picture_names_no_type_the_log_does_not_prove() -> None:
-    local, steps = played(6)
-    _, _, after = steps[len(steps) // 3]
+    _, steps = played(6)
+    _, _, after, views = steps[len(steps) // 3]
     words = " ".join(texts(screen(after, None, None)))
     for seat in (0, 1):
-        enemy = dict(local.seats[seat].view(after).opponent_types)
+        enemy = dict(views[seat].opponent_types)
         page = notebook.page(after.game.log, 1 - seat)
         for spy, type_id in enemy.items():
             if len(page.of(spy)) > 1:
@@ -177,9 +178,20 @@ def test_tokens_are_told_and_counted() -> None:
 
 
 def test_a_pending_question_is_spelled_out_while_waiting() -> None:
-    _local, steps = played(6)
-    after = next(a for _, _, a in steps if a.game.step == "answer" and a.game.phase == "play")
+    _, steps = played(6)
+    after = next(a for _, _, a, _ in steps if a.game.step == "answer" and a.game.phase == "play")
     g: Game = after.game
     assert g.pending is not None and isinstance(g.asked, Line)
     notes = screen(after, None, None).notes
     assert any(n.startswith(f"{('White', 'Red')[g.turn]} announces {g.pending.spy}") for n in notes)
+
+
+def test_replay_as_a_seat_draws_what_that_seat_saw_live() -> None:
+    _, steps = played(6)
+    assert GAME.hindsight is not None
+    states = [steps[0][0].game] + [after.game for _, _, after, _ in steps]
+    for seat in (0, 1):
+        hindsight = GAME.hindsight(states, seat)
+        for i in range(0, len(steps), 7):
+            after, live = steps[i][2], steps[i][3][seat]
+            assert screen(after, seat, hindsight[i + 1]) == screen(after, seat, live)

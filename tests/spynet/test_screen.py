@@ -26,7 +26,9 @@ from spycraft.engines.viewmodel import Event, Screen
 
 @cache
 def played(players: int, seed: int, situation: str = "off") -> tuple[LocalTable, tuple[Any, ...]]:
-    """A whole bot game: the table and (state before, record, state after) for every record."""
+    """A whole bot game: the table and, for every record, (state before, record, state after,
+    each seat's view right after it, taken live: a seat's view of an old state read later would
+    know cards it saw only later)."""
     entropy = SeededEntropy(seed)
     local = new_local_table(GAME, {"situation": situation}, players, entropy)
     agents = [BOTS["heuristic"](entropy.child(f"bot/{i}"), i) for i in range(players)]
@@ -36,7 +38,8 @@ def played(players: int, seed: int, situation: str = "off") -> tuple[LocalTable,
         signed = local.step(agents)
         if signed is None:
             return local, tuple(steps)
-        steps.append((before, signed.record, local.state))
+        views = tuple(seat.view(local.state) for seat in local.seats)
+        steps.append((before, signed.record, local.state, views))
 
 
 def texts(view: Screen) -> list[str]:
@@ -53,13 +56,13 @@ def texts(view: Screen) -> list[str]:
 
 def events(players: int, seed: int) -> list[Event]:
     _, steps = played(players, seed)
-    told = [story(before.game, record, after.game) for before, record, after in steps]
+    told = [story(before.game, record, after.game) for before, record, after, _ in steps]
     return [e for e in told if e is not None]
 
 
 def state_where(players: int, seed: int, found: Any) -> TableState[Any]:
     _, steps = played(players, seed)
-    return next(after for _, _, after in steps if found(after.game))
+    return next(after for _, _, after, _ in steps if found(after.game))
 
 
 def test_a_special_agent_explains_its_effect_with_its_threshold() -> None:
@@ -81,10 +84,10 @@ def test_a_card_line_names_the_card_its_branch_and_its_number() -> None:
 
 
 def test_the_hand_is_listed_card_by_card_with_its_rules() -> None:
-    local, steps = played(2, 3)
-    for before, _, after in steps[::25]:
+    _, steps = played(2, 3)
+    for _, _, after, views in steps[::25]:
         for seat in range(2):
-            view = local.seats[seat].view(after)
+            view = views[seat]
             drawn = screen(after, seat, view)
             hand = [f for f in drawn.private if f.label == "In hand"]
             assert [f.text for f in hand] == [card_line(face) for _, face in view.hand]
@@ -92,14 +95,14 @@ def test_the_hand_is_listed_card_by_card_with_its_rules() -> None:
 
 
 def test_piles_show_their_sizes_and_only_what_this_seat_saw() -> None:
-    local, steps = played(2, 3)
+    _, steps = played(2, 3)
     checked = 0
-    for _, _, after in steps:
+    for _, _, after, views in steps:
         game = after.game.game
         if game is None:
             continue
         for seat in range(2):
-            view = local.seats[seat].view(after)
+            view = views[seat]
             grid = next(g for g in screen(after, seat, view).board if g.title == "Deck and piles")
             rows = {row[0].text: row for row in grid.rows}
             assert rows["deck"][1].text == str(len(game.deck))
@@ -112,17 +115,17 @@ def test_piles_show_their_sizes_and_only_what_this_seat_saw() -> None:
 
 
 def test_a_face_down_mission_is_named_only_to_its_owner() -> None:
-    local, steps = played(2, 3)
-    _, _, last_play = next(s for s in reversed(steps) if s[2].game.act == "play")
+    _, steps = played(2, 3)
+    _, _, last_play, views = next(s for s in reversed(steps) if s[2].game.act == "play")
     game = last_play.game.game
     hidden: dict[int, list[str]] = {}
     for seat in range(2):
-        own = [CARDS[face].name for _, face in local.seats[seat].view(last_play).missions]
+        own = [CARDS[face].name for _, face in views[seat].missions]
         hidden[seat] = own
         assert own, f"seat {seat} played missions in this game"
     for seat in range(2):
         other = 1 - seat
-        words = " ".join(texts(screen(last_play, seat, local.seats[seat].view(last_play))))
+        words = " ".join(texts(screen(last_play, seat, views[seat])))
         public = " ".join(texts(screen(last_play, None, None)))
         for name in hidden[other]:
             named = re.compile(rf"\b{re.escape(name)}\b")
@@ -195,7 +198,7 @@ def test_the_story_tells_plays_by_card_name_and_never_the_protocol() -> None:
     assert lines[-1].endswith("won on points")
 
 
-def test_a_four_player_result_speaks_for_the_team() -> None:
+def test_a_four_player_result_speaks_for_the_viewers_team() -> None:
     local, _ = played(4, 7)
     end = local.state
     assert end.result is not None
@@ -204,9 +207,9 @@ def test_a_four_player_result_speaks_for_the_team() -> None:
         team = (0, 2) if seat in (0, 2) else (1, 3)
         assert view.result is not None
         if end.result.winner == f"team {team[0]}+{team[1]}":
-            assert view.result.headline == "Your team won"
+            assert view.result.headline == "You won"
         elif end.result.winner is not None:
-            assert view.result.headline == "Your team lost"
+            assert view.result.headline == "You lost"
         partner = next(f for f in view.private if f.label == "Partner")
         assert partner.text == f"seat {(seat + 2) % 4}"
 
@@ -217,7 +220,18 @@ def test_a_situation_is_named_and_explained(situation: str) -> None:
     view = screen(local.state, 0, local.seats[0].view(local.state))
     fact = next(f for f in view.status if f.label == "Situation")
     assert fact.text == CARDS[situation].name and fact.explain == CARDS[situation].text
-    told = [story(b.game, r, a.game) for b, r, a in steps]
+    told = [story(b.game, r, a.game) for b, r, a, _ in steps]
     if situation == "S03":
         assert any(e is not None and "face up (Open Secrets)" in e.text for e in told)
         assert not any(e is not None and "mission face down" in e.text for e in told)
+
+
+def test_replay_as_a_seat_draws_what_that_seat_saw_live() -> None:
+    _, steps = played(2, 3)
+    assert GAME.hindsight is not None
+    states = [steps[0][0].game] + [after.game for _, _, after, _ in steps]
+    for seat in range(2):
+        hindsight = GAME.hindsight(states, seat)
+        for i in range(0, len(steps), 7):
+            after, live = steps[i][2], steps[i][3][seat]
+            assert screen(after, seat, hindsight[i + 1]) == screen(after, seat, live)
