@@ -102,7 +102,7 @@ _SIG1_STRUCTURE_HEAD = encode(["Signature1", PROTECTED_SIGN1, b"", b""])[:-1]
 
 def _sig1_structure(payload: bytes, protected: bytes = PROTECTED_SIGN1) -> bytes:
     if protected == PROTECTED_SIGN1:
-        return _SIG1_STRUCTURE_HEAD + encode(payload)
+        return _SIG1_STRUCTURE_HEAD + bytes_head(len(payload)) + payload  # = encode(payload)
     return encode(["Signature1", protected, b"", payload])
 
 
@@ -128,12 +128,15 @@ def sign_record(record: Record, identity: Identity) -> SignedRecord:
     return SignedRecord(parse_payload(payload), raw, payload, signature)
 
 
+_RECORD_FIELDS = frozenset({"table", "seq", "prev", "seat", "kind", "body"})
+
+
 def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
     try:
         m = decode(payload, max_size=MAX_RECORD_BYTES)
     except EncodingError as exc:
         raise MalformedRecord(seat, seq, f"payload: {exc}") from None
-    if not isinstance(m, dict) or set(m) != {"table", "seq", "prev", "seat", "kind", "body"}:
+    if not isinstance(m, dict) or m.keys() != _RECORD_FIELDS:
         raise MalformedRecord(
             seat, seq, "payload must be a map of table, seq, prev, seat, kind, body"
         )
@@ -180,6 +183,25 @@ def _split_sign1(raw: bytes) -> tuple[bytes, bytes] | None:
     if raw[head:payload_start] != bytes_head(len(payload)):
         return None
     return payload, raw[-64:]
+
+
+def record_length(data: bytes, start: int = 0) -> int | None:
+    """The length of the item at ``start`` if it has a record's layout (the COSE_Sign1 head, a
+    byte string, then a 64-byte one: see ``_split_sign1``), read from that layout alone; None if
+    not. Where it answers it equals ``item_length`` (whose walk would take the same steps), so a
+    transcript need not walk every record's bytes twice; the content is checked by parsing."""
+    head = start + len(_SIGN1_HEAD)
+    if head >= len(data) or not data.startswith(_SIGN1_HEAD, start) or data[head] >> 5 != 2:
+        return None
+    info = data[head] & 0x1F
+    width = 0 if info < 24 else _BSTR_HEAD_BYTES.get(info, 0) - 1
+    if width < 0 or head + 1 + width > len(data):
+        return None
+    payload = info if info < 24 else int.from_bytes(data[head + 1 : head + 1 + width], "big")
+    end = head + 1 + width + payload + _SIGNATURE_BYTES
+    if end > len(data) or data[end - _SIGNATURE_BYTES : end - 64] != _SIGNATURE_HEAD:
+        return None
+    return end - start
 
 
 def parse_record(raw: bytes) -> SignedRecord:

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from spycraft.crypto.encoding import item_length
 from spycraft.crypto.errors import EncodingError, MalformedRecord
-from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_genesis, parse_record
+from spycraft.crypto.records import (
+    SignedGenesis,
+    SignedRecord,
+    parse_genesis,
+    parse_record,
+    record_length,
+)
 
 MAX_TRANSCRIPT_BYTES = 1 << 28
 
@@ -37,8 +43,10 @@ class Transcript:
         records: list[SignedRecord] = []
         while pos < len(data):
             position = len(records) + (0 if genesis is None else 1)
+            length = None if genesis is None else record_length(data, pos)
             try:
-                length = item_length(data, pos)
+                if length is None:  # not a record's layout: the walk says what is wrong
+                    length = item_length(data, pos)
             except EncodingError as exc:
                 raise MalformedRecord(
                     None, position, f"item {position} at byte {pos} is cut or damaged: {exc}"

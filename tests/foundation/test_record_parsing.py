@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import cbor2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto.encoding import decode, encode, item_length
 from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
@@ -13,6 +15,7 @@ from spycraft.crypto.records import (
     PROTECTED_SIGN1,
     Record,
     parse_record,
+    record_length,
     sign_record,
     verify_record_signature,
 )
@@ -69,3 +72,30 @@ def test_a_damaged_record_is_refused(change: str) -> None:
     }[change]
     with pytest.raises(MalformedRecord):
         parse_record(damaged)
+
+
+@pytest.mark.parametrize("body", [None, {"pad": b"x" * 300}, {"pad": b"y" * 70000}])
+def test_a_records_length_read_from_its_layout_is_the_length_of_the_cbor_item(body: object) -> None:
+    raw = signed(body)
+    sequence = raw + signed({"next": 1})
+    assert record_length(sequence) == item_length(sequence) == len(raw)
+    assert record_length(b"\x00" + sequence, 1) == len(raw)
+
+
+SHORT_AND_LONG = (signed(None), signed({"pad": b"x" * 300}))
+
+
+@settings(max_examples=100)
+@given(st.sampled_from(SHORT_AND_LONG),
+       st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), max_size=2),
+       st.integers(0, 80), st.binary(max_size=3))
+def test_an_edited_record_has_a_layout_length_only_where_it_is_the_item_length(
+    raw: bytes, edits: list[tuple[int, int]], cut: int, extra: bytes
+) -> None:
+    data = bytearray(raw)
+    for where, byte in edits:
+        data[where % len(data)] = byte
+    data = data[: len(data) - cut] + extra
+    length = record_length(bytes(data))
+    if length is not None:
+        assert length == item_length(bytes(data))
