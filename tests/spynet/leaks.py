@@ -33,6 +33,7 @@ from spycraft.crypto.errors import MalformedValue
 from spycraft.crypto.group import Scalar
 from spycraft.engines.seat import TableSeat, table_key_secret
 from spycraft.engines.spynet.protocol import FACES, State
+from spycraft.engines.spynet.scoring import teammate
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,23 @@ def forbidden(final: State, seat: int | None, masters: Sequence[bytes]) -> Forbi
         {final.faces[p]: p for p in hidden},
         {p: tuple(token(p, j) for j in range(final.n)) for p, _ in ops.opened},
     )
+
+
+def mates_missions(final: State, what: Forbidden) -> int:
+    """How many of the teammate's face-down missions the seat was never shown; each must be
+    among the cards scanned for (the count says the scan covered them)."""
+    game = final.game
+    assert game is not None and what.seat is not None
+    mate = teammate(what.seat, final.n)
+    if mate is None:
+        return 0
+    count = 0
+    for pile in game.missions[mate]:
+        for mission in pile:
+            if what.seat not in final.ops.viewers[mission.position]:
+                assert mission.position in what.tokens, mission
+                count += 1
+    return count
 
 
 def texts(value: Any) -> Iterator[str]:

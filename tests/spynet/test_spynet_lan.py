@@ -1,4 +1,10 @@
-"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it."""
+"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it.
+
+The game's stored session folders (``games/<table>-seat<N>`` of each bot process, the host's
+``games/<table>-host``) are then scanned for leaks: nothing a seat stored before the final
+reveal (its transcript up to there, its own records in ``own.cbor``, ``seat.cbor`` with its
+memo, any other file) may open a card it was not shown (``tests.spynet.leaks``).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from spycraft.crypto.encoding import decode
+from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.transcript import Transcript
+from spycraft.engines.spynet import GAME
+from spycraft.engines.spynet.protocol import State
+from spycraft.p2p.storage import GameStore, SeatFile
 from tests.net.harness import audit, wait_all
 from tests.net.test_loopback import bots, host
+from tests.spynet.leaks import forbidden, mates_missions, scan, texts
 
 pytestmark = pytest.mark.network
 
@@ -36,3 +48,45 @@ def test_four_bot_seats_in_two_processes_end_with_identical_audited_transcripts(
     assert len(transcript.genesis.genesis.seats) == 4
     kinds = {r.record.kind for r in transcript.records}
     assert {"deck_shuffle", "deck_tokens", "reveal", "result"} <= kinds
+
+    folders = sorted(tmp_path.glob("home-*/data/games/*"))
+    assert len(folders) == 5, folders  # four seats and the host's
+    no_leak_in_the_stored_folders(transcript, folders)
+
+
+def no_leak_in_the_stored_folders(transcript: Transcript, folders: list[Path]) -> None:
+    table = GAME.table()
+    state = table.start(transcript.genesis)
+    for signed in transcript.records:
+        state = table.apply(state, signed)
+    final: State = state.game
+    kinds = [r.record.kind for r in transcript.records]
+    cutoff = transcript.records[kinds.index("reveal")].seq
+    files = {f: SeatFile.from_cbor(decode((f / "seat.cbor").read_bytes())) for f in folders}
+    masters = [next(s.master for s in files.values() if s.seat == i) for i in range(final.n)]
+    hidden_missions = 0
+    for folder, seat_file in files.items():
+        store = GameStore(folder)
+        stored = Transcript.from_bytes(store.transcript_path.read_bytes())
+        blobs = [stored.genesis.raw]
+        blobs += [r.raw for r in stored.records if r.record.seq < cutoff]
+        own, memo = store.load_own()
+        blobs += [raw for (seq, _), raw in own.items() if seq < cutoff]
+        words = list(texts(memo))
+        for path in sorted(folder.iterdir()):
+            if path in (store.transcript_path, store.own_path):
+                continue
+            data = path.read_bytes()
+            blobs.append(data)  # seat.cbor and anything else, whole
+            try:
+                words += texts(decode(data))
+            except EncodingError:
+                pass  # not one CBOR item: scanned as bytes only
+        what = forbidden(final, seat_file.seat, masters)
+        result = scan(what, blobs, words)
+        assert not result.leaks, (folder.name, result.leaks)
+        assert result.hidden and result.controls == len(what.public), folder.name
+        if seat_file.seat is not None:
+            assert own and memo, folder.name
+            hidden_missions += mates_missions(final, what)
+    assert hidden_missions, "no teammate's face-down mission was hidden from a seat"

@@ -26,7 +26,13 @@ from spycraft.engines.spynet.protocol import State
 from spycraft.engines.spynet.scoring import teammate
 from spycraft.p2p.wire import encode_frame
 from tests.p2p.simnet import SimNet, agreed, finish
-from tests.spynet.leaks import forbidden, scan, texts, unreadable_by_outsiders
+from tests.spynet.leaks import (
+    forbidden,
+    mates_missions,
+    scan,
+    texts,
+    unreadable_by_outsiders,
+)
 
 
 def test_no_seat_can_read_a_card_it_was_not_shown_before_the_final_reveal() -> None:
@@ -104,9 +110,7 @@ def test_no_frame_a_peer_receives_before_the_final_reveal_opens_a_card_it_may_no
     assert final.final is not None and not final.violations
     assert {"pass_card", "play_mission"} <= set(kinds), "a game without what we scan for"
     masters = [p.seat.context.master for p in net.peers]
-    game = final.game
-    assert game is not None
-    mates_missions = 0
+    hidden_missions = 0
     for peer in net.peers:
         seat = peer.index
         blobs = [b for frame in received[seat] for b in frame_bytes(frame, cutoff)]
@@ -124,11 +128,5 @@ def test_no_frame_a_peer_receives_before_the_final_reveal_opens_a_card_it_may_no
         assert scan(what, [*blobs, *lacking]).leaks == (
             f"seat {seat} holds every token it lacks of hidden card {position}",
         )
-        mate = teammate(seat, 4)
-        assert mate is not None
-        for pile in game.missions[mate]:
-            for mission in pile:
-                if seat not in final.ops.viewers[mission.position]:
-                    assert mission.position in what.tokens
-                    mates_missions += 1
-    assert mates_missions, "no teammate's face-down mission was hidden from a seat"
+        hidden_missions += mates_missions(final, what)
+    assert hidden_missions, "no teammate's face-down mission was hidden from a seat"
