@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spycraft.cli.outcome import verdict
 from spycraft.cli.pager import Pager, Stopped
 from spycraft.crypto.chat import ChatAudit, check_chat_log
 from spycraft.crypto.encoding import item_length
@@ -91,8 +92,7 @@ def selfplay(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_bytes(local.transcript.to_bytes())
         print(f"transcript: {args.out} ({len(local.records)} records)")
-    assert state.result is not None
-    print(f"result: {state.result.describe()}")
+    print(verdict(definition, state, None))
     return 0
 
 

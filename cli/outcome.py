@@ -29,17 +29,20 @@ def _side(name: str) -> str:
 
 def verdict(definition: registry.GameDefinition, state: TableState[object],
             seat: int | None) -> str:
-    """The result line: ``result: you won: Spies win (three failures)`` for a seated person;
-    the plain result for a host watching, a game with no winner, or an abandoned one."""
+    """The result line: ``result: you won: Spies win (three failures)`` for a seated person,
+    ``result: Spies won (three failures)`` for a host watching or selfplay (never an internal
+    id), the plain result for a game with no winner or an abandoned one."""
     result = state.result
     if result is None:
         return "result: the game did not finish"
-    if result.winner is None or seat is None:
+    if result.winner is None:
         return f"result: {result.describe()}"
-    side = definition.rules.side_of(state.game, seat)
     text = f"{_side(result.winner)} won ({result.reason.replace('_', ' ')})"
     if result.forfeits:
         text += f"; forfeit by seat {', '.join(map(str, result.forfeits))}"
+    if seat is None:
+        return f"result: {text}" + (f"; {result.detail}" if result.detail else "")
+    side = definition.rules.side_of(state.game, seat)
     if side is None:
         return f"result: {text}"
     mine = "you won" if side == result.winner else "you lost"

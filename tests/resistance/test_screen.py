@@ -7,6 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
+from spycraft.cli.main import main
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines import registry
 from spycraft.engines.local import LocalTable, new_local_table
@@ -138,3 +139,9 @@ def test_the_final_screen_names_the_deciding_mission_and_reveals_roles_and_cards
     seat = local.seats[resistance]
     mine = screen(end, resistance, seat.view(end)).result
     assert mine is not None and mine.headline == "You lost"
+
+
+def test_selfplay_ends_with_the_result_in_words(capsys: Any) -> None:
+    assert main(["selfplay", "resistance", "--seed", "3", "--quiet"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert re.fullmatch(r"result: (Spies|Resistance) won \([a-z ]+\)", last), last
