@@ -179,7 +179,7 @@ def _mission_text(result: R.MissionResult) -> str:
     shown = "".join(f"; In the Spotlight, seat {s} played {card}" for s, card in result.spotlight)
     return (f"mission {result.mission} ({seats(result.team)}, Leader seat {result.leader}): "
             f"{result.successes} Success, {result.fails} Fail: "
-            f"{'FAILED' if result.failed else 'succeeded'}{shown}")
+            f"{'failed' if result.failed else 'succeeded'}{shown}")
 
 
 def _roles_text(state: Any) -> str:
@@ -206,7 +206,7 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     if len(new.vote_log) > len(old.vote_log):
         last = new.vote_log[-1]
         yes = tuple(s for s, v in enumerate(last.votes) if v)
-        approve = f"{seats(yes)} approve" if yes else "nobody approves"
+        approve = f"{seats(yes)} approve{'s' * (len(yes) == 1)}" if yes else "nobody approves"
         lines.append(f"votes: {approve}; the team is {'approved' if last.approved else 'rejected'}"
                      f" (rejections in a row: {new.vote_track})")
     if sum(r is not None for r in new.results) > sum(r is not None for r in old.results):

@@ -21,12 +21,13 @@ GAME = registry.load("resistance")
 
 
 @cache
-def game(seed: int = 3, players: int = 7, plot: bool = True) -> tuple[LocalTable,
-                                                                     list[TableState[Any]]]:
+def game(
+    seed: int = 3, players: int = 7, plot: bool = True, bot: str = "heuristic"
+) -> tuple[LocalTable, list[TableState[Any]]]:
     entropy = SeededEntropy(seed)
     options = GAME.genesis_options(players, {"plot": True} if plot else {})
     local = new_local_table(GAME, options, players, entropy.child("table"))
-    agents = [GAME.bots["heuristic"](entropy.child(f"bot/{i}"), i) for i in range(players)]
+    agents = [GAME.bots[bot](entropy.child(f"bot/{i}"), i) for i in range(players)]
     states = [local.state]
     while local.step(agents) is not None:
         states.append(local.state)
@@ -145,3 +146,12 @@ def test_selfplay_ends_with_the_result_in_words(capsys: Any) -> None:
     assert main(["selfplay", "resistance", "--seed", "3", "--quiet"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert re.fullmatch(r"result: (Spies|Resistance) won \([a-z ]+\)", last), last
+
+
+def test_a_vote_by_one_seat_reads_as_a_sentence() -> None:
+    local, states = game(bot="random")  # five rejections, one with a single approval
+    lines = [story(states[i].game, r.record, states[i + 1].game) for i, r in
+             enumerate(local.records)]
+    votes = [e.text for e in lines if e is not None and e.text.startswith("Votes: ")]
+    assert any(re.search(r"^Votes: seat \d approves;", text) for text in votes), votes
+    assert not any("FAILED" in e.text for e in lines if e is not None)
