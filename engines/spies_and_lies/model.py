@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from spycraft.engines.errors import Illegal, Violation
 from spycraft.engines.evolve import evolve
@@ -154,10 +154,11 @@ def _put(pair: Pair[T], seat: int, value: T) -> Pair[T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _put_card(board: Board, seat: int, index: int, card: Card) -> Board:
+def _put_card(board: Board, seat: int, index: int, card: Card, **changes: Any) -> Board:
+    """The board with ``card`` at M(index+1) of ``seat`` (and any other ``changes``)."""
     cards = list(board.cards[seat])
     cards[index] = card
-    return evolve(board, cards=_put(board.cards, seat, tuple(cards)))
+    return evolve(board, cards=_put(board.cards, seat, tuple(cards)), **changes)
 
 
 # --- deployments (rules §4.1) ---------------------------------------------------------------
@@ -237,16 +238,28 @@ def _fitting(
     intel: int | None,
 ) -> int:
     """``consistent`` as a bit set over ``legal_deployments``: for each mission, the deployments
-    whose rank there is known (or unknown) and agrees with its token, intersected. A reveal
-    asks this of up to 294 deployments; ten ranks a mission are cheaper to judge than those."""
+    whose rank there is the known one (or, unknown, any rank its token allows), intersected.
+    A reveal asks this of up to 294 deployments; a few sets per mission are cheaper to judge."""
+    places = _deployments_by_place(in_hand)
     fitting = (1 << len(legal_deployments(in_hand))) - 1
-    for place, k, token in zip(_deployments_by_place(in_hand), known, tokens):
-        allowed = 0
-        for rank, deployments in place.items():
-            if (k is None or k == rank) and not contradicts(rank, token, intel):
-                allowed |= deployments
-        fitting &= allowed
+    for mission, (place, k, token) in enumerate(zip(places, known, tokens)):
+        if k is None:
+            fitting &= _agreeing(in_hand, mission, token, intel)
+        elif contradicts(k, token, intel):
+            return 0
+        else:
+            fitting &= place.get(k, 0)
     return fitting
+
+
+@lru_cache(maxsize=1024)
+def _agreeing(in_hand: tuple[int, ...], mission: int, token: bool | None, intel: int | None) -> int:
+    """The legal deployments (a bit set) whose rank at ``mission`` agrees with its token."""
+    allowed = 0
+    for rank, deployments in _deployments_by_place(in_hand)[mission].items():
+        if not contradicts(rank, token, intel):
+            allowed |= deployments
+    return allowed
 
 
 def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None:
@@ -379,10 +392,8 @@ def guess(board: Board, rank: int) -> Board:
         raise Illegal("no guess now")
     if rank not in RANKS:
         raise Illegal(f"a guess names a rank in 1..10, not {rank}")
-    board = _put_card(
-        board, defender(board), target_index(board), evolve(target(board), guess=rank)
-    )
-    return evolve(board, stage="reveal")
+    card = evolve(target(board), guess=rank)
+    return _put_card(board, defender(board), target_index(board), card, stage="reveal")
 
 
 def reveal(board: Board, rank: int) -> Board:
@@ -403,13 +414,14 @@ def reveal(board: Board, rank: int) -> Board:
         board = evolve(board, flags=_put(board.flags, g, flags_g))
     if (rank == 10 and flags_g.spy) or (rank == 7 and flags_g.miner):
         auto = True
-    board = evolve(board, stage="resolve")
     if correct or auto:
-        board = _put_card(board, d, index, evolve(card, rank=rank, state="retired"))
+        retired = evolve(card, rank=rank, state="retired")
+        board = _put_card(board, d, index, retired, stage="resolve")
         if correct:
             board = gain(board, g, 4 if flags_g.scout else 2)
         return _finish_step(board)
-    board = _put_card(board, d, index, evolve(card, rank=rank, state="activated"))
+    activated = evolve(card, rank=rank, state="activated")
+    board = _put_card(board, d, index, activated, stage="resolve")
     board = activate(board, d, rank)
     return board if board.stage in ("captain", "marshal") else _finish_step(board)
 
