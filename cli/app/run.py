@@ -1,0 +1,171 @@
+"""The commands' side of the application: an offline game in it, a LAN session fed to it, and the
+closing lines every finished game ends with (the result from your side, the audit verdict, where
+the transcript is).
+
+Theory of operation: offline, ``LocalTable.run`` stays in the main thread and posts each record's
+picture and history line to the bridge; seat 0 decides through ``AppAgent``. On the LAN the trio
+session calls ``LanFeed`` (its ``events``) on its own thread for every record and lobby notice;
+the feed paints the picture there (the view models are pure and quick) and posts it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from spycraft.cli.app.bridge import Bridge
+from spycraft.cli.app.picture import Painter
+from spycraft.cli.app.table import AppAgent, TableApp, Terminal, attached
+from spycraft.cli.config import data_dir
+from spycraft.cli.outcome import printable, verdict
+from spycraft.crypto.transcript import Transcript
+from spycraft.engines.agent import Agent
+from spycraft.engines.audit import audit
+from spycraft.engines.local import LocalTable
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.table import TableState
+
+PAINT_EVERY = 0.1  # seconds between two pictures of an offline table while the bots play
+
+
+def closing_lines(definition: GameDefinition, state: TableState[Any], seat: int | None,
+                  transcript: Transcript, path: Path | str) -> tuple[str, ...]:
+    """What a finished game ends with: the result from ``seat``'s side, the audit of the
+    transcript as stored, and where it is."""
+    report = audit(transcript.to_bytes())
+    first, *rest = report.describe().splitlines()
+    verdict_word = first.split(" ")[0]
+    return (verdict(definition, state, seat),
+            f"audit: {verdict_word} ({first[len(verdict_word) + 1:]})"
+            + (f"; {rest[0].strip()}" if rest and verdict_word != "VALID" else ""),
+            f"transcript stored in {path}")
+
+
+def store_offline(local: LocalTable) -> Path:
+    """Keep a finished offline game's transcript (``<data>/offline/<table>.cbor``)."""
+    folder = data_dir() / "offline"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{local.genesis.genesis.table.hex()}.cbor"
+    path.write_bytes(local.transcript.to_bytes())
+    return path
+
+
+def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
+                 bots: Sequence[Agent | None], terminal: Terminal | None = None) -> int:
+    """The seats whose bot is None are the person's, in the application (on ``terminal``, an
+    (input, output) pair: the real one by default)."""
+    bridge = Bridge(bots.index(None) if None in bots else None, tuple(names))
+    painter = Painter(definition)
+    seat = local.seats[bridge.seat or 0]
+    me = bridge.seat
+    screen = TableApp(bridge, definition.name, *(terminal or ()))
+    with attached(screen):
+        bridge.show(painter.picture(local.state, me, seat.view(local.state)))
+        agents = [agent if agent is not None else AppAgent(bridge) for agent in bots]
+        before = [local.state]
+        painted = [time.perf_counter()]
+
+        def on_record(signed: Any, state: TableState[Any]) -> None:
+            event = painter.tell(before[0], signed, state)
+            before[0] = state
+            if event is not None:
+                bridge.add(event)
+            # Bots answer at once: paint when the person can look (their turn, the end, or
+            # every tenth of a second of the bots' play), not for every record.
+            turn = painter.table.expect(state)
+            now = time.perf_counter()
+            if turn is None or turn.seat == me or now - painted[0] > PAINT_EVERY:
+                painted[0] = now
+                bridge.show(painter.picture(state, me, seat.view(state)))
+
+        state = local.run(agents, on_record=on_record)
+        path = store_offline(local)
+        bridge.finish(closing_lines(definition, state, me, local.transcript, path))
+    return 0
+
+
+class LanFeed:
+    """A trio session's events for the application (``Session.events``), on the trio thread."""
+
+    def __init__(self, bridge: Bridge, definition: GameDefinition) -> None:
+        self.bridge = bridge
+        self.definition = definition
+        self.painter = Painter(definition)
+        self.session: Any = None
+        self._offset = 0.0  # trio's clock minus perf_counter, for the turn timer
+        self._token: trio.lowlevel.TrioToken | None = None
+
+    def attach(self, session: Any) -> None:
+        """The session exists (the table is full): name the seats, draw the table, and read the
+        connections and the turn timer from it from now on."""
+        self.session = session
+        self._offset = trio.current_time() - time.perf_counter()
+        names = tuple(seat.name for seat in session.genesis.genesis.seats)
+        self.bridge.seated(session.seat, names)
+        self.bridge.status = self.status
+        if callable(getattr(session, "say", None)):
+            self.bridge.say = self._say
+        self._token = trio.lowlevel.current_trio_token()
+        self._paint(session.state)
+
+    def _paint(self, state: TableState[Any]) -> None:
+        session = self.session
+        view = session.table_seat.view(state) if session.table_seat is not None else None
+        self.bridge.show(self.painter.picture(state, session.seat, view))
+
+    def __call__(self, kind: str, data: Any) -> None:
+        bridge = self.bridge
+        if kind == "record":
+            before, signed, after = data
+            event = self.painter.tell(before, signed, after)
+            if event is not None:
+                bridge.add(event)
+            if self.session is not None:
+                self._paint(after)
+        elif kind == "joined":
+            bridge.notice(f"{printable(data.name)} [{data.fingerprint}] sat down")
+        elif kind == "left":
+            bridge.notice(f"{printable(data.name)} [{data.fingerprint}] left before the game "
+                          f"started")
+        elif kind == "lobby":
+            bridge.notice(f"waiting for players: {data[0]}/{data[1]} seated")
+        elif kind in ("fraud", "equivocation"):
+            bridge.notice(f"a seat cheated ({kind}): {data}", tone="bad")
+        elif kind == "chat":
+            bridge.chat(data.describe())
+        elif kind == "stuck":
+            bridge.notice(f"we cannot write our next record: {data}", tone="bad")
+
+    def _say(self, text: str) -> str | None:
+        """Say ``text`` at the table from the application's thread (the session is trio's);
+        why it was refused, or None."""
+        try:
+            trio.from_thread.run_sync(self.session.say, text, trio_token=self._token)
+        except trio.RunFinishedError:
+            return "the table has closed"
+        except Exception as refused:  # noqa: BLE001 (p2p.chat.ChatRefused: said in one line)
+            return str(refused)
+        return None
+
+    def status(self) -> str:
+        """Seats connected and the time left to the seat whose turn it is (any thread)."""
+        session = self.session
+        if session is None:
+            return ""
+        try:
+            links = [link for link in list(session.links.values())
+                     if link.seat is not None and not link.closed]
+        except RuntimeError:  # the links changed while we read them: next second
+            return ""
+        seats = len(session.genesis.genesis.seats)
+        here = len(links) + (1 if session.seat is not None else 0)
+        parts = [f"{here}/{seats} seats connected"]
+        if not session.finished:
+            now = time.perf_counter() + self._offset
+            left = session.protocol.since + session.config.turn_timeout - now
+            parts.append(f"turn timer {max(0, int(left)) // 60}:{max(0, int(left)) % 60:02d}")
+        return " · ".join(parts)
