@@ -24,7 +24,7 @@ from spycraft.crypto.group import Scalar
 from spycraft.crypto.membership import Commitment, commit, prove_member
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.confusion import model
-from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, opp
+from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, line, opp, side_of
 from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.movement import (
     TYPE_IDS,
@@ -36,6 +36,7 @@ from spycraft.engines.confusion.movement import (
     promotion_statement,
 )
 from spycraft.engines.confusion.protocol import GAME, TYPE_DOMAIN
+from spycraft.engines.confusion.screen import line_text
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.seat import SeatContext
@@ -44,6 +45,52 @@ from spycraft.engines.seat import SeatContext
 def announce_options(g: Game) -> list[Announcement]:
     """§13 ``announce``: every announceable move, without spies already announced this turn."""
     return [a for a in announceable(g.board, g.turn) if a.spy not in g.moved]
+
+
+# --- the options in words: spies by the names the board shows, squares as it writes them ------
+
+MODE_WORDS = {
+    "move": "moves",
+    "leave": "leaves the briefcase and moves",
+    "carry": "carries the briefcase",
+    "throw": "throws the briefcase",
+}
+
+
+def _square(g: Game, spy: str) -> str:
+    return str(g.board.position(spy))
+
+
+def announce_label(g: Game, a: Announcement) -> str:
+    """"W-C moves forward 2 to f5": the spy, how, the line from its owner's side and the square,
+    so that "w-c moves forward 2" is already a unique prefix."""
+    origin = g.board.position(a.spy)
+    assert origin is not None
+    move = line_text(line(side_of(a.spy), origin, a.to))
+    return f"{a.spy} {MODE_WORDS[a.mode]} {move} to {a.to}"
+
+
+def token_label(g: Game, token: str, spies: tuple[str, ...]) -> str:
+    """One option of ``model.token_options`` (or resigning), in words."""
+    if token == "none":
+        return "no token"
+    if token == "reveal":
+        return f"reveal {spies[0]}'s type"
+    if token == "double":
+        return "double: two moves with two spies"
+    if token == "swap":
+        a, b = spies
+        return f"swap {a} on {_square(g, a)} and {b} on {_square(g, b)}"
+    return "resign"
+
+
+def free_label(g: Game, action: str, spy: str | None) -> str:
+    """One option of ``model.free_options``, in words."""
+    if spy is None:
+        return "no free action" if action == "none" else "resign"
+    if action == "eliminate_own":
+        return f"remove your own spy {spy} from {_square(g, spy)}"
+    return f"eliminate {SIDE_NAMES[side_of(spy)]}'s Double Agent {spy} on {_square(g, spy)}"
 
 
 class ConfusionSeat(GameSeat[Game, SeatView]):
@@ -103,7 +150,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
 
     def build_token(self, g: Game, b: Build) -> Body:
         options = model.token_options(g) + [("resign", ())]
-        labels = [f"{t} {' '.join(s)}".rstrip() for t, s in options]
+        labels = [token_label(g, t, s) for t, s in options]
         token, spies = self._ask(g, "token", f"{SIDE_NAMES[self.side]}: use a token?", options,
                                  labels, b.agent)
         return {"token": token, "spies": list(spies)}
@@ -116,7 +163,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def build_free(self, g: Game, b: Build) -> Body:
         da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
         options = model.free_options(g, da)
-        labels = [f"{a} {s}" if s else a for a, s in options]
+        labels = [free_label(g, a, s) for a, s in options]
         action, spy = self._ask(g, "free_action", "Free action?", options, labels, b.agent)
         proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
         return {"action": action, "spy": spy, "proof": proof}
@@ -124,7 +171,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def build_announce(self, g: Game, b: Build) -> Body:
         options = announce_options(g)
         chosen = self._ask(g, "announce", "Announce a move", options,
-                           [str(a) for a in options], b.agent)
+                           [announce_label(g, a) for a in options], b.agent)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
     def build_answer(self, g: Game, b: Build) -> Body:
@@ -133,7 +180,9 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         type_id = self.enemy_types(g)[spy]
         forced = forced_answer(type_id, g.asked)
         if forced is None:
-            prompt = f"{spy} (your opponent's Double Agent) announces {g.pending} ({g.asked})"
+            enemy = SIDE_NAMES[self.enemy]
+            prompt = (f"{enemy} announces {announce_label(g, g.pending)}. {spy} is {enemy}'s "
+                      "Double Agent: answer yes or no, as you like")
             yes = bool(self._ask(g, "answer", prompt, (True, False), ("yes", "no"), b.agent))
         else:
             yes = forced
