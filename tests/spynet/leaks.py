@@ -30,7 +30,7 @@ import pytest
 from spycraft.crypto.elgamal import combine
 from spycraft.crypto.encoding import decode
 from spycraft.crypto.errors import MalformedValue
-from spycraft.crypto.group import Scalar
+from spycraft.crypto.group import Point, Scalar
 from spycraft.engines.seat import TableSeat, table_key_secret
 from spycraft.engines.spynet.protocol import FACES, State
 from spycraft.engines.spynet.scoring import teammate
@@ -55,7 +55,8 @@ def forbidden(final: State, seat: int | None, masters: Sequence[bytes]) -> Forbi
     never += [m for j in others for m in (masters[j], table_key_secret(masters[j]))]
 
     def token(position: int, j: int) -> bytes:
-        return (ops.deck.cards[position].c1 * keys[j]).encode()
+        share: Point = ops.deck.cards[position].c1 * keys[j]
+        return share.encode()
 
     hidden = [
         p for p in range(len(ops.deck))
