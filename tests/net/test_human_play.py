@@ -23,11 +23,14 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
     done = subprocess.run(
         [sys.executable, "-m", "spycraft", "play", game, *extra, "--bots", bots,
          "--interface", "127.0.0.1", "--name", "ada"],
-        cwd=ROOT, env=env, input="#1\n" * 400, capture_output=True, text=True, timeout=240,
-        check=False,
+        cwd=ROOT, env=env, input="/say gl hf\x1b[31m all\n/say\n" + "#1\n" * 400,
+        capture_output=True, text=True, timeout=240, check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "the table is full; the game starts" in done.stdout
+    assert "] ada (seat 0): gl hf [31m all" in done.stdout  # said at the first prompt, shown
+    assert "/say TEXT says TEXT to the table" in done.stdout  # a bare /say explains itself
+    assert "\x1b" not in done.stdout
     assert "(you)" in done.stdout or "You are seat 0" in done.stdout  # the board shows the player
     assert re.search(r"^at the table: seat 0 ada \(you\), seat 1 bot-\w{4}\b", done.stdout,
                      flags=re.MULTILINE)  # every bot's name beside its seat
@@ -38,7 +41,9 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
         assert not any(noise in line for line in narrated), noise
     stored = list((tmp_path / "home" / "data" / "games").glob("*/transcript.cbor"))
     assert len(stored) == 1
-    assert audit(stored[0]).returncode == 0
+    checked = audit(stored[0])
+    assert checked.returncode == 0
+    assert "chat: VALID, 1 chat line" in checked.stdout  # chat.cbor beside the transcript
 
 
 def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
