@@ -1,6 +1,8 @@
 """Foundation timings: Spies & Lies selfplay, audit, and where the CPU goes (a plain script).
 
 Run: ``.venv/bin/python benchmarks/bench_foundation.py [--games N]``. One process, one core.
+Every rate is CPU time (``time.process_time()``): the machine is shared, and wall time would
+count the other engineers' work.
 
 1. Selfplay: whole Spies & Lies games through ``new_local_table`` + ``LocalTable.run`` with
    ``SeededEntropy`` (every record built and signed by its seat, then verified and applied by
@@ -8,12 +10,17 @@ Run: ``.venv/bin/python benchmarks/bench_foundation.py [--games N]``. One proces
 2. Audit: ``engines.audit.audit`` on the transcript bytes of those games (parse + replay),
    with the product's Ed25519 verifier (libsodium, ``identity.verify_signature``) and, for
    comparison, with OpenSSL's (``cryptography``) swapped in; the two alternate, three rounds
-   each, best round kept, so a busy machine slows both alike.
+   each, best round kept, so a busy machine slows both alike. Then the figure of the issue,
+   records/s of ``spycraft audit`` as a person runs it: one transcript per fresh process (no
+   cache of an earlier audit helps), CPU time of ``audit`` alone (not the interpreter's start),
+   for Spies & Lies transcripts and for one 5-player Resistance transcript (heuristic bots; its
+   records carry shuffle and decryption proofs, so its rate is not that of plain records).
 3. CPU split: the product functions are wrapped with timers (``time.perf_counter``; the work
    is single-threaded and CPU-bound, so wall time inside a wrapper is CPU time) and the shares
    of signing (Ed25519 inside ``sign_record``), verifying (``verify_record_signature`` and the
    raw ``verify_signature``), the game engine and the bots are printed. A short cProfile
-   top list follows.
+   top list of the audit follows (the profiler slows pure Python more than C: its shares
+   understate Ed25519).
 4. Peak memory (tracemalloc) of one selfplay game and of one audit.
 
 Other benchmark scripts import ``Timers``, ``selfplay`` and ``cpu_split`` from here.
@@ -24,6 +31,8 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections import defaultdict
@@ -253,6 +262,48 @@ def ed25519_floor(n: int = 2000) -> None:
         print(row([name, f"{mean(fn):.1f}"], [-56, 8]))
 
 
+# One audit in a new interpreter: the game modules are imported first (as the command line does
+# before it reads a transcript), then only ``audit`` is timed.
+_FRESH_AUDIT = """
+import sys, time
+from spycraft.engines import registry
+from spycraft.engines.audit import audit
+for name in registry.game_names():
+    registry.load(name)
+data = sys.stdin.buffer.read()
+start = time.process_time()
+report = audit(data)
+seconds = time.process_time() - start
+assert report.valid, report.describe()
+print(report.records, seconds)
+"""
+
+
+def fresh_audit(blob: bytes) -> tuple[int, float]:
+    """(records, CPU seconds of ``audit``) of one transcript in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FRESH_AUDIT], input=blob, capture_output=True, check=True
+    )
+    records, seconds = done.stdout.split()
+    return int(records), float(seconds)
+
+
+def fresh_audits(label: str, blobs: list[bytes], rounds: int = 3) -> None:
+    """Records/s of one-transcript audits, each transcript's best of ``rounds`` processes."""
+    records, seconds = 0, 0.0
+    for blob in blobs:
+        runs = [fresh_audit(blob) for _ in range(rounds)]
+        records += runs[0][0]
+        seconds += min(s for _, s in runs)
+    print(
+        row(
+            [label, len(blobs), records, f"{1000 * seconds / len(blobs):.1f}",
+             f"{records / seconds:.0f}"],
+            [-40, 11, 7, 9, 10],
+        )
+    )
+
+
 def peak_memory(fn: Callable[[], Any]) -> tuple[Any, int]:
     tracemalloc.start()
     try:
@@ -294,6 +345,9 @@ def profile_top(fn: Callable[[], Any], n: int = 12) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=40, help="games per bot kind (default 40)")
+    parser.add_argument(
+        "--fresh", type=int, default=8, help="transcripts audited in fresh processes (default 8)"
+    )
     args = parser.parse_args()
     definition = registry.load(GAME)
     options = definition.options()
@@ -372,6 +426,14 @@ def main() -> None:
                 )
             )
 
+    print("\nspycraft audit as run: one transcript per fresh process, CPU time of audit alone")
+    print(row(["transcripts", "count", "records", "ms/audit", "records/s"], [-40, 11, 7, 9, 10]))
+    fresh_audits("Spies & Lies, heuristic bots", transcripts["heuristic"][: args.fresh])
+    fresh_audits("Spies & Lies, random bots", transcripts["random"][: args.fresh])
+    resistance = registry.load("resistance")
+    blob = selfplay("resistance", resistance.options(players=5), 5, "heuristic", 1)
+    fresh_audits("The Resistance, 5 players, heuristic bots", [blob.transcript.to_bytes()])
+
     with crypto_timers() as t:
         _, total, _ = cpu(
             lambda: [
@@ -387,7 +449,7 @@ def main() -> None:
 
     ed25519_floor()
 
-    profile_top(lambda: [selfplay(GAME, options, players, "heuristic", s) for s in range(1, 11)])
+    profile_top(lambda: [audit(b) for b in heuristic], n=16)
 
     print("\nPeak memory (tracemalloc; Python allocations only)")
     print(row(["what", "peak KiB", "transcript KiB"], [-34, 9, 15]))

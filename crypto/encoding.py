@@ -195,16 +195,12 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
         return argument, pos
     if major == 1:
         return -1 - argument, pos
-    if major in (2, 3):
+    if major == 2:
         if argument > end - pos:
             raise EncodingError("CBOR string longer than the data")
-        stop = pos + argument
-        if major == 2:
-            return data[pos:stop], stop
-        try:
-            return data[pos:stop].decode("utf-8"), stop
-        except UnicodeDecodeError:
-            raise EncodingError("CBOR text that is not UTF-8") from None
+        return data[pos : pos + argument], pos + argument
+    if major == 3:
+        return _text(data, pos, pos + argument), pos + argument
     if major == 6:
         if argument not in COSE_TAGS:
             raise EncodingError(
@@ -229,7 +225,11 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
     key_major = -1
     for _ in range(argument):
         start = pos
-        key, pos = _read(data, pos, depth + 1)
+        if pos < end and 0x60 <= data[pos] < 0x78:  # a short text, as nearly every key: no call
+            pos += 1 + (data[pos] & 0x1F)
+            key = _text(data, start + 1, pos)
+        else:
+            key, pos = _read(data, pos, depth + 1)
         if data[start] >> 5 not in (0, 3) or key_major not in (-1, data[start] >> 5):
             raise EncodingError("map keys must be all text or all non-negative integers")
         key_major = data[start] >> 5
@@ -239,6 +239,16 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
         previous = encoded_key
         result[key], pos = _read(data, pos, depth + 1)
     return result, pos
+
+
+def _text(data: bytes, start: int, stop: int) -> str:
+    """The text string whose UTF-8 bytes are ``data[start:stop]``."""
+    if stop > len(data):
+        raise EncodingError("CBOR string longer than the data")
+    try:
+        return data[start:stop].decode("utf-8")
+    except UnicodeDecodeError:
+        raise EncodingError("CBOR text that is not UTF-8") from None
 
 
 def split_sequence(data: bytes) -> list[bytes]:
