@@ -315,8 +315,8 @@ class SignedGenesis:
     signatures: tuple[bytes, ...]
     raw: bytes
 
-    @property
-    def link(self) -> bytes:
+    @cached_property
+    def link(self) -> bytes:  # cached, as a record's
         return link_hash(self.raw)
 
 
