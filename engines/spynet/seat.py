@@ -25,8 +25,9 @@ from spycraft.engines.seat import SeatContext, table_key_secret
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT
 from spycraft.engines.spynet.knowledge import seat_view
+from spycraft.engines.spynet.labels import describe_option
 from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
-from spycraft.engines.spynet.view import SeatView, describe_option
+from spycraft.engines.spynet.view import SeatView
 from spycraft.engines.table import Turn
 
 PROMPTS = {

@@ -42,37 +42,6 @@ def _name(face: str) -> str:
     return f"{face} {CARDS[face].name}"
 
 
-def describe_option(kind: str, option: Any, view: SeatView) -> str:
-    if kind == "draft_pick":
-        return _name(view.face_of(option))
-    if kind == "turn_action":
-        return "recruit" if option else "deploy"
-    if kind == "pile":
-        return "take" if option else "return"
-    if kind == "paper_trail":
-        return _name(view.face_of(option))
-    if kind == "effect":
-        if option is None:
-            return "decline"
-        use, discard = option
-        t = use.target
-        text = f"seat {t.seat} {t.branch} #{t.depth}"
-        if discard is not None:
-            text = f"discard {use.discard}, " + text
-        if use.destination is not None:
-            text += f" -> {use.destination}"
-        return text
-    what = option[0]
-    if what == "play_agent":
-        funding = "".join(f"+{view.face_of(p)}" for p in option[3])
-        return f"agent {view.face_of(option[1])}{funding} in {option[2]}"
-    if what == "play_mission":
-        return f"mission {view.face_of(option[1])} in {option[2]}"
-    if what == "pass_card":
-        return f"pass {view.face_of(option[1])}"
-    return "end deploy"
-
-
 def _tableau(game: M.Game, seat: int, open_missions: bool) -> list[str]:
     board = game.board
     tableau = board.tableaux[seat]
