@@ -11,7 +11,8 @@ applies it, how a seat builds it, which decision it asks), and the ``GameDefinit
 * ``deploy``: the per-turn agent counters (§7) and the targets and outcome of effects (§8, §13);
 * ``model``: the public game over deck positions; ``protocol``: records and the deck
   (``engines.protocols.deck_ops``); ``seat``: one player's private side; ``bots``; ``view``;
-  ``knowledge``: what one seat knows, live and in hindsight (``replay --as``).
+  ``knowledge``: what one seat knows, live and in hindsight (``replay --as``); ``labels``: a
+  decision's options in the screen's words.
 """
 
 from __future__ import annotations
