@@ -25,16 +25,19 @@ import cbor2
 from spycraft.crypto.errors import EncodingError
 
 _SCALARS = (bool, int, bytes, str, type(None))
+_PLAIN = frozenset(_SCALARS)  # exact types: an item of these needs no call of its own
+MAX_DEPTH = 64
 
 
 def _check(value: Any, depth: int = 0) -> None:
-    if depth > 64:
+    if depth > MAX_DEPTH:
         raise EncodingError("value nested too deeply")
     if isinstance(value, _SCALARS):
         return
     if isinstance(value, (list, tuple)):
         for item in value:
-            _check(item, depth + 1)
+            if depth >= MAX_DEPTH or type(item) not in _PLAIN:
+                _check(item, depth + 1)
         return
     if isinstance(value, dict):
         keys = list(value)
@@ -44,7 +47,8 @@ def _check(value: Any, depth: int = 0) -> None:
         ):
             raise EncodingError("map keys must be all text or all non-negative integers")
         for item in value.values():
-            _check(item, depth + 1)
+            if depth >= MAX_DEPTH or type(item) not in _PLAIN:
+                _check(item, depth + 1)
         return
     if isinstance(value, cbor2.CBORTag):
         _check(value.value, depth + 1)

@@ -183,3 +183,13 @@ def test_one_pass_decoding_agrees_with_decoding_and_encoding_again(value, edits,
 )
 def test_edge_encodings_get_the_same_verdict_from_both_decoders(hex_):
     _same_verdict(bytes.fromhex(hex_))
+
+
+@pytest.mark.parametrize("wrap", [lambda v: [v], lambda v: {"k": v}])
+def test_a_scalar_64_containers_deep_encodes_and_one_65_deep_is_refused(wrap):
+    value: object = 1
+    for _ in range(64):
+        value = wrap(value)
+    assert encode(value)
+    with pytest.raises(EncodingError, match="nested too deeply"):
+        encode(wrap(value))
