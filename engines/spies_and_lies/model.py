@@ -198,17 +198,6 @@ def legal_deployments(in_hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(found))
 
 
-@lru_cache(maxsize=64)
-def _deployments_by_place(in_hand: tuple[int, ...]) -> tuple[dict[int, int], ...]:
-    """For each mission, rank -> the legal deployments with that rank there, as a bit set over
-    ``legal_deployments(in_hand)`` (bit i: the i-th deployment)."""
-    places: tuple[dict[int, int], ...] = ({}, {}, {}, {})
-    for i, deployment in enumerate(legal_deployments(in_hand)):
-        for place, rank in zip(places, deployment):
-            place[rank] = place.get(rank, 0) | 1 << i
-    return places
-
-
 def forced_token(rank: int, intel: int) -> bool:
     return rank in INTEL[intel].shows
 
@@ -227,39 +216,43 @@ def consistent(
     intel: int | None,
 ) -> tuple[tuple[int, ...], ...]:
     """The legal deployments that agree with the known ranks and the forced tokens."""
-    fitting = _fitting(in_hand, known, tokens, intel)
-    return tuple(d for i, d in enumerate(legal_deployments(in_hand)) if fitting >> i & 1)
+
+    def fits(deployment: tuple[int, ...]) -> bool:
+        for rank, k, token in zip(deployment, known, tokens):
+            if (k is not None and k != rank) or contradicts(rank, token, intel):
+                return False
+        return True
+
+    return tuple(d for d in legal_deployments(in_hand) if fits(d))
 
 
-def _fitting(
+def any_consistent(
     in_hand: tuple[int, ...],
     known: Sequence[int | None],
     tokens: Sequence[bool | None],
     intel: int | None,
-) -> int:
-    """``consistent`` as a bit set over ``legal_deployments``: for each mission, the deployments
-    whose rank there is the known one (or, unknown, any rank its token allows), intersected.
-    A reveal asks this of up to 294 deployments; a few sets per mission are cheaper to judge."""
-    places = _deployments_by_place(in_hand)
-    fitting = (1 << len(legal_deployments(in_hand))) - 1
-    for mission, (place, k, token) in enumerate(zip(places, known, tokens)):
-        if k is None:
-            fitting &= _agreeing(in_hand, mission, token, intel)
-        elif contradicts(k, token, intel):
-            return 0
-        else:
-            fitting &= place.get(k, 0)
-    return fitting
+) -> bool:
+    """Whether ``consistent`` is not empty, found by a search rather than a list: mission by
+    mission, a rank of the hand not used yet that agrees with what is known there, above the
+    last rank other than 4. A reveal asks this: with a known start the search is a few steps,
+    where filtering all legal deployments of the hand (up to 294) costs more than the rest of
+    the record."""
+    agreeing = [list(in_hand) for _ in range(4)]
+    for mission, (k, token) in enumerate(zip(known[:4], tokens)):
+        agreeing[mission] = [
+            r for r in in_hand if (k is None or k == r) and not contradicts(r, token, intel)
+        ]
 
+    def completes(mission: int, floor: int | None, used: tuple[int, ...]) -> bool:
+        if mission == 4:
+            return True
+        return any(
+            completes(mission + 1, floor if r == SERGEANT else r, (*used, r))
+            for r in agreeing[mission]
+            if r not in used and (r == SERGEANT or floor is None or r > floor)
+        )
 
-@lru_cache(maxsize=1024)
-def _agreeing(in_hand: tuple[int, ...], mission: int, token: bool | None, intel: int | None) -> int:
-    """The legal deployments (a bit set) whose rank at ``mission`` agrees with its token."""
-    allowed = 0
-    for rank, deployments in _deployments_by_place(in_hand)[mission].items():
-        if not contradicts(rank, token, intel):
-            allowed |= deployments
-    return allowed
+    return completes(0, None, ())
 
 
 def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None:
@@ -282,7 +275,7 @@ def reveal_problem(board: Board, seat: int, index: int, rank: int) -> str | None
         )
     known = [*earlier, rank] + [None] * (3 - index)
     tokens = [c.token for c in cards]
-    if not _fitting(in_hand, known, tokens, board.current):
+    if not any_consistent(in_hand, known, tokens, board.current):
         return (
             f"no legal deployment with these tokens starts {'-'.join(map(str, known[: index + 1]))}"
         )

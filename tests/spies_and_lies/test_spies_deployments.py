@@ -107,7 +107,7 @@ maybe_token = st.none() | st.booleans()
     st.lists(maybe_token, min_size=0, max_size=5),
     st.none() | st.sampled_from(sorted(INTEL)),
 )
-def test_consistent_keeps_exactly_the_deployments_that_fit(
+def test_consistent_keeps_exactly_the_deployments_that_fit_and_any_consistent_says_if_one_does(
     in_hand: tuple[int, ...],
     known: list[int | None],
     tokens: list[bool | None],
@@ -121,3 +121,4 @@ def test_consistent_keeps_exactly_the_deployments_that_fit(
 
     expected = tuple(d for d in _searched(in_hand) if fits(d))
     assert model.consistent(in_hand, known, tokens, intel) == expected
+    assert model.any_consistent(in_hand, known, tokens, intel) == bool(expected)
