@@ -18,7 +18,7 @@ from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
 from spycraft.engines.shady_agents.protocol import TEAM_NAME
 
 SEEDS = range(9000, 9032)  # disjoint from the benchmark's 1000.. and 5000..
-PINNED_WINS = 18  # measured with this bot (and 2 draws, 12 losses in 32 games)
+PINNED_WINS = 20  # measured with this bot (and 2 draws, 10 losses in 32 games)
 
 
 def test_heuristic_team_beats_random_team_on_fixed_seeds() -> None:
