@@ -48,7 +48,7 @@ is named as having deserted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -198,6 +198,13 @@ def settle(
     if None not in present:  # a side nobody at this table plays for (a game of 2 to 4) never wins
         left = [side for side in left if side in present]
     return Result(left[0] if len(left) == 1 else None, reason, seat_list, evidence, detail)
+
+
+def still_to_reveal(seats: int, gone: Iterable[int], revealed: Iterable[int]) -> tuple[int, ...]:
+    """The final reveal's order: every seat that has not forfeited (``gone``) and has not yet
+    opened its secrets, in seat order (the first is the one who reveals next)."""
+    skip = set(gone) | set(revealed)
+    return tuple(s for s in range(seats) if s not in skip)
 
 
 Need = Turn | Draw | Result

@@ -65,7 +65,16 @@ from spycraft.engines.game import proof_context as game_proof_context
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
-from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
+from spycraft.engines.table import (
+    FRAUD,
+    Draw,
+    Forfeit,
+    GameNeed,
+    Over,
+    Result,
+    Turn,
+    still_to_reveal,
+)
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
 RoleCard = recognition.RoleCard
@@ -300,8 +309,7 @@ class ResistanceRules(Rules[State]):
         return Turn(point.seats[0], (RECORD_OF_DECISION[point.kind],))
 
     def _next_revealer(self, state: State) -> int:
-        gone = {s for s, _, _ in state.forfeits}
-        return next(s for s in range(state.n) if s not in gone and s not in state.revealed)
+        return _still_to_reveal(state)[0]
 
     def on_draw(self, state: State, seed: bytes) -> State:
         state = replace(state, seq=state.seq + state.n)
@@ -558,9 +566,12 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     return _maybe_finish(state)
 
 
+def _still_to_reveal(state: State) -> tuple[int, ...]:
+    return still_to_reveal(state.n, (s for s, _, _ in state.forfeits), state.revealed)
+
+
 def _maybe_finish(state: State) -> State:
-    gone = {s for s, _, _ in state.forfeits}
-    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+    if _still_to_reveal(state):
         return state
     return replace(_audit(state), act="done")
 

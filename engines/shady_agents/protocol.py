@@ -61,7 +61,16 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
+from spycraft.engines.table import (
+    FRAUD,
+    Draw,
+    Forfeit,
+    GameNeed,
+    Over,
+    Result,
+    Turn,
+    still_to_reveal,
+)
 
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
@@ -177,8 +186,7 @@ class ShadyAgentsRules(Rules[State]):
         return Turn(game.turn_seat(), (kind,))
 
     def _next_revealer(self, state: State) -> int:
-        gone = {s for s, _, _ in state.forfeits}
-        return next(s for s in range(state.n) if s not in gone and s not in state.revealed)
+        return _still_to_reveal(state)[0]
 
     def on_draw(self, state: State, seed: bytes) -> State:
         state = replace(state, seq=state.seq + state.n)
@@ -334,9 +342,12 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     return _maybe_finish(state)
 
 
+def _still_to_reveal(state: State) -> tuple[int, ...]:
+    return still_to_reveal(state.n, (s for s, _, _ in state.forfeits), state.revealed)
+
+
 def _maybe_finish(state: State) -> State:
-    gone = {s for s, _, _ in state.forfeits}
-    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+    if _still_to_reveal(state):
         return state
     state = replace(
         state,

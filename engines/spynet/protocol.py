@@ -50,7 +50,16 @@ from spycraft.engines.spynet.cards import BRANCHES, DECK, SITUATIONS, Kind, card
 from spycraft.engines.spynet.deploy import EffectUse, Target
 from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, score, teams
-from spycraft.engines.table import FRAUD, Draw, Forfeit, GameNeed, Over, Result, Turn
+from spycraft.engines.table import (
+    FRAUD,
+    Draw,
+    Forfeit,
+    GameNeed,
+    Over,
+    Result,
+    Turn,
+    still_to_reveal,
+)
 
 GAME = "spynet"
 FACES = Faces.of("spynet/deck", DECK)
@@ -139,9 +148,7 @@ class SpyNetRules(Rules[State]):
         if dealing is not None:  # a reveal left open by a forfeit is never finished
             return dealing
         if state.act == "reveal":
-            gone = set(state.forfeits)
-            seat = next(s for s in range(state.n) if s not in gone and s not in state.revealed)
-            return Turn(seat, ("reveal",))
+            return Turn(still_to_reveal(state.n, state.forfeits, state.revealed)[0], ("reveal",))
         game = state.game
         if game is None:
             return Draw("first_player")
@@ -318,8 +325,7 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
 
 
 def _maybe_finish(state: State) -> State:
-    gone = set(state.forfeits)
-    if any(s not in gone and s not in state.revealed for s in range(state.n)):
+    if still_to_reveal(state.n, state.forfeits, state.revealed):
         return state
     return replace(_audit(state), act="done")
 
