@@ -14,7 +14,8 @@ process, one core.
 4. Win rate: M six-player games on each of two disjoint seed sets (seeds 1000.. and 5000..;
    the bar of issue 9 must hold on both), a team of heuristic bots against a team of random
    bots (``bots.TeamAgent``), the heuristic team Law-abiding in even games and Corrupt in odd
-   ones. ``tests/shady_agents/test_bot_strength.py`` pins a small third set (9000..).
+   ones. A win is a game the heuristic team's side wins; a draw (no winner) is counted apart
+   and is not a win. ``tests/shady_agents/test_bot_strength.py`` pins a small third set (9000..).
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def main() -> None:
         (wins, draws), c, _ = cpu(lambda b=base: win_rate(args.win_games, base=b))
         print(f"\nHeuristic team against random team, 6 players, {args.win_games} games "
               f"(seeds {base}..{base + args.win_games - 1}): {wins} wins "
-              f"({100 * wins / args.win_games:.1f}%), {draws} draws; {c:.0f} CPU s")
+              f"({100 * wins / args.win_games:.1f}%), {draws} draws, "
+              f"{args.win_games - wins - draws} losses; {c:.0f} CPU s")
 
 
 if __name__ == "__main__":
