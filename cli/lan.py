@@ -34,6 +34,8 @@ from typing import Any
 
 import trio
 
+from spycraft.cli import app
+from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import chat_path, game_options, players_of
 from spycraft.cli.outcome import roster, verdict
@@ -74,6 +76,11 @@ def add_net_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="count", default=0)
 
 
+def add_line_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--line", action="store_true",
+                   help="the line prompt instead of the full-screen table (as when piped)")
+
+
 def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None]) -> None:
     games = registry.game_names()
 
@@ -84,6 +91,7 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--offline", action="store_true",
                    help="no network: you and bots in this one process")
     add_game_options(p)
+    add_line_option(p)
     add_net_options(p)
 
     p = sub.add_parser("host", help="open a table on the LAN without taking a seat")
@@ -91,12 +99,14 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
     p.add_argument("--out", help="write the finished transcript here")
     add_game_options(p)
+    add_line_option(p)
     add_net_options(p)
 
     p = sub.add_parser("join", help="take a seat at a table on the LAN")
     p.add_argument("table", nargs="?", help="table id (a prefix is enough)")
     p.add_argument("--name", default=None)
     p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
+    add_line_option(p)
     add_net_options(p)
 
     p = sub.add_parser("bots", help="bot peers that join a table and play to the end")
@@ -124,6 +134,7 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
                    help="list the unfinished games on this machine, newest first")
     p.add_argument("--discard", metavar="TABLE", default=None,
                    help="put an unfinished game away for good (its files are kept aside)")
+    add_line_option(p)
     add_net_options(p)
 
 
@@ -131,17 +142,19 @@ def handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
     from spycraft.cli import local_play
 
     return {
-        "play": lambda a: local_play.play(a) if a.offline else _run(play, a),
-        "host": lambda a: _run(host, a),
-        "join": lambda a: _run(join, a),
+        "play": lambda a: local_play.play(a) if a.offline else _run(play, a, person=True),
+        "host": lambda a: _run(host, a, person=True),
+        "join": lambda a: _run(join, a, person=True),
         "bots": lambda a: _run(bots, a),
         "tables": lambda a: _run(tables, a),
-        "resume": lambda a: _run(resume, a, choose_interface=False),
+        "resume": lambda a: _run(resume, a, choose_interface=False, person=True),
     }
 
 
 def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
-         choose_interface: bool = True) -> int:
+         choose_interface: bool = True, person: bool = False) -> int:
+    """Run a LAN command under trio; ``person``: a person follows it, in the full-screen
+    application when at a terminal (``args.ui``, ``cli.app.run.LanUi``), else in line mode."""
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
                         stream=sys.stderr)
@@ -157,6 +170,11 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     except DiscoveryError as exc:
         print(f"spycraft: {exc} (`spycraft doctor` explains)", file=sys.stderr)
         return 2
+    with lan_ui(person and app.wanted(args)) as args.ui:
+        return _run_trio(command, args)
+
+
+def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
     try:
         result: int = trio.run(command, args)
         return result
@@ -270,9 +288,12 @@ class Thinking:
         return self.agent.decide(decision)
 
 
-def _human(session_box: list[Session],
-           definition: registry.GameDefinition) -> Callable[[int], Agent]:
+def _human(session_box: list[Session], definition: registry.GameDefinition,
+           ui: LanUi | None = None) -> Callable[[int], Agent]:
     def agent_for(seat: int) -> Agent:
+        if ui is not None:
+            return ui.agent()
+
         def board() -> str:
             if not session_box:
                 return ""
@@ -349,15 +370,16 @@ async def _open(args: argparse.Namespace,
         session = await open_table(
             definition=definition, options=options, players=players, me=me, seated=seated,
             interface=args.interface, root=data_dir(),
-            agent=_human(box, definition)(0) if seated else None,
-            config=_config(args, person=seated), events=Narrator(definition), on_open=on_open,
+            agent=_human(box, definition, args.ui)(0) if seated else None,
+            config=_config(args, person=seated), events=_events(args, definition),
+            on_open=on_open,
         )
     except BaseException:
         for process in spawned:
             _stop(process)  # the bot peers came for this table only
         raise
     box.append(session)
-    args.stored = session.store.folder.name
+    _seated(args, session)
     return session, (spawned[0] if spawned else None)
 
 
@@ -368,10 +390,25 @@ def write_transcript(session: Session, out: Path) -> None:
         chat_path(out).write_bytes(session.store.chat_path.read_bytes())
 
 
-def _finish(session: Session, out: str | None = None) -> int:
+def _events(args: argparse.Namespace, definition: registry.GameDefinition) -> Any:
+    """What the session tells a person: the application's feed, or the line mode's narration."""
+    return args.ui.events(definition) if args.ui is not None else Narrator(definition)
+
+
+def _seated(args: argparse.Namespace, session: Session) -> None:
+    """The session exists: ``resume`` may continue it, and the application draws it."""
+    args.stored = session.store.folder.name
+    if args.ui is not None:
+        args.ui.attach(session)
+
+
+def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -> int:
     state = session.state
-    view = session.table_seat.view(state) if session.table_seat is not None else state.game
-    print(session.definition.render(view, session.seat))
+    if ui is not None:
+        ui.finish(session)  # the final screen draws the table; the lines below follow it
+    else:
+        view = session.table_seat.view(state) if session.table_seat is not None else state.game
+        print(session.definition.render(view, session.seat))
     if out:
         write_transcript(session, Path(out))
         print(f"transcript: {out} ({len(session.records)} records)")
@@ -389,13 +426,13 @@ async def play(args: argparse.Namespace) -> int:
     print(_roster(session), flush=True)
     print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
     await _run_with_bots(session, bots_process)
-    return _finish(session)
+    return _finish(session, ui=args.ui)
 
 
 async def host(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=False)
     await _run_with_bots(session, bots_process)
-    return _finish(session, args.out)
+    return _finish(session, args.out, args.ui)
 
 
 async def _run_with_bots(session: Session,
@@ -466,16 +503,16 @@ async def join(args: argparse.Namespace) -> int:
     box: list[Session] = []
     session = await join_table(ad, definition=definition, me=Me.fresh(identity, name[:64]),
                                interface=args.interface, root=data_dir(),
-                               agent_for=_human(box, definition),
+                               agent_for=_human(box, definition, args.ui),
                                config=_config(args, person=True),
-                               events=Narrator(definition))
+                               events=_events(args, definition))
     box.append(session)
-    args.stored = session.store.folder.name
+    _seated(args, session)
     print(f"you are seat {session.seat}; the game starts", flush=True)
     print(_roster(session), flush=True)
     print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
     await session.run()
-    return _finish(session)
+    return _finish(session, ui=args.ui)
 
 
 async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) -> None:
@@ -684,23 +721,23 @@ async def resume(args: argparse.Namespace) -> int:
     bot_kind = seat_file.extra.get("bot")
     think = float(seat_file.extra.get("think", 0))
     agent_for = ((lambda seat: Thinking(definition.bots[bot_kind](entropy, seat), think))
-                 if bot_kind else _human(box, definition))
+                 if bot_kind else _human(box, definition, args.ui))
     bot_peers = [] if bot_kind else _resume_bots(args, seat_file.table)
     try:
         session = await resume_session(
             store, definition=definition, identity=identity, agent_for=agent_for,
             config=_config(args, instant_bot=bool(bot_kind) and think == 0,
                            person=not bot_kind),
-            events=None if bot_kind else Narrator(definition))
+            events=None if bot_kind else _events(args, definition))
     except BaseException:
         for process in bot_peers:
             _stop(process)
         raise
     box.append(session)
-    args.stored = store.folder.name
+    _seated(args, session)
     print(f"resuming table {store.folder.name} as seat {session.seat} "
           f"at record {session.state.seq}", flush=True)
     await _run_with_bots(session, bot_peers)
-    return _finish(session)
+    return _finish(session, ui=args.ui)
 
 

@@ -10,8 +10,9 @@ the feed paints the picture there (the view models are pure and quick) and posts
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,47 @@ class LanFeed:
             left = session.protocol.since + session.config.turn_timeout - now
             parts.append(f"turn timer {max(0, int(left)) // 60}:{max(0, int(left)) % 60:02d}")
         return " · ".join(parts)
+
+
+class LanUi:
+    """The application around one LAN command (``play``, ``host``, ``join``, ``resume``): the
+    person's agent, the session's events, the table once seated, the closing lines."""
+
+    def __init__(self, terminal: Terminal | None = None) -> None:
+        self.bridge = Bridge()
+        self.app = TableApp(self.bridge, None, *(terminal or ()))
+        self.feed: LanFeed | None = None
+
+    def agent(self) -> Agent:
+        return AppAgent(self.bridge)
+
+    def events(self, definition: GameDefinition) -> LanFeed:
+        """The session's ``events`` (the game is known from here on)."""
+        self.app.game = definition.name
+        self.feed = LanFeed(self.bridge, definition)
+        return self.feed
+
+    def attach(self, session: Any) -> None:
+        if self.feed is None:
+            self.events(session.definition)
+        assert self.feed is not None
+        self.feed.attach(session)
+
+    def finish(self, session: Any) -> None:
+        """The game is over (or ended unfinished): the final screen's lines."""
+        if session.state.result is None:
+            return  # the command's own lines say why; they are printed when the screen closes
+        self.bridge.finish(closing_lines(session.definition, session.state, session.seat,
+                                         session.transcript, session.store.transcript_path))
+
+
+@contextlib.contextmanager
+def lan_ui(wanted: bool) -> Iterator[LanUi | None]:
+    """The application for a LAN command when ``wanted`` (a person at a terminal), else None
+    (the line mode)."""
+    if not wanted:
+        yield None
+        return
+    ui = LanUi()
+    with attached(ui.app):
+        yield ui

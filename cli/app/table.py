@@ -83,6 +83,7 @@ class TableApp:
         self.choices: Choices | None = None
         self.history_back = 0  # events scrolled back from the newest
         self.help_open = False
+        self.talking = False  # the person moved to the table talk's line (Tab)
         self.failure: BaseException | None = None
         self._memo: dict[str, tuple[object, StyleAndTextTuples]] = {}
         self.filter = Buffer(multiline=False, on_text_changed=self._typed)
@@ -104,18 +105,18 @@ class TableApp:
             style=Style.from_dict(draw.STYLE), input=input, output=output,
             min_redraw_interval=0.05, refresh_interval=1.0)
         bridge.changed = self._changed
+        self.app.before_render += self._keep_focus
 
     # --- layout -------------------------------------------------------------------------------
 
     def _layout(self) -> Layout:
-        deciding = Condition(lambda: self.view.decision is not None and not self._closing())
         chatting = Condition(lambda: self.bridge.say is not None)
         decision = HSplit([
             Window(FormattedTextControl(self._question), wrap_lines=True,
                    width=Dimension(preferred=40), height=Dimension(min=1, max=4, preferred=2)),
-            ConditionalContainer(
-                VSplit([Window(FormattedTextControl([("class:label", "> ")]), width=2),
-                        Window(BufferControl(self.filter), height=1)]), deciding),
+            # Always shown (empty between decisions), so the focus never leaves it by itself.
+            VSplit([Window(FormattedTextControl(self._prompt_mark), width=2),
+                    Window(BufferControl(self.filter), height=1)]),
             self.options_window,
             Window(FormattedTextControl(self._explain), wrap_lines=True,
                    width=Dimension(preferred=40), height=Dimension(min=0, max=3, preferred=2)),
@@ -125,9 +126,8 @@ class TableApp:
                                height=Dimension(min=1, preferred=8, weight=1)),
                         title=lambda: self._private_title())
         chat = ConditionalContainer(HSplit([
-            Frame(Window(FormattedTextControl(self._chat_lines), wrap_lines=True,
-                         width=Dimension(preferred=100),
-                         height=Dimension(min=2, max=6, preferred=4)), title="Table talk"),
+            Window(FormattedTextControl(self._chat_lines), wrap_lines=True,
+                   width=Dimension(preferred=100), height=Dimension(min=1, max=4, preferred=2)),
             VSplit([Window(FormattedTextControl([("class:label", "say: ")]), width=5),
                     Window(BufferControl(self.chat_input), height=1)]),
         ]), chatting)
@@ -154,7 +154,7 @@ class TableApp:
         kb = KeyBindings()
         helping = Condition(lambda: self.help_open)
         closing = Condition(self._closing)
-        in_chat = Condition(lambda: self.app.layout.has_focus(self.chat_input))
+        in_chat = Condition(lambda: self.talking)
 
         @kb.add("c-c", eager=True)
         def _(event: KeyPressEvent) -> None:
@@ -211,9 +211,11 @@ class TableApp:
 
         @kb.add("tab", filter=~helping)
         def _(event: KeyPressEvent) -> None:
-            if self.bridge.say is not None and not self.app.layout.has_focus(self.chat_input):
+            if self.bridge.say is not None and not self.talking:
+                self.talking = True
                 self.app.layout.focus(self.chat_input)
-            elif self.app.layout.has_focus(self.chat_input):
+            elif self.talking:
+                self.talking = False
                 self.app.layout.focus(self.filter)
             elif self.choices is not None and (label := self.choices.label()) is not None:
                 self.filter.text = label
@@ -250,9 +252,15 @@ class TableApp:
         self.help_open = not self.help_open
         if self.help_open:
             self.help_text.text = self.help()
-            self.app.layout.focus(self.help_text)
-        else:
-            self.app.layout.focus(self.filter)
+        self._keep_focus()
+
+    def _keep_focus(self, _: object = None) -> None:
+        """Keys go where the person put them: the help while it is open, the table talk after
+        Tab, else the decision (never wherever prompt-toolkit's focus drifted)."""
+        wanted = (self.help_text.buffer if self.help_open
+                  else self.chat_input if self.talking else self.filter)
+        if not self.app.layout.has_focus(wanted):
+            self.app.layout.focus(wanted)
 
     def _typed(self, buffer: Buffer) -> None:
         if self.choices is not None:
@@ -356,6 +364,10 @@ class TableApp:
         out.append((CURSOR, ""))
         return list(out)
 
+    def _prompt_mark(self) -> StyleAndTextTuples:
+        deciding = self.view.decision is not None and not self._closing()
+        return [("class:label", "> ")] if deciding else []
+
     def _question(self) -> StyleAndTextTuples:
         if self._closing():
             return [("class:label", "Enter or q: close the table")]
@@ -406,7 +418,7 @@ class TableApp:
     def _chat_lines(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("", printable(line) + "\n") for line in self.view.chat[-50:]]
         if not out:
-            out.append(("class:hint", "Tab: talk to the table (Enter says it, Tab comes back)"))
+            out.append(("class:hint", "Table talk: Tab, then type and Enter; Tab comes back"))
         out.append((CURSOR, ""))
         return out
 

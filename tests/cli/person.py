@@ -8,6 +8,7 @@ import os
 import pty
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -25,14 +26,18 @@ def _own_terminal() -> None:
 
 
 class Person:
-    def __init__(self, args: list[str], home: Path, *, terminal: bool = False) -> None:
+    def __init__(self, args: list[str], home: Path, *, terminal: bool = False,
+                 term: str = "dumb") -> None:
+        """``term``: the terminal's kind (``dumb``: the line mode; ``xterm``: the full-screen
+        table, 80 columns by 24 rows)."""
         self.home = home
         self.log = home.with_suffix(".log")
-        env = dict(os.environ, SPYCRAFT_HOME=str(home), PYTHONUNBUFFERED="1", TERM="dumb")
+        env = dict(os.environ, SPYCRAFT_HOME=str(home), PYTHONUNBUFFERED="1", TERM=term)
         command = [sys.executable, "-m", "spycraft", *args]
         self.master: int | None = None
         if terminal:
             self.master, tty = pty.openpty()
+            fcntl.ioctl(tty, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=tty, stdout=tty,
                                             stderr=tty,
                                             preexec_fn=_own_terminal)  # noqa: PLW1509 (no locks)
