@@ -11,14 +11,16 @@ team and the kinds it gave, received and discarded):
    (§5), and T depends on kinds of round-1 tools, most of them unknown to ``me``. So the answers
    are weighed jointly over the unknown kinds (``_worlds``): in each world (one kind for every
    hidden tool that touches an answerer) an answer has likelihood 1/|T| from a Law-abiding seat
-   and 1/|O \\ T| from a Corrupt one, zero for the other side. A tool ``me`` gave or received has
-   its kind fixed, which is why the seats ``me`` dealt with are the ones it reads best. Hidden
-   kinds are not uniform: they follow how a sensible seat plays (the heuristic bot's own plan,
-   ``bots``): the first ``BLIND_MOVERS`` seats of round 1 know nothing yet and give a Bullet
-   (``BLIND_BULLET``), a later Move is aimed and less predictable (``AIMED_BULLET``), and a
-   discard is mostly a Medkit (``DISCARDED_MEDKIT``), given blind it helps an enemy more often
-   than a friend. Above ``MAX_JOINT`` hidden kinds (large tables), each answerer is weighed over
-   its own kinds alone, which is cheaper and loses only the links between answerers.
+   and 1/|O \\ T| from a Corrupt one, next to nothing (``FLOOR``) for the other side (never
+   zero, so that a seat whose answers nothing explains, after a false seal, blinds nothing
+   else). A tool ``me`` gave or received has its kind fixed, which is why the seats ``me`` dealt
+   with are the ones it reads best. Hidden kinds are not uniform: they follow how a sensible seat
+   plays (the heuristic bot's own plan, ``bots``): the first ``BLIND_MOVERS`` seats of round 1
+   know nothing yet and give a Bullet (``BLIND_BULLET``), a later Move is aimed and less
+   predictable (``AIMED_BULLET``), and a discard is mostly a Medkit (``DISCARDED_MEDKIT``), given
+   blind it helps an enemy more often than a friend. Above ``MAX_JOINT`` hidden kinds (large
+   tables), each answerer is weighed over its own kinds alone, which is cheaper and loses only
+   the links between answerers.
 2. **Aims.** A tool given alone in round 2 is aimed: a Medkit at a seat its giver takes for a
    friend, a Bullet at one it takes for an enemy. So a gift says its giver and receiver are on
    the same team (Medkit) or not (Bullet), with odds ``AIM``. The kind is known when ``me`` is the
@@ -57,6 +59,7 @@ AIMED_BULLET = 0.65  # chance that a later round-1 Move is a Bullet
 DISCARDED_MEDKIT = 0.8  # chance that a discard is a Medkit
 AIM = 2.0  # odds that a round-2 tool given alone went where its kind says (same team or not)
 MAX_JOINT = 7  # hidden kinds weighed jointly; beyond that, each answerer over its own alone
+FLOOR = 1e-6  # likelihood of an answer its team could not give: a proof, yet never a zero
 
 Said = tuple[M.Interrogation, int, cards.Answer]  # (interrogation, answerer, answer)
 
@@ -160,7 +163,7 @@ def _answer_weights(game: M.Game, me: Knowledge, groups: list[frozenset[int]]) -
             weight *= friendly[seat] if seat in group else hostile[seat]
         return weight
 
-    gifts, discards = _hidden(game, me, said)
+    gifts, discards = _hidden(me, said)
     if len(gifts) + len(discards) > MAX_JOINT:
         law, corrupt = {}, {}
         for seat in answerers:
@@ -174,7 +177,7 @@ def _answer_weights(game: M.Game, me: Knowledge, groups: list[frozenset[int]]) -
     return weights
 
 
-def _hidden(game: M.Game, me: Knowledge, said: list[Said]) -> tuple[list[int], list[int]]:
+def _hidden(me: Knowledge, said: list[Said]) -> tuple[list[int], list[int]]:
     """The round-1 gifts and discards (indices in the latest snapshot) whose kind ``me`` does
     not know and some answer may depend on: those touching an answerer."""
     answerers = {seat for _, seat, _ in said}
@@ -206,7 +209,7 @@ def _worlds(
     if not said:
         return
     known = _latest(me, said)
-    open_gifts, open_discards = _hidden(game, me, said)
+    open_gifts, open_discards = _hidden(me, said)
     slots = len(open_gifts) + len(open_discards)
     for bits in range(1 << slots):
         kinds = [TOOLS[(bits >> j) & 1] for j in range(slots)]
@@ -232,8 +235,8 @@ def _worlds(
             )
             truth = cards.true_set(asking.drawn, snapshot, seat)
             lies = [o for o in cards.options(asking.drawn, snapshot, seat) if o not in truth]
-            law[seat] = law.get(seat, 1.0) * (1 / len(truth) if answer in truth else 0.0)
-            corrupt[seat] = corrupt.get(seat, 1.0) * (
-                1 / len(lies) if answer not in truth and lies else 0.0
-            )
+            as_law = 1 / len(truth) if answer in truth else FLOOR
+            as_corrupt = 1 / len(lies) if answer not in truth and lies else FLOOR
+            law[seat] = law.get(seat, 1.0) * as_law
+            corrupt[seat] = corrupt.get(seat, 1.0) * as_corrupt
         yield prior, law, corrupt
