@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--brief", action="store_true", help="one line per record, no boards")
     p.add_argument("--all", action="store_true",
                    help="everything at once (in a terminal: a round at a time, Enter goes on)")
+    p.add_argument("--line", action="store_true",
+                   help="pages of text instead of the full-screen table (as when piped)")
 
     from spycraft.cli import doctor, guide, lan, watch
 

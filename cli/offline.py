@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spycraft.cli import app
 from spycraft.cli.outcome import verdict
 from spycraft.cli.pager import Pager, Stopped
 from spycraft.crypto.chat import ChatAudit, check_chat_log
@@ -185,6 +186,16 @@ def replay(args: argparse.Namespace) -> int:
         except RecordError as exc:
             problem = exc
             break
+    if app.wanted(args) and not args.all and not args.brief:
+        from spycraft.cli.app.replay import ReplayApp
+
+        names = [seat.name for seat in genesis.seats]
+        replay_app = ReplayApp(definition, states, transcript.records, names, _page_of,
+                               str(problem) if problem is not None else None)
+        if viewer is not None and definition.hindsight is not None:
+            replay_app.viewer = viewer
+        replay_app.run()
+        return 1 if problem is not None else 0
     games = [s.game for s in states]
     views = games
     if viewer is not None and definition.hindsight is not None and problem is None:
@@ -227,5 +238,10 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def _page_of(game: Any) -> tuple[Any, ...]:
-    """Where a game stands, as far as a page of the replay goes: its round (or day and step)."""
-    return tuple(getattr(game, name, None) for name in ("round", "day", "step"))
+    """Where a game stands, as far as a page of the replay goes: its round (or day and step),
+    read from the game state or the rules' state inside it (The Resistance's ``game``)."""
+    page = tuple(getattr(game, name, None) for name in ("round", "day", "step"))
+    inner = getattr(game, "game", None)
+    if all(p is None for p in page) and inner is not None:
+        return _page_of(inner)
+    return page
