@@ -27,7 +27,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -598,13 +598,23 @@ async def tables(args: argparse.Namespace) -> int:
                 mark = {"added": "+", "updated": "~", "removed": "-"}[ad.change]
                 if ad.watching is None:
                     what = f"{ad.seats_taken}/{ad.seats_total} seats"
-                    who = f"opened by {ad.fingerprint}"
+                    opener = f"{printable(ad.opener)} " if ad.opener else ""
+                    who = f"opened by {opener}{ad.fingerprint}"
+                    if ad.options:
+                        who += f"; {describe_options(ad.options)}"
                 else:
                     what = f"playing, {ad.watching} watching"
                     who = f"seat {ad.source} ({ad.fingerprint}): `spycraft watch` follows it"
                 print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {what}  "
                       f"{ad.address}:{ad.port}  {who}", flush=True)
     return 0
+
+
+def describe_options(options: Sequence[tuple[str, bool | str]]) -> str:
+    """An ad's options as a person reads them: ``plot, first red`` (a "no" is left out)."""
+    words = [name.replace("_", " ") + ("" if value is True else f" {value}")
+             for name, value in options if value is not False]
+    return ", ".join(words) or "no options"
 
 
 @dataclass(frozen=True)

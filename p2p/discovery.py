@@ -4,9 +4,14 @@ Theory of operation:
 
 * A table is one service of type ``_spycraft._tcp.local.`` named ``spycraft-<table id hex>``.
   Its SRV/A records give the opener's address and TCP port; its TXT record says what the table
-  is: ``v`` protocol version, ``game``, ``opt`` options digest (hex), ``seats`` taken/total
-  ("1/2"), ``table`` table id (hex) and ``fp`` the opener's identity fingerprint. The opener is
-  trusted with nothing: an ad only says where to connect; hellos and genesis settle the rest.
+  is: ``v`` protocol version, ``game``, ``opt`` options digest (hex), ``o`` the options
+  themselves (``encode_options``: ``+name`` yes, ``-name`` no, ``name:choice``, sorted, at most
+  ``MAX_OPTIONS`` of them in ``MAX_OPTIONS_TEXT`` bytes), ``seats`` taken/total ("1/2"),
+  ``table`` table id (hex), ``fp`` the opener's identity fingerprint and, optionally, ``n`` the
+  opener's name (UTF-8, printable, at most ``MAX_NAME`` characters). An ad whose ``o`` does not
+  hash to its ``opt`` is refused, and a joiner checks the roster's options against ``opt``, so an
+  ad cannot show other options than the genesis will carry. The opener is trusted with nothing
+  else: an ad only says where to connect; hellos and genesis settle the rest.
 * Everything runs on one chosen interface, given as an IPv4 address of this machine or an
   interface name (resolved to its IPv4 address). Never all interfaces: tests pass 127.0.0.1 and
   mDNS stays on loopback; the product takes ``--interface``.
@@ -67,6 +72,7 @@ from zeroconf.asyncio import AsyncServiceInfo
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.hashing import tagged_hash
+from spycraft.crypto.text import is_printable, printable
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +81,14 @@ NAME_PREFIX = "spycraft-"
 TABLE_ID_SIZE = 16
 OPTIONS_DIGEST_SIZE = 32
 MAX_SEATS = 64
-TXT_KEYS = ("v", "game", "opt", "seats", "table", "fp")
+TXT_KEYS = ("v", "game", "opt", "o", "seats", "table", "fp")
 WATCH_KEYS = ("watch", "from")
 """Present together, and only in the ad of a table in play."""
+NAME_KEY = "n"
+MAX_OPTIONS = 16
+MAX_OPTIONS_TEXT = 200
+MAX_NAME = 64
+MAX_NAME_BYTES = 200  # a TXT entry holds 255 bytes
 UNREGISTER_TIMEOUT = 5.0
 
 _GAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -86,6 +97,8 @@ _SEATS = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _VERSION = re.compile(r"[1-9][0-9]{0,5}")
 _WATCHING = re.compile(r"0|[1-9][0-9]{0,3}")
 _FROM = re.compile(r"host|0|[1-9][0-9]?")
+_OPTION_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_OPTION_CHOICE = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 
 T = TypeVar("T")
 AdChange = Literal["added", "updated", "removed"]
@@ -339,6 +352,11 @@ class TableAd:
     port: int
     watching: int | None = None  # None: an open table; else one peer's ad of a table in play
     source: str | None = None  # which peer: its seat number, or "host"
+    options: tuple[tuple[str, bool | str], ...] = ()  # sorted by name; they hash to the digest
+    opener: str | None = None  # the name the opener gave (printable), when the ad carries it
+
+
+OptionValue = bool | str
 
 
 @dataclass(frozen=True)
@@ -352,11 +370,60 @@ class TableTxt:
     version: int
     watching: int | None = None
     source: str | None = None
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    opener: str | None = None
 
 
 def options_digest(game: str, options: Mapping[str, Any]) -> bytes:
     """What an ad says of a table's options (a joiner checks the roster's options against it)."""
     return tagged_hash("options", [game, dict(options)])
+
+
+def encode_options(options: Mapping[str, Any]) -> str:
+    """The ``o`` value of an ad: ``+name`` for yes, ``-name`` for no, ``name:choice``, sorted by
+    name, comma-separated. ``DiscoveryError`` for options an ad cannot carry (too many, too long,
+    or a value that is neither yes/no nor a short choice)."""
+    if len(options) > MAX_OPTIONS:
+        raise DiscoveryError(f"an ad carries at most {MAX_OPTIONS} options")
+    parts = []
+    for name in sorted(options):
+        value = options[name]
+        if not isinstance(name, str) or not _OPTION_NAME.fullmatch(name):
+            raise DiscoveryError(f"option name {name!r} cannot go in an ad")
+        if isinstance(value, bool):
+            parts.append(("+" if value else "-") + name)
+        elif isinstance(value, str) and _OPTION_CHOICE.fullmatch(value):
+            parts.append(f"{name}:{value}")
+        else:
+            raise DiscoveryError(f"option {name} = {value!r} cannot go in an ad")
+    text = ",".join(parts)
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise DiscoveryError(f"the options take more than {MAX_OPTIONS_TEXT} bytes in an ad")
+    return text
+
+
+def decode_options(text: str) -> tuple[tuple[str, OptionValue], ...]:
+    """The options of an ad's ``o`` value, strictly: exactly what ``encode_options`` writes."""
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise DiscoveryError(f"o is longer than {MAX_OPTIONS_TEXT} bytes")
+    if not text:
+        return ()
+    found: list[tuple[str, OptionValue]] = []
+    for part in text.split(","):
+        value: OptionValue
+        if part[:1] in ("+", "-"):
+            name, value = part[1:], part[0] == "+"
+        else:
+            name, colon, value = part.partition(":")
+            if not colon or not _OPTION_CHOICE.fullmatch(value):
+                raise DiscoveryError("o entries read +name, -name or name:choice")
+        if not _OPTION_NAME.fullmatch(name):
+            raise DiscoveryError("o names an option badly")
+        found.append((name, value))
+    names = [name for name, _ in found]
+    if len(found) > MAX_OPTIONS or names != sorted(set(names)):
+        raise DiscoveryError(f"o holds at most {MAX_OPTIONS} options, once each, sorted")
+    return tuple(found)
 
 
 def service_name(table_id: bytes, source: str | None = None) -> str:
@@ -371,11 +438,13 @@ def _txt_properties(txt: TableTxt) -> dict[str, str]:
         "v": str(txt.version),
         "game": txt.game,
         "opt": txt.options_digest.hex(),
+        "o": encode_options(dict(txt.options)),
         "seats": f"{txt.seats_taken}/{txt.seats_total}",
         "table": txt.table_id.hex(),
         "fp": txt.fingerprint,
     } | ({} if txt.watching is None or txt.source is None
-         else {"watch": str(txt.watching), "from": txt.source})
+         else {"watch": str(txt.watching), "from": txt.source}) | (
+        {} if txt.opener is None else {NAME_KEY: txt.opener})
 
 
 def _txt_bytes(properties: dict[str, str]) -> bytes:
@@ -403,10 +472,11 @@ def parse_table_txt(text: bytes) -> TableTxt:
         pos += 1 + length
         key_bytes, sep, value_bytes = entry.partition(b"=")
         try:
-            key, value = key_bytes.decode("ascii"), value_bytes.decode("ascii")
+            key = key_bytes.decode("ascii")
+            value = value_bytes.decode("utf-8" if key == NAME_KEY else "ascii")
         except UnicodeDecodeError:
-            raise DiscoveryError("TXT entry is not ASCII") from None
-        if key not in TXT_KEYS + WATCH_KEYS:
+            raise DiscoveryError("TXT entry is not ASCII (or, for a name, UTF-8)") from None
+        if key not in TXT_KEYS + WATCH_KEYS + (NAME_KEY,):
             continue
         if not sep:
             raise DiscoveryError(f"TXT key {key!r} has no value")
@@ -438,16 +508,27 @@ def parse_table_txt(text: bytes) -> TableTxt:
         raise DiscoveryError("watch must be a count")
     if source is not None and not _FROM.fullmatch(source):
         raise DiscoveryError("from must be a seat number or host")
+    options = decode_options(properties["o"])
+    digest = _hex(properties["opt"], OPTIONS_DIGEST_SIZE, "opt")
+    if options_digest(properties["game"], dict(options)) != digest:
+        raise DiscoveryError("the options in the ad do not match its options digest")
+    opener = properties.get(NAME_KEY)
+    if opener is not None and not (0 < len(opener) <= MAX_NAME and is_printable(opener)
+                                   and len(opener.encode()) <= MAX_NAME_BYTES
+                                   and opener.strip() == opener):
+        raise DiscoveryError(f"n must be a printable name of 1-{MAX_NAME} characters")
     return TableTxt(
         table_id=_hex(properties["table"], TABLE_ID_SIZE, "table"),
         game=properties["game"],
-        options_digest=_hex(properties["opt"], OPTIONS_DIGEST_SIZE, "opt"),
+        options_digest=digest,
         seats_taken=taken,
         seats_total=total,
         fingerprint=properties["fp"],
         version=version,
         watching=None if watching is None else int(watching),
         source=source,
+        options=options,
+        opener=opener,
     )
 
 
@@ -475,6 +556,8 @@ def parse_service_info(info: AsyncServiceInfo, change: AdChange) -> TableAd:
         port=info.port,
         watching=txt.watching,
         source=txt.source,
+        options=txt.options,
+        opener=txt.opener,
     )
 
 
@@ -590,7 +673,7 @@ class Announcer:
         *,
         port: int,
         game: str,
-        options_digest: bytes,
+        options: Mapping[str, Any],
         table_id: bytes,
         fingerprint: str,
         seats_total: int,
@@ -598,13 +681,21 @@ class Announcer:
         cooperating_responders: bool = False,
         watching: int | None = None,
         source: str | None = None,
+        opener: str | None = None,
     ) -> None:
         self._where = where
         self._port = port
+        if opener is not None:  # a name is shown to strangers: printable, bounded, or none
+            opener = printable(opener).strip()[:MAX_NAME]
+            while len(opener.encode()) > MAX_NAME_BYTES:
+                opener = opener[:-1]
+            opener = opener.strip() or None
         self._txt = TableTxt(
             table_id=table_id,
             game=game,
-            options_digest=options_digest,
+            options_digest=options_digest(game, options),
+            options=tuple(sorted(options.items())),
+            opener=opener,
             seats_taken=seats_taken,
             seats_total=seats_total,
             fingerprint=fingerprint,

@@ -55,7 +55,7 @@ from spycraft.engines.table import TableState
 from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p import handshake
 from spycraft.p2p.chat import ChatLine
-from spycraft.p2p.discovery import Announcer, DiscoveryError, options_digest
+from spycraft.p2p.discovery import Announcer, DiscoveryError
 from spycraft.p2p.protocol import (
     Action,
     Close,
@@ -569,7 +569,7 @@ class Session:
         try:
             async with Announcer(
                 self.seat_file.interface, port=self.listener.socket.getsockname()[1],
-                game=genesis.game, options_digest=options_digest(genesis.game, genesis.options),
+                game=genesis.game, options=genesis.options,
                 table_id=genesis.table, fingerprint=self.identity.fingerprint,
                 seats_total=len(genesis.seats), seats_taken=len(genesis.seats),
                 watching=self.watching, source=str(self.seat),

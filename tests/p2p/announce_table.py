@@ -19,7 +19,7 @@ async def main(address: str, port: int, table_hex: str) -> None:
         address,
         port=port,
         game="resistance",
-        options_digest=bytes(range(32)),
+        options={"blind_spies": False, "plot": True, "targeting": False},
         table_id=bytes.fromhex(table_hex),
         fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
         seats_total=5,

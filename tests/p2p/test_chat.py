@@ -24,7 +24,13 @@ from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.records import COSE_SIGN1_TAG, parse_record, sign1
 from spycraft.crypto.text import clean_line, printable
 from spycraft.p2p.chat import SPEAKER_BURST, ChatBook, ChatRefused, Heard, Muted
-from spycraft.p2p.discovery import TableTxt, _txt_bytes, _txt_properties, parse_table_txt
+from spycraft.p2p.discovery import (
+    TableTxt,
+    _txt_bytes,
+    _txt_properties,
+    options_digest,
+    parse_table_txt,
+)
 from spycraft.p2p.protocol import OBSERVER_FRAMES, Action, Close, Notice, Send, StoreChat
 from tests.p2p.simnet import Peer, SimNet, finish
 
@@ -272,7 +278,8 @@ def test_an_observer_protocol_sends_nothing_but_heads_and_sync_requests():
 
 
 def test_the_ad_of_a_table_in_play_says_how_many_watch_and_through_which_seat():
-    txt = TableTxt(bytes(16), "resistance", bytes(32), 5, 5, "ABCD", 1, watching=3, source="2")
+    txt = TableTxt(bytes(16), "resistance", options_digest("resistance", {}), 5, 5, "ABCD", 1,
+                   watching=3, source="2")
     assert parse_table_txt(_txt_bytes(_txt_properties(txt))) == txt
-    lobby = TableTxt(bytes(16), "resistance", bytes(32), 1, 5, "ABCD", 1)
+    lobby = TableTxt(bytes(16), "resistance", options_digest("resistance", {}), 1, 5, "ABCD", 1)
     assert parse_table_txt(_txt_bytes(_txt_properties(lobby))).watching is None

@@ -23,6 +23,7 @@ from spycraft.p2p.discovery import (
     DiscoveryError,
     NetworkInterface,
     TableAd,
+    TableTxt,
     _txt_bytes,
     _txt_properties,
     browse_tables,
@@ -31,6 +32,7 @@ from spycraft.p2p.discovery import (
     interface_address,
     network_interfaces,
     open_zeroconf,
+    options_digest,
     parse_table_txt,
     service_name,
 )
@@ -38,10 +40,12 @@ from tests.lab.netns import BareNamespace, unavailable
 
 LOOPBACK = "127.0.0.1"
 HELPER = Path(__file__).with_name("announce_table.py")
+OPTIONS = {"plot": True, "targeting": False, "blind_spies": False}
 GOOD = {
     "v": str(PROTOCOL_VERSION),
     "game": "resistance",
-    "opt": "ab" * 32,
+    "opt": options_digest("resistance", OPTIONS).hex(),
+    "o": "-blind_spies,+plot,-targeting",
     "seats": "1/5",
     "table": "cd" * 16,
     "fp": "K7QF-2MZD-XH4A-9TNB-C3PW",
@@ -158,7 +162,29 @@ def test_a_well_formed_txt_record_parses() -> None:
     parsed = parse_table_txt(txt(GOOD))
     assert parsed.table_id == bytes.fromhex("cd" * 16)
     assert (parsed.seats_taken, parsed.seats_total) == (1, 5)
-    assert parsed.options_digest == bytes.fromhex("ab" * 32)
+    assert parsed.options_digest == options_digest("resistance", OPTIONS)
+    assert dict(parsed.options) == OPTIONS and parsed.opener is None
+
+
+def test_an_ad_carries_its_options_and_the_opener_name() -> None:
+    confusion = {"first": "red", "tokens": True}
+    ad = TableTxt(bytes(16), "confusion", options_digest("confusion", confusion), 1, 2, "K7QF",
+                  PROTOCOL_VERSION, options=tuple(sorted(confusion.items())), opener="Zoë")
+    wire = _txt_bytes(_txt_properties(ad))
+    assert b"o=first:red,+tokens" in wire
+    assert parse_table_txt(wire) == ad
+
+
+@pytest.mark.parametrize("change", [
+    {"o": "+blind_spies,+plot,-targeting"},  # options that are not the digest's
+    {"o": "-blind_spies,+plot"},
+    {"o": ""},
+    {"opt": options_digest("resistance", {**OPTIONS, "plot": False}).hex()},
+    {"game": "confusion"},  # the same options for another game hash differently
+])
+def test_an_ad_whose_options_do_not_match_its_digest_is_refused(change: dict[str, str]) -> None:
+    with pytest.raises(DiscoveryError, match="do not match"):
+        parse_table_txt(txt({**GOOD, **change}))
 
 
 def test_unknown_txt_keys_are_ignored() -> None:
@@ -184,6 +210,17 @@ def test_unknown_txt_keys_are_ignored() -> None:
         {"fp": ""},
         {"fp": "a b"},
         {"fp": "x" * 65},
+        {"o": "+plot,+plot"},
+        {"o": "+plot,-blind_spies"},
+        {"o": "plot"},
+        {"o": "+Plot"},
+        {"o": "first:"},
+        {"o": "first:a b"},
+        {"o": ",".join(f"+o{i:02}" for i in range(17))},
+        {"n": ""},
+        {"n": "a\x1b[2Jb"},
+        {"n": " padded"},
+        {"n": "x" * 65},
     ],
 )
 def test_a_malformed_txt_value_is_refused(change: dict[str, str]) -> None:
@@ -237,7 +274,7 @@ def test_an_announcer_refuses_an_ad_it_would_not_accept() -> None:
             LOOPBACK,
             port=4000,
             game="resistance",
-            options_digest=b"short",
+            options={"rounds": 3},
             table_id=bytes(16),
             fingerprint="K7QF",
             seats_total=5,
@@ -322,7 +359,7 @@ def test_a_probed_table_is_found_a_malformed_one_ignored_and_a_duplicate_refused
                 LOOPBACK,
                 port=4568,
                 game="spies_and_lies",
-                options_digest=bytes(32),
+                options={},
                 table_id=table_id,
                 fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
                 seats_total=2,
@@ -339,7 +376,7 @@ def test_a_probed_table_is_found_a_malformed_one_ignored_and_a_duplicate_refused
                         stranger,
                         port=4569,
                         game="spies_and_lies",
-                        options_digest=bytes(32),
+                        options={},
                         table_id=table_id,
                         fingerprint="ZZZZ",
                         seats_total=2,
