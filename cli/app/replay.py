@@ -33,8 +33,8 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from spycraft.cli.app import picture as draw
-from spycraft.cli.app.guides import guide
 from spycraft.cli.app.table import CURSOR, Terminal
+from spycraft.cli.guide import guide
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event
@@ -200,9 +200,7 @@ class ReplayApp:
         written = guide(self.definition.name)
         lines = [f"{name}: {text}" for name, text in
                  draw.explanations(self.picture().screen)]
-        lines.append(written if written is not None else
-                     "No guide for this game yet: the rules are in the rulebook that came "
-                     "with the game.")
+        lines.append(written)
         return "\n\n".join(draw.printable_block(line) for line in lines)
 
     # --- keys ---------------------------------------------------------------------------------

@@ -52,8 +52,8 @@ from prompt_toolkit.widgets import Frame, TextArea
 from spycraft.cli.app import picture as draw
 from spycraft.cli.app.bridge import Bridge, View
 from spycraft.cli.app.choices import Choices
-from spycraft.cli.app.guides import guide
 from spycraft.cli.app.picture import printable
+from spycraft.cli.guide import guide
 from spycraft.cli.tui import PlayerLeft
 from spycraft.engines.agent import Decision
 
@@ -458,12 +458,7 @@ class TableApp:
             parts.append(f"{name}: {text}")
         if parts:
             parts.append("")
-        written = guide(self.game) if self.game else None
-        if written is None:
-            parts.append("No guide for this game yet: the rules are in the rulebook that came "
-                         "with the game.")
-        else:
-            parts.append(written)
+        parts.append(guide(self.game) if self.game else "The game is not known yet.")
         return "\n".join(draw.printable_block(p) for p in parts)
 
     # --- running ------------------------------------------------------------------------------
