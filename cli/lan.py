@@ -27,7 +27,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 import trio
 
 from spycraft.cli import app
+from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.offline import chat_path, game_options, players_of
@@ -608,13 +609,6 @@ async def tables(args: argparse.Namespace) -> int:
                 print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {what}  "
                       f"{ad.address}:{ad.port}  {who}", flush=True)
     return 0
-
-
-def describe_options(options: Sequence[tuple[str, bool | str]]) -> str:
-    """An ad's options as a person reads them: ``plot, first red`` (a "no" is left out)."""
-    words = [name.replace("_", " ") + ("" if value is True else f" {value}")
-             for name, value in options if value is not False]
-    return ", ".join(words) or "no options"
 
 
 @dataclass(frozen=True)

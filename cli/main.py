@@ -71,7 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words:
+        from spycraft.cli import app
+
+        if app.wanted():  # a person at a terminal: the lobby chooses the command
+            chosen = lobby()
+            if chosen is None:
+                return 130
+            words = list(chosen)
+    args = parser.parse_args(words)
     from spycraft.cli import doctor, guide, lan, offline, watch
 
     handlers = {
@@ -93,6 +102,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush is silent too
         return 0
+
+
+def lobby() -> tuple[str, ...] | None:
+    """``spycraft`` alone at a terminal: the lobby's choice, or None when the person left (said
+    in one line)."""
+    from spycraft.cli.app.lobby import LobbyApp, where_to_browse
+
+    interface, where = where_to_browse()
+    try:
+        return LobbyApp(interface, where).run()
+    except (KeyboardInterrupt, EOFError) as why:
+        said = "Ctrl-C" if isinstance(why, KeyboardInterrupt) else "end of input"
+        print(f"spycraft: left the lobby ({said})", file=sys.stderr)
+        return None
 
 
 def left(args: argparse.Namespace, why: str, code: int) -> int:
