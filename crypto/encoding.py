@@ -166,6 +166,8 @@ def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
 
 
 _SIMPLE_VALUES = {0xF4: False, 0xF5: True, 0xF6: None}
+# One-byte items that need no call of ``_read`` inside a container: false, true, null, 0..23.
+_SMALL_SCALARS: dict[int, Any] = {**_SIMPLE_VALUES, **{n: n for n in range(24)}}
 _SHORTEST = {25: 1 << 8, 26: 1 << 16, 27: 1 << 32}  # the least argument each wider head may hold
 _NOT_CANONICAL = "not canonical CBOR (RFC 8949 §4.2.1)"
 
@@ -221,6 +223,11 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
     if major == 4:
         items = []
         for _ in range(argument):
+            initial = data[pos] if pos < end else 0xFF  # 0xFF: the call below says "truncated"
+            if initial in _SMALL_SCALARS:  # a bool or a small integer: no call
+                items.append(_SMALL_SCALARS[initial])
+                pos += 1
+                continue
             item, pos = _read(data, pos, depth + 1)
             items.append(item)
         return tuple(items), pos
@@ -229,19 +236,38 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
     key_major = -1
     for _ in range(argument):
         start = pos
-        if pos < end and 0x60 <= data[pos] < 0x78:  # a short text, as nearly every key: no call
-            pos += 1 + (data[pos] & 0x1F)
+        initial = data[pos] if pos < end else 0xFF  # 0xFF: the call below says "truncated"
+        if 0x60 <= initial < 0x78:  # a short text, as nearly every key: no call
+            pos += 1 + (initial & 0x1F)
             key = _text(data, start + 1, pos)
         else:
             key, pos = _read(data, pos, depth + 1)
-        if data[start] >> 5 not in (0, 3) or key_major not in (-1, data[start] >> 5):
-            raise EncodingError("map keys must be all text or all non-negative integers")
-        key_major = data[start] >> 5
+        if initial >> 5 != key_major:  # the first key, or a key of another type than the first
+            if key_major != -1 or initial >> 5 not in (0, 3):
+                raise EncodingError("map keys must be all text or all non-negative integers")
+            key_major = initial >> 5
         encoded_key = data[start:pos]
         if encoded_key <= previous:
             raise EncodingError(f"{_NOT_CANONICAL}: map keys out of order or repeated")
         previous = encoded_key
-        result[key], pos = _read(data, pos, depth + 1)
+        initial = data[pos] if pos < end else 0xFF  # 0xFF: the calls below say "truncated"
+        if initial in _SMALL_SCALARS:  # a bool or a small integer (a seat, a rank): no call
+            result[key] = _SMALL_SCALARS[initial]
+            pos += 1
+        elif 0x58 == initial and pos + 1 < end and data[pos + 1] >= 24:
+            # a byte string of 24..255 bytes (every hash, nonce and key): no call
+            stop = pos + 2 + data[pos + 1]
+            if stop > end:
+                raise EncodingError("CBOR string longer than the data")
+            result[key], pos = data[pos + 2 : stop], stop
+        elif 0x40 <= initial < 0x58 or 0x60 <= initial < 0x78:  # a short byte or text string
+            stop = pos + 1 + (initial & 0x1F)
+            if stop > end:
+                raise EncodingError("CBOR string longer than the data")
+            result[key] = data[pos + 1 : stop] if initial < 0x60 else _text(data, pos + 1, stop)
+            pos = stop
+        else:
+            result[key], pos = _read(data, pos, depth + 1)
     return result, pos
 
 

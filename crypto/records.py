@@ -32,7 +32,7 @@ import cbor2
 
 from spycraft.crypto.encoding import bytes_head, decode, encode
 from spycraft.crypto.errors import BadKey, BadSignature, EncodingError, MalformedRecord
-from spycraft.crypto.hashing import tagged_hash
+from spycraft.crypto.hashing import sha256
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
 from spycraft.crypto.keys import check_identity_key, check_table_key
 
@@ -46,9 +46,14 @@ TABLE_ID_BYTES = 16
 MAX_RECORD_BYTES = 1 << 20
 
 
+# ``tagged_hash("link", raw)`` hashes the encoding of ["spycraft/link", raw]: this constant head,
+# then the byte string ``raw`` (its head and its bytes), so no record is copied by an encoder.
+_LINK_HEAD = encode(["spycraft/link", b""])[:-1]
+
+
 def link_hash(raw: bytes) -> bytes:
-    """The hash a following record names as its ``prev``."""
-    return tagged_hash("link", raw)
+    """The hash a following record names as its ``prev``: ``tagged_hash("link", raw)``."""
+    return sha256(_LINK_HEAD + bytes_head(len(raw)) + raw)
 
 
 @dataclass(frozen=True)

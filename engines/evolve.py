@@ -14,13 +14,12 @@ faster. ``evolve`` refuses any other class, and any name that is not a field, wi
 from __future__ import annotations
 
 import dataclasses
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-@cache
 def _field_names(cls: type) -> frozenset[str]:
     """The fields of ``cls`` if ``evolve`` may copy it by its ``__dict__``; TypeError if not."""
     params = getattr(cls, "__dataclass_params__", None)
@@ -36,12 +35,18 @@ def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields)
 
 
+_FIELDS: dict[type, frozenset[str]] = {}  # the classes ``evolve`` has admitted, by their fields
+
+
 def evolve(state: T, /, **changes: Any) -> T:
     """``dataclasses.replace(state, **changes)`` for a frozen dataclass that only stores its
     fields (module docstring)."""
     cls: type = type(state)
-    unknown = changes.keys() - _field_names(cls)
-    if unknown:
+    fields = _FIELDS.get(cls)  # a dict lookup, no call: evolve runs several times a record
+    if fields is None:
+        fields = _FIELDS[cls] = _field_names(cls)
+    if not changes.keys() <= fields:  # no new set unless a name is wrong
+        unknown = changes.keys() - fields
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
     new: T = object.__new__(cls)
     values = new.__dict__

@@ -20,7 +20,7 @@ number of seats) are given the seat count at check time. Values that a crypto de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from spycraft.crypto.errors import MalformedValue
@@ -186,15 +186,20 @@ class Fields(Shape):
     """A map with exactly these text keys."""
 
     fields: tuple[tuple[str, Shape], ...]
+    names: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The key set, made once: a body is checked against it at every record.
+        object.__setattr__(self, "names", frozenset(name for name, _ in self.fields))
 
     @classmethod
     def of(cls, fields: Mapping[str, Shape]) -> Fields:
         return cls(tuple(fields.items()))
 
     def check(self, value: Any, seats: int, path: str) -> None:
-        names = [name for name, _ in self.fields]
-        if not isinstance(value, dict) or set(value) != set(names):
-            raise MalformedValue(f"{path} must be {{{', '.join(names)}}}")
+        if not isinstance(value, dict) or value.keys() != self.names:
+            names = ", ".join(name for name, _ in self.fields)
+            raise MalformedValue(f"{path} must be {{{names}}}")
         for name, shape in self.fields:
             shape.check(value[name], seats, f"{path}.{name}")
 

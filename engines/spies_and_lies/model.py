@@ -239,9 +239,9 @@ def any_consistent(
     the record."""
     agreeing = [list(in_hand) for _ in range(4)]
     for mission, (k, token) in enumerate(zip(known[:4], tokens)):
-        agreeing[mission] = [
-            r for r in in_hand if (k is None or k == r) and not contradicts(r, token, intel)
-        ]
+        # a known rank is the only candidate there (none if it is not in the hand)
+        candidates = in_hand if k is None else (k,) if k in in_hand else ()
+        agreeing[mission] = [r for r in candidates if not contradicts(r, token, intel)]
 
     def completes(mission: int, floor: int | None, used: tuple[int, ...]) -> bool:
         if mission == 4:

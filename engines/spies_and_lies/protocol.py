@@ -52,14 +52,14 @@ is not checked: no token was ever shown, so nobody was misled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
 from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Rules
+from spycraft.engines.game import Move, Rules
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
@@ -95,7 +95,23 @@ class SpiesAndLies(Rules[Board]):
     def initial(self, genesis: Genesis) -> Board:
         return Board()
 
+    def __init__(self, table: Mapping[str, Move[Board]]) -> None:
+        super().__init__(table)
+        # The last board ``next`` answered for, and its answer: the table asks before it applies
+        # a record and ``before`` asks again for the same board. Boards are immutable and the
+        # memo holds the board, so ``is`` cannot match another; one tuple, so threads that share
+        # these rules read a matching pair.
+        self._last_need: tuple[Board | None, GameNeed | None] = (None, None)
+
     def next(self, state: Board) -> GameNeed:
+        board, need = self._last_need
+        if board is state and need is not None:
+            return need
+        need = self._next(state)
+        self._last_need = (state, need)
+        return need
+
+    def _next(self, state: Board) -> GameNeed:
         b = state
         if b.phase in ("setup", "intel", "exhaustion"):
             return Draw(b.phase)

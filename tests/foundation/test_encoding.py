@@ -179,6 +179,12 @@ def test_one_pass_decoding_agrees_with_decoding_and_encoding_again(value, edits,
         "d2f6", "d81280", "d862f6", "d81cf6", "c2410a", "f7", "f8ff", "80", "a0",
         "81" * 32 + "80", "81" * 32 + "f6", "81" * 33 + "f6", "81" * 31 + "d2" + "f6",
         "81" * 32 + "d2f6",
+        # the items a container reads without a call: small integers, simple values, strings
+        "83f5f417", "82f5", "8218", "81f7", "8317f6f4", "a16161f5", "a16161f7", "a1616118",
+        "a1616158", "a16161580a" + "00" * 10, "a161615817" + "00" * 23,
+        "a161615820" + "00" * 31, "a161615820" + "00" * 32, "a16161" + "58ff" + "00" * 255,
+        "a1616143" + "0102", "a1616142" + "0102", "a1616162c328", "a16161626161", "a1616161",
+        "a161", "a1", "a2616100616100", "a2616101000a", "a200016161f5", "a2616101616201",
     ],
 )
 def test_edge_encodings_get_the_same_verdict_from_both_decoders(hex_):

@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 
 from spycraft.crypto.encoding import decode, encode, item_length
 from spycraft.crypto.errors import MalformedRecord
+from spycraft.crypto.hashing import tagged_hash
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
     COSE_SIGN1_TAG,
     PROTECTED_SIGN1,
     Record,
+    link_hash,
     parse_record,
     record_length,
     sign_record,
@@ -99,3 +101,9 @@ def test_an_edited_record_has_a_layout_length_only_where_it_is_the_item_length(
     length = record_length(bytes(data))
     if length is not None:
         assert length == item_length(bytes(data))
+
+
+@pytest.mark.parametrize("size", [0, 1, 23, 24, 255, 256, 65535, 65536])
+def test_the_link_hash_is_the_tagged_hash_of_the_record_bytes(size: int) -> None:
+    raw = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    assert link_hash(raw) == tagged_hash("link", raw)

@@ -175,3 +175,14 @@ def test_the_audit_of_a_two_seat_abandon_says_claimed_and_exits_0(
     out = capsys.readouterr().out
     assert out.startswith("VALID ")
     assert f"abandoned, claimed by seat {1 - turn.seat}: no winner, no fraud" in out
+
+
+def test_next_answers_each_board_by_its_rules_whatever_board_it_answered_last() -> None:
+    # ``next`` keeps its last answer for the table's second question about the same board: a
+    # board it did not answer last (another, or an equal copy) is answered anew.
+    setup, deploy = Board(), model.setup(Board(), 0, 0, 0, 0)
+    assert RULES.next(setup) == RULES.next(setup) == RULES._next(setup)
+    assert RULES.next(deploy) == Turn(0, ("deploy",)) == RULES._next(deploy)
+    assert RULES.next(setup) == RULES._next(setup) != RULES.next(deploy)
+    copy = model.setup(Board(), 0, 0, 0, 0)
+    assert RULES.next(copy) == Turn(0, ("deploy",))
