@@ -12,6 +12,11 @@ does not hold, and it never counts in a vote. A seat that feeds it something tha
 check is named and its link closed; the game goes on through the others. What it sees is the
 public side: each record's narration, the table talk, the public board (the game's ``render``
 with no seat) and the result at the end; then the audit of the transcript it holds.
+
+At a terminal (and without ``--line``) the spectator sees the full-screen table instead
+(``cli.app``): the public picture (the game's ``screen`` with no seat and no view), the history
+(its ``story``), the table talk, no decision panel, and the final screen with the result and the
+audit verdict. The session feeds it as it feeds a seat's (``cli.app.run.LanFeed``).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 import trio
 
 from spycraft.cli.config import data_dir
-from spycraft.cli.lan import Narrator, _run, add_net_options, write_transcript
+from spycraft.cli.lan import Narrator, _run, add_line_option, add_net_options, write_transcript
 from spycraft.cli.offline import chat_path
 from spycraft.cli.outcome import verdict
 from spycraft.crypto.chat import check_chat_log
@@ -49,11 +54,12 @@ def add_command(sub: Any) -> None:
                    help="watch through this seat first (default: the least watched)")
     p.add_argument("--out", default=None,
                    help="write the transcript here at the end (and the table talk beside it)")
+    add_line_option(p)
     add_net_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    return _run(watch, args)
+    return _run(watch, args, person=True)
 
 
 async def _gather(args: argparse.Namespace) -> list[TableAd]:
@@ -119,17 +125,28 @@ async def watch(args: argparse.Namespace) -> int:
     if session is None:
         return 1
     definition = session.definition
-    session.events = Spectator(definition)
+    ui = getattr(args, "ui", None)
+    if ui is not None:
+        ui.app.watching = True
+        session.events = ui.events(definition)
+        ui.attach(session)
+    else:
+        session.events = Spectator(definition)
     seats = session.genesis.genesis.seats
     print("at the table: " + ", ".join(f"seat {i} {printable(s.name)}"
                                        for i, s in enumerate(seats)), flush=True)
     await session.run()
-    return _end(session, args.out)
+    if ui is not None:
+        ui.finish(session)  # the final screen: the result, the audit verdict, the transcript
+    return _end(session, args.out, drawn=ui is not None)
 
 
-def _end(session: Session, out: str | None) -> int:
+def _end(session: Session, out: str | None, drawn: bool = False) -> int:
+    """The end of a watched game: the public board (unless the screen draws it), the result,
+    the audit of the transcript held and of the table talk, where they are kept."""
     state = session.state
-    print(session.definition.render(state.game, None))
+    if not drawn:
+        print(session.definition.render(state.game, None))
     print(verdict(session.definition, state, None))
     data = session.transcript.to_bytes()
     report = audit_bytes(data)

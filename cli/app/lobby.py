@@ -92,14 +92,15 @@ class Tables:
         self.changed()
 
     def rows(self, interface: str) -> list[Row]:
-        """Open tables first (oldest table id order is arbitrary: sorted by game, then id),
-        then games in play with their watchers."""
+        """Open tables first (the games this copy knows first, by game, then table id), then
+        games in play with their watchers."""
         with self._lock:
             ads = list(self._ads.values())
         where = ("--interface", interface)
         rows = []
+        known = registry.game_names()
         for ad in sorted((a for a in ads if a.watching is None),
-                         key=lambda a: (a.game, a.table_id)):
+                         key=lambda a: (a.game not in known, a.game, a.table_id)):
             table = ad.table_id.hex()
             opener = f"{printable(ad.opener)} " if ad.opener else ""
             text = (f"{game_title(ad.game)} · {describe_options(ad.options)} · "
@@ -404,9 +405,11 @@ class LobbyApp:
 
     # --- running ------------------------------------------------------------------------------
 
-    def run(self) -> tuple[str, ...]:
-        """Show the lobby (browsing when there is an interface) until something is chosen."""
-        browse = Browse(self.interface, self.tables) if self.interface is not None else None
+    def run(self, browse_lan: bool = True) -> tuple[str, ...]:
+        """Show the lobby (browsing when there is an interface, unless ``browse_lan`` is False:
+        the tables are given) until something is chosen."""
+        browse = (Browse(self.interface, self.tables)
+                  if self.interface is not None and browse_lan else None)
         if browse is not None:
             browse.start()
         try:

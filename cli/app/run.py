@@ -108,7 +108,7 @@ class LanFeed:
         names = tuple(seat.name for seat in session.genesis.genesis.seats)
         self.bridge.seated(session.seat, names)
         self.bridge.status = self.status
-        if callable(getattr(session, "say", None)):
+        if session.seat is not None and callable(getattr(session, "say", None)):
             self.bridge.say = self._say
         self._token = trio.lowlevel.current_trio_token()
         self._paint(session.state)
@@ -138,6 +138,10 @@ class LanFeed:
             bridge.notice(f"a seat cheated ({kind}): {data}", tone="bad")
         elif kind == "chat":
             bridge.chat(data.describe())
+        elif kind == "closed":  # a spectator's link to a seat that sent what does not check
+            who, reason = data
+            bridge.notice(f"{printable(str(who))} sent what does not check "
+                          f"({printable(str(reason))}); its link is closed", tone="bad")
         elif kind == "stuck":
             bridge.notice(f"we cannot write our next record: {data}", tone="bad")
 

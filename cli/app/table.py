@@ -84,6 +84,7 @@ class TableApp:
         self.history_back = 0  # events scrolled back from the newest
         self.help_open = False
         self.talking = False  # the person moved to the table talk's line (Tab)
+        self.watching = False  # a spectator: no decision panel until the final screen
         self.failure: BaseException | None = None
         self._memo: dict[str, tuple[object, StyleAndTextTuples]] = {}
         self.filter = Buffer(multiline=False, on_text_changed=self._typed)
@@ -134,7 +135,9 @@ class TableApp:
         body = HSplit([
             VSplit([
                 Frame(self.board_window, title=lambda: self._title()),
-                HSplit([private, Frame(decision, title=lambda: self._decision_title())],
+                HSplit([private, ConditionalContainer(
+                    Frame(decision, title=lambda: self._decision_title()),
+                    Condition(lambda: not self.watching or self._closing()))],
                        width=Dimension(weight=2)),
             ], height=Dimension(weight=3)),
             Frame(self.history_window, title="History (PgUp/PgDn)"),
@@ -298,7 +301,7 @@ class TableApp:
     def _private_title(self) -> str:
         seat = self.view.seat
         if seat is None:
-            return "Public view"
+            return "Public view (watching)" if self.watching else "Public view"
         names = self.view.names
         name = printable(names[seat]) if seat < len(names) else ""
         return f"You: seat {seat} {name}".rstrip()
