@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -41,4 +42,4 @@ def test_a_whole_offline_game_by_enter_alone_in_a_terminal(game, tmp_path):
     assert re.match(r"result: (you won|you lost|no winner)", result), lines[-3:]
     assert verdict.startswith("audit: VALID")
     path = stored.removeprefix("transcript stored in ")
-    assert audit(open(path, "rb").read()).valid
+    assert audit(Path(path).read_bytes()).valid
