@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -52,6 +54,8 @@ def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
     opener = Proc("host", ["host", "spies-and-lies", "--bots", "1", "--interface", "127.0.0.1",
                            "--out", str(tmp_path / "host.cbor")], tmp_path)
     table = opener.table_id()
+    chosen = choose_in_the_lobby(table)  # a real browse of the real table, chosen with Enter
+    assert chosen == ("join", table, "--interface", "127.0.0.1")
     listed = subprocess.run(
         [sys.executable, "-m", "spycraft", "tables", "--interface", "127.0.0.1", "--seconds", "4"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
@@ -60,8 +64,7 @@ def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
     assert f"+ {table}  spies-and-lies" in listed.stdout
     env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "me"))
     joined = subprocess.run(
-        [sys.executable, "-m", "spycraft", "join", table[:8], "--interface", "127.0.0.1",
-         "--name", "grace"],
+        [sys.executable, "-m", "spycraft", *chosen, "--name", "grace"],
         cwd=ROOT, env=env, input="#1\n" * 200, capture_output=True, text=True, timeout=240,
         check=False,
     )
@@ -70,3 +73,31 @@ def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
     assert opener.wait(60) == 0, opener.output()
     mine = next((tmp_path / "me" / "data" / "games").glob("*/transcript.cbor")).read_bytes()
     assert mine == (tmp_path / "host.cbor").read_bytes()
+
+
+def choose_in_the_lobby(table: str) -> tuple[str, ...]:
+    """The lobby on a pipe, browsing 127.0.0.1: once ``table`` is listed (with its options,
+    seats and opener), move to it and press Enter; the command line the lobby chose."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from spycraft.cli.app.lobby import LobbyApp
+
+    with create_pipe_input() as pipe:
+        lobby = LobbyApp("127.0.0.1", "loopback", pipe, DummyOutput())
+
+        def drive() -> None:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                labels = lobby.labels()
+                row = next((i for i, label in enumerate(labels) if label.endswith(table[:8])),
+                           None)
+                if row is not None and re.match(r"Stratego: Spies & Lies · no options · "
+                                                r"[01]/2 seats · opened by \[", labels[row]):
+                    pipe.send_text("\x1b[B" * row + "\r")
+                    return
+                time.sleep(0.05)
+            pipe.send_text("\x04")  # never listed: leave (the test fails)
+
+        threading.Thread(target=drive, daemon=True).start()
+        return lobby.run()
