@@ -31,7 +31,8 @@ def watch(tmp: Path, table: str, *extra: str) -> Proc:
                           "--wait", "60", *extra], tmp)
 
 
-def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(tmp_path):
+def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(tmp_path,
+                                                                                monkeypatch):
     """...with table talk (alice's bot says two lines) and a spectator that follows the game
     from the seats' ads to the same transcript, the same talk and a valid audit."""
     h = host(tmp_path)
@@ -39,8 +40,13 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
     w = watch(tmp_path, table)
     a = bots(tmp_path, "alice", table, 1, "--think", "0.05", "--say", "good luck|have fun")
     b = bots(tmp_path, "bob", table, 1, "--think", "0.05")
+    code, seen = watch_on_a_pipe(table, tmp_path, monkeypatch)  # a second, full-screen spectator
     for p in (h, a, b, w):
         assert p.wait(90) == 0, p.output()
+    assert code == 0, seen
+    assert seen["public"] and seen["events"] > 3 and not seen["decided"]
+    assert any(line.startswith("audit: VALID") for line in seen["closing"]), seen
+    assert any("good luck" in line for line in seen["chat"]), seen
     files = [tmp_path / "host.cbor", *sorted((tmp_path / "alice").glob("*[0-9].cbor")),
              *sorted((tmp_path / "bob").glob("*[0-9].cbor")), tmp_path / "watch.cbor"]
     assert len(files) == 4
@@ -131,3 +137,43 @@ def test_a_player_who_leaves_the_lobby_frees_the_seat_for_another(tmp_path):
     assert (tmp_path / "host.cbor").read_bytes() == (
         next((tmp_path / "alice").glob("*.cbor")).read_bytes()
     )
+
+
+def watch_on_a_pipe(table: str, tmp: Path, monkeypatch) -> tuple[int, dict]:
+    """``spycraft watch TABLE`` in this process, in the full-screen table on a pipe and a dummy
+    output: what it showed (the public picture, history, talk, no decision, the final lines);
+    q closes the final screen."""
+    import threading
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from spycraft.cli import watch as watching
+    from spycraft.cli.app.run import LanUi
+    from spycraft.cli.app.table import attached
+    from spycraft.cli.lan import _run_trio
+    from spycraft.cli.main import build_parser
+
+    monkeypatch.setenv("SPYCRAFT_HOME", str(tmp / "home-screen"))
+    args = build_parser().parse_args(["watch", table, "--interface", LO, "--wait", "60"])
+    seen: dict = {"public": False, "events": 0, "decided": False, "closing": (), "chat": ()}
+    with create_pipe_input() as pipe:
+        ui = LanUi((pipe, DummyOutput()))
+        args.ui = ui
+
+        def look() -> None:
+            while not ui.bridge.closed.is_set():
+                view = ui.bridge.view()
+                seen["decided"] |= view.decision is not None
+                seen["public"] |= (view.picture is not None and view.seat is None
+                                   and ui.app.watching)
+                if view.closing is not None:
+                    seen.update(events=len(view.events), closing=view.closing, chat=view.chat)
+                    pipe.send_text("q")
+                    return
+                time.sleep(0.02)
+
+        threading.Thread(target=look, daemon=True).start()
+        with attached(ui.app):
+            code = _run_trio(watching.watch, args)
+    return code, seen
