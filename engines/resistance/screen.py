@@ -347,8 +347,8 @@ def _why(old: Game, new: Game) -> str:
         need = R.fails_needed(new.n, result.mission)
         if result.failed:
             return (f"{result.fails} Fail card{'s' * (result.fails != 1)} played; "
-                    f"{need} fail{'s' * (need != 1)} mission {result.mission}: a point for "
-                    "the Spies")
+                    f"{need} {'is' if need == 1 else 'are'} enough to fail mission "
+                    f"{result.mission}: a point for the Spies")
         return (f"{'no Fail card' if result.fails == 0 else f'only {result.fails} Fail'}: "
                 f"mission {result.mission} succeeds, a point for the Resistance")
     if new.vote_track > old.vote_track:
@@ -358,7 +358,8 @@ def _why(old: Game, new: Game) -> str:
         else:
             needed = R.approvals_needed(new.n)
             cause = f"the team got fewer than {needed} approvals"
-        return f"{cause}: {new.vote_track} rejected in a row (five and the Spies win)"
+        return (f"{cause}: {new.vote_track} rejected in a row; a fifth in a row and the Spies "
+                "win")
     return ""
 
 
