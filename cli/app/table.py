@@ -380,7 +380,9 @@ class TableApp:
             if pic is not None and pic.turn is not None and pic.turn != self.view.seat:
                 return [("class:hint", f"waiting for {self._seat_name(pic.turn)}…")]
             return [("class:hint", "waiting…")]
-        return [("class:label", printable(decision.prompt))]
+        # A prompt may run over several lines (a question, then "Your cards: ..."): keep them.
+        lines = decision.prompt.splitlines() or [""]
+        return [("class:label", "\n".join(printable(line) for line in lines))]
 
     def _options(self) -> StyleAndTextTuples:
         choices = self.choices
