@@ -129,6 +129,15 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
+def _fit(widths: list[int], room: int) -> list[int]:
+    """Column widths within ``room``: narrow columns keep their width and the widest give up
+    what is too much, down to 6 characters each (a vote column stays whole beside a long team)."""
+    cap = max(widths, default=0)
+    while cap > 6 and sum(min(w, cap) for w in widths) > room:
+        cap -= 1
+    return [min(w, cap) for w in widths]
+
+
 def grid(g: Grid, width: int = 200) -> Fragments:
     """A grid with aligned columns under its title; a cell's tone colours it."""
     out: Fragments = [("class:title", printable(g.title)), ("", "\n")]
@@ -137,8 +146,7 @@ def grid(g: Grid, width: int = 200) -> Fragments:
     for row in g.rows:
         for i, cell in enumerate(row[:count]):
             widths[i] = max(widths[i], len(cell.text))
-    cap = max(6, (width - 2 * count) // max(1, count)) if sum(widths) + 2 * count > width else 99
-    widths = [min(w, cap) for w in widths]
+    widths = _fit(widths, width - 2 * count)
     if any(g.columns):
         for i, column in enumerate(g.columns):
             out.append(("class:label", _clip(printable(column), widths[i]).ljust(widths[i] + 2)))

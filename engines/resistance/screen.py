@@ -185,7 +185,11 @@ def _missions(game: Game, viewer: int | None) -> Grid:
 def _vote_cell(vote: bool | None) -> Cell:
     if vote is None:
         return Cell("?", "hidden")
-    return Cell("approve", "good") if vote else Cell("reject", "bad")
+    return Cell("yes", "good") if vote else Cell("no", "bad")
+
+
+def _team(team: tuple[int, ...]) -> str:
+    return " ".join(map(str, team))
 
 
 def _vote_result(record: VoteRecord) -> Cell:
@@ -196,14 +200,14 @@ def _vote_result(record: VoteRecord) -> Cell:
 
 
 def _votes(game: Game, viewer: int | None) -> Grid:
-    columns = ("Round", "Mission", "Leader", "Team", *(f"seat {s}" for s in range(game.n)),
-               "Result")
+    # Compact, as vote grids are drawn at the table: a column per seat, "yes" or "no".
+    columns = ("Round", "Mission", "Leader", "Team", *(f"{s}" for s in range(game.n)), "Result")
     rows = []
     for record in game.vote_log:
         rows.append((
             Cell(str(record.round)), Cell(str(record.proposal.mission)),
             Cell(f"seat {record.leader}", _seat_tone(record.leader, viewer)),
-            Cell(seats(record.proposal.team), "you" if viewer in record.proposal.team else ""),
+            Cell(_team(record.proposal.team), "you" if viewer in record.proposal.team else ""),
             *(_vote_cell(v) for v in record.votes), _vote_result(record),
         ))
     if game.proposal is not None and game.phase in (R.WINDOW_TAKE_RESPONSIBILITY, R.VOTE):
@@ -211,7 +215,7 @@ def _votes(game: Game, viewer: int | None) -> Grid:
         rows.append((
             Cell(str(game.round)), Cell(str(game.proposal.mission)),
             Cell(f"seat {game.leader}", _seat_tone(game.leader, viewer)),
-            Cell(seats(game.proposal.team), "you" if viewer in game.proposal.team else ""),
+            Cell(_team(game.proposal.team), "you" if viewer in game.proposal.team else ""),
             *(_vote_cell(v) for v in votes), Cell("voting", "turn"),
         ))
     return Grid("Votes", columns, tuple(rows))
