@@ -4,8 +4,9 @@
 the opponent's spies, which this seat assigned (§12), never a type of its own spies. Both
 notebook pages are derived from the public log alone (``notebook.page``), so the "My spies" page
 of a seat is the same for everyone who reads the transcript. ``render`` draws the board and the
-pages; ``narrate`` tells one record in one line; ``hindsight`` rebuilds, for ``replay --as``,
-what a seat knew at each point: the opponent's types come from that seat's own final openings.
+pages (the history is ``screen.story``, in the line mode too); ``hindsight`` rebuilds, for
+``replay --as``, what a seat knew at each point: the opponent's types come from that seat's own
+final openings.
 """
 
 from __future__ import annotations
@@ -23,10 +24,8 @@ from spycraft.engines.confusion.board import (
     Side,
     Square,
     opp,
-    square,
 )
 from spycraft.engines.confusion.model import Game
-from spycraft.engines.confusion.movement import Announcement, check_announcement
 
 
 @dataclass(frozen=True)
@@ -100,64 +99,6 @@ def render(state: Any, seat: int | None = None) -> str:
         parts.append(f"{title} ({SIDE_PREFIXES[side]}):")
         parts += _page_lines(g, side, truth if side != mine else {})
     return "\n".join(parts)
-
-
-def narrate(before: Any, record: Any, after: Any) -> str:
-    """One line for one record; ``before`` may be None."""
-    a = _game(after)
-    b = None if before is None else _game(before)
-    rec = getattr(record, "record", record)
-    who = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
-    body = rec.body
-    kind = rec.kind
-    if kind == "beacon":
-        return f"{who} beacon" + (": spies assigned" if a.assigned[0] and b and not
-                                   b.assigned[0] else "")
-    if kind == "assign":
-        return f"{who} commits to the 13 types of the opponent's spies"
-    if kind == "token":
-        spies = " ".join(body["spies"])
-        return f"{who} token: {body['token']} {spies}".rstrip()
-    if kind == "show":
-        spy = b.reveal if b is not None else "the spy"
-        return f"{who} shows {spy} is {body['type']} (proved)"
-    if kind == "free":
-        spy = f" {body['spy']}" if body["spy"] else ""
-        return f"{who} free action: {body['action']}{spy}" + _end(a)
-    if kind == "announce":
-        line = ""
-        if b is not None:
-            origin = b.board.position(body["spy"])
-            asked = check_announcement(b.board, b.turn, _announcement(body))
-            line = f" from {origin} ({asked})"
-        auto = " - promoted, yes" if a.step != "answer" else ""
-        return f"{who} announces {body['spy']} {body['mode']} {body['to']}{line}{auto}" + _end(a)
-    if kind == "answer":
-        promo = ""
-        if body["promotion"] is not None:
-            promo = ", promotion " + ("yes" if body["promotion"][0] else "no")
-        return f"{who} answers {'yes' if body['yes'] else 'no'} (proved){promo}" + _end(a)
-    if kind == "statement":
-        return f"{who} states promotion {'yes' if body['promoted'] else 'no'} (proved)" + _end(a)
-    if kind == "final":
-        types = ", ".join(t for t, _ in body["openings"])
-        return f"{who} opens its commitments: {types}"
-    if kind == "result":
-        return f"result: {body.get('winner') or 'no winner'} ({body.get('reason')})"
-    if kind in ("fraud", "abandon"):
-        return f"{who} writes {kind}"
-    return f"{who} writes {kind}"
-
-
-def _announcement(body: Any) -> Announcement:
-    return Announcement(body["spy"], body["mode"], square(body["to"]))
-
-
-def _end(g: Game) -> str:
-    if g.outcome is None:
-        return ""
-    who = "draw" if g.outcome.winner is None else f"{SIDE_NAMES[g.outcome.winner]} wins"
-    return f" -> {who} ({g.outcome.reason})"
 
 
 def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:

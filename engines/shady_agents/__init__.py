@@ -15,11 +15,12 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import BYTES32, SEAT, Encoded, Fixed, ListOf, Nullable, Text, body
+from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import protocol as P
 from spycraft.engines.shady_agents.bots import BOTS
 from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
-from spycraft.engines.shady_agents.screen import narrate, screen, story
+from spycraft.engines.shady_agents.screen import screen, story
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
 from spycraft.engines.shady_agents.view import hindsight, render
 
@@ -78,7 +79,7 @@ GAME = GameDefinition(
     bots=BOTS,
     options=options,
     render=render,
-    narrate=narrate,
+    narrate=narration(story),
     hindsight=hindsight,
     moves=MOVES,
     screen=screen,

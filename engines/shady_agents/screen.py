@@ -12,7 +12,7 @@ value, each team's score with the short team's bonus, the Medkit tie-break.
 
 ``story`` tells each record in the game's words; the role deal is told once, when the last
 seat's tokens let every seat read its card, and the beacon values of a draw once, by the draw.
-``view.narrate`` is this story as one line.
+The line mode tells this story too (``engines.screens.narration``).
 """
 
 from __future__ import annotations
@@ -306,12 +306,6 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     """One history line for ``record``; None for a step of the deal or of a draw not yet done."""
     event = _story(before, record, after)
     return None if event is None else replace(event, text=sentence(event.text))
-
-
-def narrate(before: Any, record: Any, after: Any) -> str:
-    """The line mode's line for ``record``: its story, "" for a step told later."""
-    event = story(before, record, after)
-    return "" if event is None else event.text
 
 
 def _story(before: Any, record: Any, after: Any) -> Event | None:

@@ -4,7 +4,7 @@
 it gave, received and discarded, and the kinds it still holds. The seat builds it from its
 secrets (``seat``); after the game, ``hindsight`` rebuilds it from the opened transcript for
 ``replay --as``. ``render`` draws the public table plus that knowledge; what one record did is
-told by ``screen.story`` (and ``screen.narrate``, its line), never a kind before the final
+told by ``screen.story`` (the line mode tells it too), never a kind before the final
 reveal opened it.
 """
 

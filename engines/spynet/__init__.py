@@ -23,6 +23,7 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nullable, Text, body
+from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.bots import BOTS
@@ -31,7 +32,7 @@ from spycraft.engines.spynet.protocol import SpyNetRules, State
 from spycraft.engines.spynet.screen import screen, story
 from spycraft.engines.spynet.seat import SpyNetSeat
 from spycraft.engines.spynet.setup import DECK_SIZE, OFF, parse_situation
-from spycraft.engines.spynet.view import narrate, render
+from spycraft.engines.spynet.view import render
 
 POSITION = Int(0, DECK_SIZE - 1)  # a card by its place in the shuffled deck
 BRANCH = Text(3)
@@ -101,7 +102,7 @@ GAME = GameDefinition(
     bots=BOTS,
     options=options,
     render=render,
-    narrate=narrate,
+    narrate=narration(story),
     hindsight=hindsight,
     moves=MOVES,
     screen=screen,

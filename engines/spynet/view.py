@@ -1,10 +1,10 @@
-"""What one SpyNet seat sees, as a text picture and one line per record.
+"""What one SpyNet seat sees, as a text picture.
 
 ``SeatView`` is the public protocol state plus what this seat knows privately (its seat builds
 it from its secrets): the faces of its hand, of the pile cards it has looked at (None where it
 has not), of its own face-down missions and of the draft cards it holds. Bots and the terminal
-UI read it. ``render`` draws the public state (and that knowledge, for its own seat);
-``narrate`` tells what one record did, in public terms only.
+UI read it. ``render`` draws the public state (and that knowledge, for its own seat); the history
+is told by ``screen.story`` (in the line mode too).
 """
 
 from __future__ import annotations
@@ -102,60 +102,3 @@ def render(state: Any, seat: int | None) -> str:
         ):
             lines.append(f"  team {team}: {points} points, {funding} funding cards")
     return "\n".join(lines)
-
-
-def narrate(before: Any, record: Any, after: Any) -> str:
-    """One line: what ``record`` did, in public terms."""
-    who = f"seat {record.seat}"
-    kind = record.kind
-    body = record.body
-    old: M.Game | None = getattr(before, "game", None)
-    new: M.Game | None = getattr(after, "game", None)
-    if new is not None and old is None:
-        return (
-            f"the beacon names seat {new.first} first player; "
-            f"situation {new.situation or 'none'}"
-        )
-    if kind == "deck_key":
-        return f"{who} publishes its deck key share"
-    if kind == "deck_shuffle":
-        return f"{who} shuffles the deck (proven)"
-    if kind == "deck_tokens":
-        sealed = sum(1 for v in body["sealed"] if v is not None)
-        shown = sum(1 for v in body["tokens"] if v is not None)
-        parts = [f"publishes {shown} reveal token{'s' * (shown != 1)}"] if shown else []
-        if sealed:
-            parts.append(f"seals {sealed} token{'s' * (sealed != 1)} to the card's new viewer")
-        text = f"{who} {' and '.join(parts)}"
-        if new is not None and old is not None and len(new.discard) > len(old.discard):
-            text += f"; discard pile gains {', '.join(new.discard[len(old.discard):])}"
-        if new is not None and old is not None and new.board != old.board:
-            text += "; the card is played face up"
-        return text
-    if kind == "draft_pick":
-        return f"{who} keeps a draft card and passes the rest"
-    if kind == "action":
-        return f"{who} {'recruits' if body['recruit'] else 'deploys'}"
-    if kind == "pile":
-        return f"{who} {'takes' if body['take'] else 'returns'} the pile"
-    if kind == "play_agent":
-        return f"{who} plays an agent into {body['branch']} with {len(body['funding'])} funding"
-    if kind == "play_mission":
-        return f"{who} plays a mission face down in {body['branch']}"
-    if kind == "pass_card":
-        return f"{who} passes one card face down to its teammate"
-    if kind == "end_deploy":
-        return f"{who} ends its deploy"
-    if kind == "effect":
-        return f"{who} {'declines the effect' if body['use'] is None else 'uses the effect'}"
-    if kind == "paper_trail":
-        return f"{who} discards {len(body['cards'])} cards (Paper Trail)"
-    if kind == "reveal":
-        text = f"{who} opens its key share and seals"
-        final = getattr(after, "final", None)
-        if final is not None:
-            text += "; final score " + ", ".join(
-                f"{t}: {p}" for t, p in zip(final.teams, final.points)
-            )
-        return text
-    return f"{who}: {kind}"
