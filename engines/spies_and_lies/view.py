@@ -263,8 +263,8 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     if kind in ("captain", "marshal"):
         return choice_text(rec)
     if kind == "final":
-        ranks = ", ".join(str(entry[0]) for entry in body["cards"])
-        return f"{who} opens its hidden cards: {ranks}"
+        ranks = ", ".join(rank_label(entry[0]) for entry in body["cards"])
+        return f"{who} opens the cards it still had face down: {ranks or 'none'}"
     if kind == "result":
         winner = body.get("winner")
         reason = str(body.get("reason") or "").replace("_", " ")
