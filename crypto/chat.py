@@ -30,7 +30,7 @@ from typing import Any
 
 import cbor2
 
-from spycraft.crypto.encoding import decode, encode, item_length
+from spycraft.crypto.encoding import decode, encode, read_sequence
 from spycraft.crypto.errors import EncodingError, SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
@@ -225,16 +225,8 @@ class ChatAudit:
 
 def chat_items(data: bytes) -> tuple[list[bytes], str | None]:
     """The items of a chat file, and why it could not be read to its end (None if it could)."""
-    items: list[bytes] = []
-    pos = 0
-    while pos < len(data):
-        try:
-            length = item_length(data, pos)
-        except EncodingError as exc:
-            return items, f"item {len(items) + 1} at byte {pos} is cut or damaged: {exc}"
-        items.append(data[pos : pos + length])
-        pos += length
-    return items, None
+    items, cut = read_sequence(data)
+    return items, None if cut is None else f"{cut} (cut or damaged)"
 
 
 def check_chat_log(data: bytes, genesis: Genesis, head: int) -> ChatAudit:

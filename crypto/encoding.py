@@ -283,13 +283,22 @@ def _text(data: bytes, start: int, stop: int) -> str:
 
 def split_sequence(data: bytes) -> list[bytes]:
     """Split a CBOR sequence (RFC 8742) into the exact bytes of each item (not decoded)."""
+    items, cut = read_sequence(data)
+    if cut is not None:
+        raise EncodingError(cut)
+    return items
+
+
+def read_sequence(data: bytes) -> tuple[list[bytes], str | None]:
+    """The whole items at the start of a CBOR sequence, and where and why the rest could not be
+    read (None when every byte belongs to an item): a file cut by a crash keeps what it had."""
     items: list[bytes] = []
     pos = 0
     while pos < len(data):
         try:
             length = item_length(data, pos)
         except EncodingError as exc:
-            raise EncodingError(f"item {len(items)} at byte {pos}: {exc}") from None
+            return items, f"item {len(items)} at byte {pos}: {exc}"
         items.append(data[pos : pos + length])
         pos += length
-    return items
+    return items, None
