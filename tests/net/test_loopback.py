@@ -38,8 +38,10 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
     h = host(tmp_path)
     table = h.table_id()
     w = watch(tmp_path, table)
-    a = bots(tmp_path, "alice", table, 1, "--think", "0.05", "--say", "good luck|have fun")
-    b = bots(tmp_path, "bob", table, 1, "--think", "0.05")
+    # The bots take their time so that the game is still in play when the spectators' browse
+    # of the seats' ads answers, even on a loaded machine (a finished game has no ad to watch).
+    a = bots(tmp_path, "alice", table, 1, "--think", "0.3", "--say", "good luck|have fun")
+    b = bots(tmp_path, "bob", table, 1, "--think", "0.3")
     code, seen = watch_on_a_pipe(table, tmp_path, monkeypatch)  # a second, full-screen spectator
     for p in (h, a, b, w):
         assert p.wait(90) == 0, p.output()
