@@ -19,7 +19,14 @@ def is_printable(text: str) -> bool:
 
 def printable(text: str) -> str:
     """A peer's text with every character that is not printable replaced by ``?``."""
+    if text.isprintable():  # most text: no copy (a redraw of the table cleans every line)
+        return text
     return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def printable_block(text: str) -> str:
+    """A text of several lines, each made ``printable`` (the line breaks kept)."""
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def clean_line(text: str) -> str:

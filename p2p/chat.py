@@ -42,6 +42,7 @@ from spycraft.crypto.chat import (
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Genesis
 from spycraft.crypto.text import clean_line, printable
+from spycraft.p2p.bucket import Bucket
 
 SPEAKER_BURST = 8.0
 """Messages a speaker may send at once."""
@@ -60,31 +61,6 @@ equivocation of chat."""
 
 class ChatRefused(Exception):
     """Why our own line cannot be said now (in one line for the person)."""
-
-
-@dataclass
-class Bucket:
-    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second."""
-
-    burst: float
-    rate: float
-    tokens: float
-    at: float
-
-    @classmethod
-    def full(cls, burst: float, rate: float, now: float) -> Bucket:
-        return cls(burst, rate, burst, now)
-
-    def refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate)
-        self.at = now
-
-    def take(self, now: float) -> bool:
-        self.refill(now)
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 @dataclass(frozen=True)
@@ -247,7 +223,6 @@ __all__ = [
     "LINK_RATE",
     "SPEAKER_BURST",
     "SPEAKER_RATE",
-    "Bucket",
     "ChatBook",
     "ChatError",
     "ChatLine",

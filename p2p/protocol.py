@@ -90,7 +90,8 @@ from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.seat import TableSeat
 from spycraft.engines.table import Table, TableState, Turn
-from spycraft.p2p.chat import LINK_BURST, LINK_RATE, Bucket, ChatBook, ChatVerdict, Heard
+from spycraft.p2p.bucket import Bucket
+from spycraft.p2p.chat import LINK_BURST, LINK_RATE, ChatBook, ChatVerdict, Heard
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -194,19 +195,13 @@ class PeerLink:
     acked: int = 0  # our own records this peer confirmed holding
     claimed: int = 0  # the head this peer last told us (not trusted: it only guides requests)
     future_bytes: int = 0
-    budget: float = RESEND_BURST
-    budget_at: float = 0.0
     asked_at: float = -1e9
-    chat: Bucket | None = None  # chat frames this link may still send
+    resends: Bucket = field(default_factory=lambda: Bucket.full(RESEND_BURST, RESEND_RATE, 0.0))
+    chat: Bucket = field(default_factory=lambda: Bucket.full(LINK_BURST, LINK_RATE, 0.0))
 
     def spend(self, size: int, now: float) -> bool:
         """Take ``size`` bytes from this link's resend budget, if it has them."""
-        self.budget = min(RESEND_BURST, self.budget + (now - self.budget_at) * RESEND_RATE)
-        self.budget_at = now
-        if size > self.budget:
-            return False
-        self.budget -= size
-        return True
+        return self.resends.take(now, size)
 
 
 @dataclass(order=True)
@@ -305,7 +300,7 @@ class PeerProtocol:
     # --- inputs -------------------------------------------------------------------------
 
     def link_up(self, link: LinkId, seat: int | None, now: float) -> list[Action]:
-        self.links[link] = PeerLink(seat, budget_at=now,
+        self.links[link] = PeerLink(seat, resends=Bucket.full(RESEND_BURST, RESEND_RATE, now),
                                     chat=Bucket.full(LINK_BURST, LINK_RATE, now))
         self._send(link, self._head_frame())
         if self._voted and self.seat is not None and seat is not None:
@@ -358,7 +353,6 @@ class PeerProtocol:
         elif kind == "absent":
             self._on_vote(link, frame, now)
         elif kind == "chat":
-            assert peer.chat is not None
             if peer.chat.take(now):  # over the link's budget: not even verified
                 self._on_chat(link, frame["message"], now)
         elif kind in ("gsig", "genesis"):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spycraft.crypto.text import printable as _printable
+from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event, Fact, Grid, Result, Screen
@@ -120,11 +120,6 @@ class Painter:
 # --- drawing ----------------------------------------------------------------------------------
 
 
-def printable(text: str) -> str:
-    """``crypto.text.printable``, at once for the text that needs nothing replaced (most)."""
-    return text if text.isprintable() else _printable(text)
-
-
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
@@ -216,11 +211,6 @@ def history(events: Sequence[Event], current: int | None = None) -> Fragments:
             out.append(("class:why", f"  ({printable(event.why)})"))
         out.append(("", "\n"))
     return out
-
-
-def printable_block(text: str) -> str:
-    """A multi-line text with every line's control characters replaced (newlines kept)."""
-    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def plain(fragments: Fragments) -> str:

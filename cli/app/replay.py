@@ -35,6 +35,7 @@ from prompt_toolkit.widgets import Frame, TextArea
 from spycraft.cli.app import picture as draw
 from spycraft.cli.app.table import CURSOR, Terminal
 from spycraft.cli.guide import guide
+from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event
@@ -174,7 +175,7 @@ class ReplayApp:
     def _viewer_title(self) -> str:
         if self.viewer is None:
             return "Public view (Tab: a seat's)"
-        name = draw.printable(self.names[self.viewer]) if self.viewer < len(self.names) else ""
+        name = printable(self.names[self.viewer]) if self.viewer < len(self.names) else ""
         return f"Seat {self.viewer} {name} knew (Tab: next)"
 
     def _history(self) -> StyleAndTextTuples:
@@ -201,7 +202,7 @@ class ReplayApp:
         lines = [f"{name}: {text}" for name, text in
                  draw.explanations(self.picture().screen)]
         lines.append(written)
-        return "\n\n".join(draw.printable_block(line) for line in lines)
+        return "\n\n".join(printable_block(line) for line in lines)
 
     # --- keys ---------------------------------------------------------------------------------
 

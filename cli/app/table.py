@@ -52,9 +52,9 @@ from prompt_toolkit.widgets import Frame, TextArea
 from spycraft.cli.app import picture as draw
 from spycraft.cli.app.bridge import Bridge, View
 from spycraft.cli.app.choices import Choices
-from spycraft.cli.app.picture import printable
 from spycraft.cli.guide import guide
 from spycraft.cli.tui import PlayerLeft
+from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.agent import Decision
 
 CURSOR = "[SetCursorPosition]"  # a fragment style prompt-toolkit scrolls into view
@@ -381,8 +381,7 @@ class TableApp:
                 return [("class:hint", f"waiting for {self._seat_name(pic.turn)}…")]
             return [("class:hint", "waiting…")]
         # A prompt may run over several lines (a question, then "Your cards: ..."): keep them.
-        lines = decision.prompt.splitlines() or [""]
-        return [("class:label", "\n".join(printable(line) for line in lines))]
+        return [("class:label", printable_block(decision.prompt))]
 
     def _options(self) -> StyleAndTextTuples:
         choices = self.choices
@@ -464,7 +463,7 @@ class TableApp:
         if parts:
             parts.append("")
         parts.append(guide(self.game) if self.game else "The game is not known yet.")
-        return "\n".join(draw.printable_block(p) for p in parts)
+        return "\n".join(printable_block(p) for p in parts)
 
     # --- running ------------------------------------------------------------------------------
 
