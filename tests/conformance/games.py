@@ -15,7 +15,7 @@ from typing import Any
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.records import SignedRecord
 from spycraft.engines import registry
-from spycraft.engines.agent import Agent
+from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import Fields, Fixed, Int, ListOf, Nullable, Seat, Shape
@@ -155,3 +155,29 @@ def flipped(value: Any) -> Any | None:
             if new is not None:
                 return [*value[:i], new, *value[i + 1 :]]
     return None
+
+
+class Recording:
+    """A bot that also keeps every decision it was asked."""
+
+    def __init__(self, bot: Agent, asked: list[Decision]) -> None:
+        self.bot = bot
+        self.asked = asked
+
+    def decide(self, decision: Decision) -> int:
+        self.asked.append(decision)
+        return self.bot.decide(decision)
+
+
+def live_steps(local: LocalTable, agents: list[Any]) -> tuple[Any, ...]:
+    """Play ``local`` to its end: (state before, record, state after, every seat's view right
+    after it), the views taken live (a seat's view of an old state read later would know what it
+    saw only later)."""
+    steps = []
+    while True:
+        before = local.state
+        signed = local.step(agents)
+        if signed is None:
+            return tuple(steps)
+        views = tuple(seat.view(local.state) for seat in local.seats)
+        steps.append((before, signed.record, local.state, views))

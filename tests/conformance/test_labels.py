@@ -15,24 +15,12 @@ from functools import cache
 import pytest
 
 from spycraft.cli.tui import choose
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Decision
 
-from .games import CONFIGS, Config, new_table
+from .games import CONFIGS, Config, Recording, new_table
 from .test_screens import kinds_of, problems
 
 MAX_DECISIONS = 300
-
-class Recording:
-    """A bot that also keeps every decision it was asked."""
-
-    def __init__(self, bot: Agent, asked: list[Decision]) -> None:
-        self.bot = bot
-        self.asked = asked
-
-    def decide(self, decision: Decision) -> int:
-        self.asked.append(decision)
-        return self.bot.decide(decision)
-
 
 @cache
 def asked(config: Config) -> tuple[Decision, ...]:

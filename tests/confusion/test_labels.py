@@ -20,6 +20,7 @@ from spycraft.engines.confusion.seat import (
     token_label,
 )
 from spycraft.engines.local import new_local_table
+from tests.conformance.games import Recording
 
 from .test_rules import ann, play
 
@@ -97,17 +98,9 @@ def test_the_double_agents_answer_is_asked_in_words() -> None:
     """Seed 1 reaches a Double Agent's answer within a few turns (random bots, tokens on)."""
     asked: list[Decision] = []
 
-    class Recording:
-        def __init__(self, seat: int, entropy: SeededEntropy) -> None:
-            self.bot = BOTS["random"](entropy, seat)
-
-        def decide(self, d: Decision) -> int:
-            asked.append(d)
-            return self.bot.decide(d)
-
     entropy = SeededEntropy(1)
     local = new_local_table(GAME, {"tokens": True, "first": "random"}, 2, entropy)
-    agents = [Recording(i, entropy.child(f"bot/{i}")) for i in range(2)]
+    agents = [Recording(BOTS["random"](entropy.child(f"bot/{i}"), i), asked) for i in range(2)]
     while not any(d.kind == "answer" for d in asked):
         assert local.step(agents) is not None
     answer = asked[-1]

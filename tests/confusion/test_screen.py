@@ -19,6 +19,7 @@ from spycraft.engines.confusion.movement import TYPE_IDS, TYPES, movement_type
 from spycraft.engines.confusion.screen import moves_text, screen, story, type_name
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.viewmodel import Event, Screen
+from tests.conformance.games import live_steps
 
 
 @cache
@@ -26,14 +27,7 @@ def played(seed: int, tokens: bool = False) -> tuple[LocalTable, tuple[Any, ...]
     entropy = SeededEntropy(seed)
     local = new_local_table(GAME, {"tokens": tokens, "first": "random"}, 2, entropy)
     agents = [BOTS["heuristic"](entropy.child(f"bot/{i}"), i) for i in range(2)]
-    steps = []
-    while True:
-        before = local.state
-        signed = local.step(agents)
-        if signed is None:
-            return local, tuple(steps)
-        views = tuple(seat.view(local.state) for seat in local.seats)
-        steps.append((before, signed.record, local.state, views))
+    return local, live_steps(local, agents)
 
 
 def events(seed: int, tokens: bool = False) -> list[Event]:

@@ -26,6 +26,7 @@ from spycraft.engines.spynet.cards import Branch
 from spycraft.engines.spynet.labels import describe_option
 from spycraft.engines.spynet.protocol import State
 from spycraft.engines.spynet.view import SeatView
+from tests.conformance.games import Recording
 
 from .support import board, tableau
 
@@ -180,17 +181,9 @@ def test_a_four_player_game_with_paper_trail_asks_every_decision_in_words() -> N
     """A whole seeded game: every label unique, without a card id, and typed back to itself."""
     asked: list[Decision] = []
 
-    class Recording:
-        def __init__(self, seat: int, entropy: SeededEntropy) -> None:
-            self.bot = BOTS["random"](entropy, seat)
-
-        def decide(self, d: Decision) -> int:
-            asked.append(d)
-            return self.bot.decide(d)
-
     entropy = SeededEntropy(11)
     local = new_local_table(GAME, {"situation": "S07"}, 4, entropy)
-    agents = [Recording(i, entropy.child(f"bot/{i}")) for i in range(4)]
+    agents = [Recording(BOTS["random"](entropy.child(f"bot/{i}"), i), asked) for i in range(4)]
     while local.step(agents) is not None:
         pass
     kinds = {d.kind for d in asked}

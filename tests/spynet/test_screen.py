@@ -22,6 +22,7 @@ from spycraft.engines.spynet.scoring import dominators
 from spycraft.engines.spynet.screen import card_explain, card_line, screen, story
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event, Screen
+from tests.conformance.games import live_steps
 
 
 @cache
@@ -32,14 +33,7 @@ def played(players: int, seed: int, situation: str = "off") -> tuple[LocalTable,
     entropy = SeededEntropy(seed)
     local = new_local_table(GAME, {"situation": situation}, players, entropy)
     agents = [BOTS["heuristic"](entropy.child(f"bot/{i}"), i) for i in range(players)]
-    steps = []
-    while True:
-        before = local.state
-        signed = local.step(agents)
-        if signed is None:
-            return local, tuple(steps)
-        views = tuple(seat.view(local.state) for seat in local.seats)
-        steps.append((before, signed.record, local.state, views))
+    return local, live_steps(local, agents)
 
 
 def texts(view: Screen) -> list[str]:
