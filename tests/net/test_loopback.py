@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.harness import Proc, audit, spycraft
+from tests.net.harness import Proc, audit, spycraft, wait_all
 
 pytestmark = pytest.mark.network
 LO = "127.0.0.1"
@@ -24,6 +24,28 @@ def bots(tmp: Path, name: str, table: str, count: int = 1, *extra: str,
          timeout: str = "20") -> Proc:
     return Proc(name, ["bots", "--count", str(count), "--out", str(tmp / name), "--interface", LO,
                        "--table", table, "--turn-timeout", timeout, *extra], tmp)
+
+
+def bot_peers_play(tmp: Path, game: str, host_args: tuple[str, ...], peers: dict[str, int],
+                   wait: float) -> tuple[bytes, dict[str, list[Path]], dict[str, Proc]]:
+    """A host opens ``game`` and bot processes (name -> how many seats each) play it to the end:
+    each process stored one transcript per seat, every one byte for byte the host's, and the
+    host's audits VALID. The host's transcript, each process's transcripts and each process, for
+    more checks."""
+    h = host(tmp, game, *host_args, timeout="30")
+    table = h.table_id(30)
+    procs = {name: bots(tmp, name, table, count, timeout="30") for name, count in peers.items()}
+    wait_all([h, *procs.values()], wait)
+
+    mine = {name: sorted((tmp / name).glob("*.cbor")) for name in peers}
+    assert [len(files) for files in mine.values()] == list(peers.values()), mine
+    final = (tmp / "host.cbor").read_bytes()
+    differing = [f.name for files in mine.values() for f in files if f.read_bytes() != final]
+    assert not differing, f"transcripts differ from the host's: {differing}"
+    checked = audit(tmp / "host.cbor")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"VALID {game}" in checked.stdout, checked.stdout
+    return final, mine, procs
 
 
 def watch(tmp: Path, table: str, *extra: str) -> Proc:
