@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue, ProofError
@@ -43,7 +44,7 @@ def _challenge(kind: str, context: bytes, statement: list[bytes], commitments: l
     return Scalar.from_hash("proof/" + kind, [context, statement, commitments])
 
 
-def hedged_nonce(kind: str, seed: bytes, witness: list[bytes], statement: list[bytes],
+def hedged_nonce(kind: str, seed: bytes, witness: list[bytes], statement: list[Any],
                  context: bytes, label: int = 0) -> Scalar:
     """A proof nonce from a fresh 32-byte seed, hedged with the witness and what is proved.
 
