@@ -33,7 +33,7 @@ from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.proofs import prove_dlog, verify_dlog
-from spycraft.crypto.seal import SealBinding, seal, seal_public_key, unseal
+from spycraft.crypto.seal import open_sealed_share, seal_share, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_and_prove, verify_shuffle
 
 
@@ -106,10 +106,9 @@ def main() -> None:
     share = decryption_share(ct, x, b"c", entropy, public)
     faces = (Point.hash_to("bench", "success"), Point.hash_to("bench", "fail"))
     proven = encrypt_one_of(pk, faces, 1, b"c", entropy)
-    receiver = bytes(range(32))
-    receiver_public = seal_public_key(receiver)
-    binding = SealBinding(b"table", 1, 0, 1, "bench")
-    sealed, _ = seal(b"x" * 100, receiver_public, binding, entropy)
+    receiver = Scalar.random(entropy)
+    receiver_public = Point.base_mul(receiver)
+    sealed = seal_share(x, ct.c1, receiver_public, b"c", entropy, public)
     ops: list[tuple[str, Callable[[], object], float, int]] = [
         ("Point.decode", lambda: Point.decode(pb), floor(valid=1), n),
         ("Point * Scalar", lambda: p * s, floor(smul=1), n),
@@ -131,8 +130,14 @@ def main() -> None:
          floor(smul=1, bmul=1, add=1) + floor(bmul=2, smul=3, add=3), 300),
         ("verify_one_of (k=2)", lambda: verify_one_of(pk, faces, proven, b"c"),
          floor(bmul=2, smul=4, add=6), 300),
-        ("seal (100 B)", lambda: seal(b"x" * 100, receiver_public, binding, entropy), 0.0, 500),
-        ("unseal (100 B)", lambda: unseal(sealed, receiver, binding), 0.0, 500),
+        ("seal_share (sealed token)",
+         lambda: seal_share(x, ct.c1, receiver_public, b"c", entropy, public),
+         floor(bmul=3, smul=4, add=2), 500),
+        ("verify_sealed_share", lambda: verify_sealed_share(sealed, ct.c1, public,
+                                                            receiver_public, b"c"),
+         floor(bmul=2, smul=5, add=4), 500),
+        ("open_sealed_share", lambda: open_sealed_share(sealed, receiver),
+         floor(smul=1, add=1), 500),
     ]
     print("\ntoolkit operations: cost, floor (raw ops it is made of), ratio")
     for name, fn, fl, reps in ops:

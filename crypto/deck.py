@@ -12,10 +12,12 @@ Chaum-Pedersen proof against its public key share (``Deck.reveal_token`` /
 - Public reveal: every seat publishes its token; ``Deck.open`` names the face.
 - Private reveal to seat r: every other seat publishes its token; r adds its own (``Deck.peek``).
 - Passing a privately revealed card from holder h to seat v: every token but h's is already
-  public, so h seals its token and proof to v (``seal_token``), bound to the record by the seal
-  binding and to the card by the proof context. v checks the proof (``unseal_token``).
+  public, so h seals its token to v's key share (``seal_token``: an ElGamal encryption of the
+  token with a proof that it is h's true token of this card, ``crypto.seal.SealedShare``),
+  bound to the record by the proof context. Everyone checks it at once
+  (``verify_sealed_token``); v opens it (``unseal_token``), which cannot fail once checked.
 - Final reveal: each seat opens its key share; ``check_opened_share`` compares it with the public
-  share, and then every card, and every sealed token, can be checked by anyone.
+  share, and then every card can be opened by anyone.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from spycraft.crypto.elgamal import (
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue, OpeningError
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, seal, unseal
+from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_and_prove, verify_shuffle
 
 RevealToken = DecryptionShare
@@ -137,20 +139,19 @@ class Deck:
 
     # passing a card privately
 
-    def seal_token(self, index: int, secret: Scalar, receiver_public: bytes,
-                   binding: SealBinding, context: bytes, entropy: Entropy
-                   ) -> tuple[Sealed, SealOpening]:
-        """Holder's side of a private pass: its proven token, sealed to the receiver."""
-        token = self.reveal_token(index, secret, context, entropy)
-        return seal(token.encode(), receiver_public, binding, entropy)
+    def seal_token(self, index: int, secret: Scalar, receiver: Point, context: bytes,
+                   entropy: Entropy, public: Point | None = None) -> SealedShare:
+        """Holder's side of a private pass: its token of card ``index``, sealed to the key share
+        ``receiver`` and proven to be its true token."""
+        return seal_share(secret, self.cards[index].c1, receiver, context, entropy, public)
 
-    def unseal_token(self, index: int, sealed: Sealed, receiver_secret: bytes,
-                     binding: SealBinding, holder_public: Point, context: bytes) -> Point:
-        """Receiver's side: open the seal and check the holder's token proof.
+    def verify_sealed_token(self, index: int, sender: Point, receiver: Point,
+                            sealed: SealedShare, context: bytes) -> None:
+        """Raise ``ProofError`` unless ``sealed`` is the token of the seat with key share
+        ``sender`` for card ``index``, sealed to ``receiver``."""
+        verify_sealed_share(sealed, self.cards[index].c1, sender, receiver, context)
 
-        Raises ``SealError`` or ``ProofError``; the receiver cannot show either to others before
-        the final reveal, where ``seal.check_opening`` and the opened key share prove it.
-        """
-        token = RevealToken.decode(unseal(sealed, receiver_secret, binding))
-        self.verify_token(index, holder_public, token, context)
-        return token.share
+    @staticmethod
+    def unseal_token(sealed: SealedShare, receiver_secret: Scalar) -> Point:
+        """Receiver's side: the holder's token (checked by everyone when it was sealed)."""
+        return open_sealed_share(sealed, receiver_secret)

@@ -12,7 +12,8 @@ identity, which changes the ciphertext but not the plaintext: the step a shuffle
 
 Decryption is joint: seat i publishes a decryption share D_i = x_i*c1 with a Chaum-Pedersen
 proof that log_G(X_i) == log_c1(D_i) (``DecryptionShare``); then M = c2 - sum(D_i). A deck's
-reveal token is exactly such a share.
+reveal token is exactly such a share. A ciphertext under one seat's own key share can be proven
+to hold a given plaintext without decrypting it in public (``prove_plaintext``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from spycraft.crypto import linear
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue
 from spycraft.crypto.group import (
@@ -29,6 +31,7 @@ from spycraft.crypto.group import (
     Scalar,
     point_sum,
 )
+from spycraft.crypto.linear import Equation, LinearProof, Relation
 from spycraft.crypto.proofs import (
     EqualityProof,
     OneOfProof,
@@ -214,3 +217,28 @@ def verify_one_of(pk: Point, candidates: Sequence[Point], proven: ProvenCipherte
     """Raise ``ProofError`` unless the ciphertext encrypts one of ``candidates``."""
     ct = proven.ciphertext
     verify_encrypts_one_of(pk, ct.c1, ct.c2, candidates, proven.proof, context)
+
+
+# -- what a ciphertext under one seat's own key holds -----------------------------------------
+
+
+def _plaintext_relation(ct: Ciphertext, public: Point, message: Point) -> Relation:
+    return Relation("elgamal/plaintext", 1, (
+        Equation(public, ((0, GENERATOR),)),
+        Equation(ct.c2 - message, ((0, ct.c1),)),
+    ))
+
+
+def prove_plaintext(ct: Ciphertext, secret: Scalar, message: Point, context: bytes,
+                    entropy: Entropy, public: Point | None = None) -> LinearProof:
+    """Prove that ``ct`` decrypts to ``message`` under this seat's key (c2 - M = x*c1 for the x
+    behind ``public``), without publishing anything else: e.g. that the sum of a seat's sealed
+    tools is one Bullet plus one Medkit."""
+    public = Point.base_mul(secret) if public is None else public
+    return linear.prove(_plaintext_relation(ct, public, message), (secret,), context, entropy)
+
+
+def verify_plaintext(ct: Ciphertext, public: Point, message: Point, proof: LinearProof,
+                     context: bytes) -> None:
+    """Raise ``ProofError`` unless ``ct`` provably decrypts to ``message`` under ``public``."""
+    linear.verify(_plaintext_relation(ct, public, message), proof, context)

@@ -108,13 +108,9 @@ class ProofError(Unattributed):
 
 
 class OpeningError(Unattributed):
-    """An opened secret (key share, seal opening) that does not match what was published."""
+    """An opened secret (a key share) that does not match what was published."""
 
     record_error = BadOpening
-
-
-class SealError(OpeningError):
-    """A sealed value that does not decrypt, or does not match its public commitment/opening."""
 
 
 class BadKey(SpycraftError):

@@ -1,10 +1,10 @@
 """Public keys from peers: refuse any identity or table key that is not a safe, canonical key.
 
 Theory of operation: a seat brings two public keys to a table, an Ed25519 identity key (signs
-records, genesis and hellos) and an X25519 table key (receives seals). Both arrive from a peer
-(hello, lobby roster, genesis, a transcript file), so both are checked where they enter, once,
-by these two functions; the hot paths (signature verification, sealing) then use them as they
-are.
+records, genesis and hellos) and an X25519 table key (in the genesis and the hello; no game seals
+to it any more: seals go to a seat's key share in the group, ``crypto.seal``). Both arrive from
+a peer (hello, lobby roster, genesis, a transcript file), so both are checked where they enter,
+once, by these two functions; the hot path (signature verification) then uses them as they are.
 
 * ``check_identity_key``: 32 bytes that libsodium validates as a canonical encoding of a point
   on the curve, not of small order, and that are in the prime-order subgroup by an exact test
@@ -16,7 +16,7 @@ are.
   and not of small order. The order test is an X25519 exchange with a fixed private key through
   ``cryptography``: the clamped scalar is a multiple of the cofactor, so the shared secret is
   all zeros exactly when the key lies in the small subgroup, and ``cryptography`` refuses that
-  result. Nobody could read a value sealed to such a key (its shared secret is public).
+  result. A value sealed to such a key would be readable by anyone (its shared secret is public).
 
 Both raise ``BadKey`` naming the key and the reason; the caller adds whose key it was.
 No curve arithmetic here: libsodium and ``cryptography`` do it.

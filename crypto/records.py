@@ -251,7 +251,7 @@ class SeatKeys:
 
     name: str
     identity: bytes  # Ed25519, signs records
-    table_key: bytes  # X25519, receives seals
+    table_key: bytes  # X25519; kept in the genesis, no game seals to it (crypto.seal)
     beacon: bytes  # tip of this seat's randomness hash chain
 
     def __post_init__(self) -> None:

@@ -1,195 +1,181 @@
-"""Sealed values: readable by one seat only, yet bound publicly and openable at the final reveal.
+"""Seals: a value only one seat may read, proven correct by everyone the moment it is sealed.
 
-Theory of operation: each seat has a static X25519 table key (``seal_public_key`` of a 32-byte
-secret, published in genesis). To seal a value for a receiver, the sender draws an ephemeral
-X25519 key, derives a one-time ChaCha20-Poly1305 key with HKDF-SHA256 from the shared secret,
-both public keys and the associated data, and encrypts ``[value, nonce]``. The associated data
-(``SealBinding``: table, seq, sender, receiver, purpose) is authenticated, so sealed bytes cannot
-be moved to another record, table or receiver. The ciphertext travels in a signed record, which
-authenticates the sender; the transcript stays the only channel.
+Theory of operation: a seal is an ElGamal encryption in the group under the receiver's public
+key share R = x_R*G (each seat already has one per game: its deck key share, its role deal key
+share), with a Fiat-Shamir proof bound to the record's proof context that the hidden value is
+exactly what the rules require. Every engine checks the proof when the record arrives, so a
+seal that would not open, or would open to the wrong value, is refused at that record and
+blamed on its sender (``ProofError`` -> ``InvalidProof``); its receiver opens it with its own
+secret and can never be left holding a seal that does not open.
 
-Beside the ciphertext the sender publishes a commitment ``Commitment.to("seal", [binding,
-value], nonce)`` (see ``spycraft.crypto.commit``). The receiver checks it on ``unseal``. At the
-final reveal the sender publishes a ``SealOpening`` (value, nonce, ephemeral secret): anyone can
-then recompute the ephemeral public key, the ciphertext (the AEAD nonce is fixed because every
-key is used once) and the commitment, so a seal whose content differs from its opening, or that
-the receiver could not read, is proven against the sender (``check_opening``).
+Two kinds of value are sealed:
 
-Keys: ``seal`` refuses a receiver key of small order or in a non-canonical encoding
-(``crypto.keys.check_table_key``, raising ``BadKey``) before drawing any secret: a value sealed
-to such a key would be readable by anyone. Table keys come from the genesis, whose ``SeatKeys``
-already refuse them, so this is a second lock on the same door. A peer's ephemeral key is
-checked the same way when a ``Sealed`` is decoded (``MalformedValue``).
+``SealedShare`` (a reveal token or a decryption share passed privately): the sender's share
+  T = x_S*B of a base B (a card's c1) for its key share S = x_S*G, sealed as
+  (E1, E2) = (k*G, T + k*R) with a ``crypto.linear`` proof of (x_S, k):
+  S = x_S*G, E1 = k*G, E2 = x_S*B + k*R. The receiver computes T = E2 - x_R*E1
+  (``open_sealed_share``); everyone has already checked that this is the sender's true share.
+``SealedChoice`` (one of a public list of points, such as a Bullet or a Medkit): the point M
+  sealed to the receiver and kept under the sender's own key with one randomness,
+  (c1, to_receiver, to_sender) = (r*G, M + r*R, M + r*S), with an OR-proof
+  (``crypto.proofs``) that (c1, to_sender) encrypts one of the candidates under S, and a linear
+  proof of r with c1 = r*G and to_receiver - to_sender = r*(R - S): both columns hide the same
+  M. The receiver reads its column, the sender's key opens the other at the final reveal, and
+  ``own`` (the sender's column) adds up with the sender's other choices, so a rule such as "one
+  of each" is one more proof (``elgamal.prove_plaintext``).
+
+Reusing a game's key share is safe. Only the receiver's secret opens a seal, and the receiver
+only ever publishes x_R*C for ciphertexts C whose c1 comes from a proven shuffle (a random point
+fixed before the seal is made) or from an encryption with a proof of knowledge of its randomness
+(a mission card, a recognition contribution). Getting x_R*E1 out of the receiver that way needs
+a c1 with a known relation to E1 = k*G, that is, knowing k, which only the sender does, and the
+sender already knows what it sealed. Shared randomness across two keys (``SealedChoice``) is
+multi-recipient ElGamal, which hides M under DDH like a single encryption does.
+
+Decoding refuses an E1 or a c1 that is the identity (it would publish the value in clear).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-from spycraft.crypto.commit import NONCE_BYTES, Commitment
-from spycraft.crypto.encoding import decode, encode
+from spycraft.crypto import linear
+from spycraft.crypto.elgamal import Ciphertext
 from spycraft.crypto.entropy import Entropy
-from spycraft.crypto.errors import BadKey, EncodingError, MalformedValue, SealError
-from spycraft.crypto.keys import check_table_key
+from spycraft.crypto.errors import MalformedValue
+from spycraft.crypto.group import GENERATOR, Point, Scalar
+from spycraft.crypto.linear import Equation, LinearProof, Relation
+from spycraft.crypto.proofs import OneOfProof, prove_encrypts_one_of, verify_encrypts_one_of
 
-KEY_BYTES = 32
-_AEAD_NONCE = bytes(12)  # every AEAD key is fresh (new ephemeral key), so one fixed nonce is safe
-_TAG_BYTES = 16
-
-
-def seal_private_key(secret: bytes) -> X25519PrivateKey:
-    """A seat's X25519 table key from 32 secret bytes (e.g. ``derive_secret(master, "seal")``)."""
-    if not isinstance(secret, bytes) or len(secret) != KEY_BYTES:
-        raise ValueError("a seal key secret is 32 bytes")
-    return X25519PrivateKey.from_private_bytes(secret)
-
-
-def seal_public_key(secret: bytes) -> bytes:
-    """The 32-byte public table key that goes into genesis."""
-    return seal_private_key(secret).public_key().public_bytes_raw()
+# --- a share sealed to a receiver -------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class SealBinding:
-    """Where a sealed value belongs: authenticated as associated data and in the commitment."""
+class SealedShare:
+    """x_S*B sealed to R: (E1, E2) = (k*G, x_S*B + k*R) with its proof."""
 
-    table: bytes
-    seq: int
-    sender: int
-    receiver: int
-    purpose: str
+    e1: Point
+    e2: Point
+    proof: LinearProof
 
     def encode(self) -> list[object]:
-        return [self.table, self.seq, self.sender, self.receiver, self.purpose]
+        return [self.e1.encode(), self.e2.encode(), self.proof.encode()]
 
-    def associated_data(self) -> bytes:
-        return encode(["spycraft/seal", self.encode()])
+    @classmethod
+    def decode(cls, value: object) -> SealedShare:
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
+            raise MalformedValue("a sealed share is [E1, E2, proof]")
+        return cls(Point.decode(value[0], nonidentity=True), Point.decode(value[1]),
+                   LinearProof.decode(value[2], 2))
+
+
+def _share_relation(base: Point, sender: Point, receiver: Point, e1: Point, e2: Point
+                    ) -> Relation:
+    return Relation("seal/share", 2, (
+        Equation(sender, ((0, GENERATOR),)),
+        Equation(e1, ((1, GENERATOR),)),
+        Equation(e2, ((0, base), (1, receiver))),
+    ))
+
+
+def seal_share(secret: Scalar, base: Point, receiver: Point, context: bytes, entropy: Entropy,
+               sender: Point | None = None) -> SealedShare:
+    """Seal this seat's share ``secret * base`` to the key ``receiver``, proven, for the record
+    of ``context``. ``sender`` is ``secret * G`` when the caller has it already."""
+    sender = Point.base_mul(secret) if sender is None else sender
+    k = Scalar.random(entropy)
+    e1 = Point.base_mul(k)
+    e2 = base * secret + receiver * k
+    relation = _share_relation(base, sender, receiver, e1, e2)
+    return SealedShare(e1, e2, linear.prove(relation, (secret, k), context, entropy))
+
+
+def verify_sealed_share(sealed: SealedShare, base: Point, sender: Point, receiver: Point,
+                        context: bytes) -> None:
+    """Raise ``ProofError`` unless ``sealed`` holds the share of ``base`` for the key share
+    ``sender``, sealed to ``receiver``, in the record of ``context``."""
+    relation = _share_relation(base, sender, receiver, sealed.e1, sealed.e2)
+    linear.verify(relation, sealed.proof, context)
+
+
+def open_sealed_share(sealed: SealedShare, receiver_secret: Scalar) -> Point:
+    """The receiver's side: the sealed share (verified by the engine when it was sealed)."""
+    return sealed.e2 - sealed.e1 * receiver_secret
+
+
+# --- one of a public list of points, sealed to a receiver and kept under the sender's key ----
 
 
 @dataclass(frozen=True, slots=True)
-class Sealed:
-    """What goes into the transcript: ephemeral public key, AEAD ciphertext, commitment."""
+class SealedChoice:
+    """(c1, to_receiver, to_sender) = (r*G, M + r*R, M + r*S), M one of public candidates."""
 
-    ephemeral: bytes
-    ciphertext: bytes
-    commitment: bytes
+    c1: Point
+    to_receiver: Point
+    to_sender: Point
+    one_of: OneOfProof
+    same: LinearProof
 
-    def encode(self) -> list[bytes]:
-        return [self.ephemeral, self.ciphertext, self.commitment]
+    @property
+    def own(self) -> Ciphertext:
+        """The sender's column: M encrypted under the sender's own key."""
+        return Ciphertext(self.c1, self.to_sender)
 
-    @classmethod
-    def decode(cls, value: object) -> Sealed:
-        if not isinstance(value, (list, tuple)) or len(value) != 3:
-            raise MalformedValue("a sealed value is [ephemeral, ciphertext, commitment]")
-        ephemeral, ciphertext, commitment = value
-        if not isinstance(ephemeral, bytes) or len(ephemeral) != KEY_BYTES:
-            raise MalformedValue("a seal's ephemeral key is 32 bytes")
-        try:
-            check_table_key(ephemeral)
-        except BadKey as exc:
-            raise MalformedValue(f"a seal's ephemeral {exc}") from None
-        if not isinstance(ciphertext, bytes) or len(ciphertext) < _TAG_BYTES:
-            raise MalformedValue("a seal's ciphertext is too short")
-        if not isinstance(commitment, bytes) or len(commitment) != 32:
-            raise MalformedValue("a seal's commitment is 32 bytes")
-        return cls(ephemeral, ciphertext, commitment)
-
-
-@dataclass(frozen=True, slots=True)
-class SealOpening:
-    """The sender's secret for one seal, published at the final reveal."""
-
-    value: Any
-    nonce: bytes
-    ephemeral_secret: bytes
-
-    def encode(self) -> list[Any]:
-        return [self.value, self.nonce, self.ephemeral_secret]
+    def encode(self) -> list[object]:
+        return [self.c1.encode(), self.to_receiver.encode(), self.to_sender.encode(),
+                self.one_of.encode(), self.same.encode()]
 
     @classmethod
-    def decode(cls, value: object) -> SealOpening:
-        if not isinstance(value, (list, tuple)) or len(value) != 3:
-            raise MalformedValue("a seal opening is [value, nonce, ephemeral secret]")
-        inner, nonce, secret = value
-        if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
-            raise MalformedValue("a seal nonce is 32 bytes")
-        if not isinstance(secret, bytes) or len(secret) != KEY_BYTES:
-            raise MalformedValue("an ephemeral secret is 32 bytes")
-        return cls(inner, nonce, secret)
+    def decode(cls, value: object, candidates: int) -> SealedChoice:
+        if not isinstance(value, (list, tuple)) or len(value) != 5:
+            raise MalformedValue("a sealed choice is [c1, to receiver, to sender, OR-proof, "
+                                 "proof of one plaintext]")
+        return cls(Point.decode(value[0], nonidentity=True), Point.decode(value[1]),
+                   Point.decode(value[2]), OneOfProof.decode(value[3], candidates),
+                   LinearProof.decode(value[4], 1))
 
 
-def _commitment(binding: SealBinding, value: Any, nonce: bytes) -> bytes:
-    return Commitment.to("seal", [binding.encode(), value], nonce).digest
+def _same_relation(choice_c1: Point, to_receiver: Point, to_sender: Point, sender: Point,
+                   receiver: Point) -> Relation:
+    return Relation("seal/choice", 1, (
+        Equation(choice_c1, ((0, GENERATOR),)),
+        Equation(to_receiver - to_sender, ((0, receiver - sender),)),
+    ))
 
 
-def _aead(shared: bytes, ephemeral: bytes, receiver: bytes, ad: bytes) -> ChaCha20Poly1305:
-    info = encode(["spycraft/seal-key", ephemeral, receiver, ad])
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
-    return ChaCha20Poly1305(key)
+def seal_choice(candidates: Sequence[Point], index: int, sender: Point, receiver: Point,
+                context: bytes, entropy: Entropy) -> SealedChoice:
+    """Seal ``candidates[index]`` to ``receiver`` (and under ``sender``, the sealing seat's own
+    key share), proven to be one of ``candidates``, for the record of ``context``."""
+    r = Scalar.random(entropy)
+    message = candidates[index]
+    c1 = Point.base_mul(r)
+    to_receiver = message + receiver * r
+    to_sender = message + sender * r
+    one_of = prove_encrypts_one_of(sender, c1, to_sender, candidates, index, r, context, entropy)
+    relation = _same_relation(c1, to_receiver, to_sender, sender, receiver)
+    same = linear.prove(relation, (r,), context, entropy)
+    return SealedChoice(c1, to_receiver, to_sender, one_of, same)
 
 
-def _exchange(private: X25519PrivateKey, public: bytes) -> bytes:
+def verify_sealed_choice(sealed: SealedChoice, candidates: Sequence[Point], sender: Point,
+                         receiver: Point, context: bytes) -> None:
+    """Raise ``ProofError`` unless ``sealed`` hides one of ``candidates`` for ``receiver``, the
+    same under ``sender``'s key, in the record of ``context``."""
+    verify_encrypts_one_of(sender, sealed.c1, sealed.to_sender, candidates, sealed.one_of,
+                           context)
+    relation = _same_relation(sealed.c1, sealed.to_receiver, sealed.to_sender, sender, receiver)
+    linear.verify(relation, sealed.same, context)
+
+
+def open_sealed_choice(sealed: SealedChoice, secret: Scalar, candidates: Sequence[Point],
+                       *, as_sender: bool = False) -> int:
+    """The index of the sealed candidate, read with the receiver's secret (or, ``as_sender``,
+    with the sender's: the final reveal). The engine verified the seal, so it is one of them."""
+    column = sealed.to_sender if as_sender else sealed.to_receiver
+    point = column - sealed.c1 * secret
     try:
-        return private.exchange(X25519PublicKey.from_public_bytes(public))
-    except ValueError:  # a low-order public key: the shared secret would be all zeros
-        raise SealError("X25519 key of low order") from None
-
-
-def _encrypt(value: Any, nonce: bytes, ephemeral_secret: bytes, receiver_public: bytes,
-             binding: SealBinding) -> Sealed:
-    private = X25519PrivateKey.from_private_bytes(ephemeral_secret)
-    ephemeral = private.public_key().public_bytes_raw()
-    ad = binding.associated_data()
-    aead = _aead(_exchange(private, receiver_public), ephemeral, receiver_public, ad)
-    ciphertext = aead.encrypt(_AEAD_NONCE, encode([value, nonce]), ad)
-    return Sealed(ephemeral, ciphertext, _commitment(binding, value, nonce))
-
-
-def seal(value: Any, receiver_public: bytes, binding: SealBinding, entropy: Entropy
-         ) -> tuple[Sealed, SealOpening]:
-    """Seal a CBOR value to ``receiver_public``; keep the opening secret until the final reveal.
-
-    ``BadKey`` if ``receiver_public`` is not a canonical X25519 key of large order.
-    """
-    check_table_key(receiver_public)
-    encode(value)  # refuse what cannot be encoded before drawing any secret
-    opening = SealOpening(value, entropy.take(NONCE_BYTES), entropy.take(KEY_BYTES))
-    return _encrypt(value, opening.nonce, opening.ephemeral_secret, receiver_public,
-                    binding), opening
-
-
-def unseal(sealed: Sealed, receiver_secret: bytes, binding: SealBinding) -> Any:
-    """The receiver's side: decrypt and check the public commitment; raise ``SealError``."""
-    private = seal_private_key(receiver_secret)
-    receiver_public = private.public_key().public_bytes_raw()
-    ad = binding.associated_data()
-    aead = _aead(_exchange(private, sealed.ephemeral), sealed.ephemeral, receiver_public, ad)
-    try:
-        plaintext = aead.decrypt(_AEAD_NONCE, sealed.ciphertext, ad)
-        value, nonce = decode(plaintext)
-    except (InvalidTag, EncodingError, ValueError, TypeError):
-        raise SealError("sealed value does not decrypt for its receiver") from None
-    if not isinstance(nonce, bytes) or _commitment(binding, value, nonce) != sealed.commitment:
-        raise SealError("sealed value does not match its public commitment")
-    return value
-
-
-def check_opening(sealed: Sealed, opening: SealOpening, receiver_public: bytes,
-                  binding: SealBinding) -> None:
-    """At the final reveal: raise ``SealError`` unless the opening reproduces the sealed bytes."""
-    try:
-        again = _encrypt(opening.value, opening.nonce, opening.ephemeral_secret,
-                         receiver_public, binding)
-    except (EncodingError, ValueError):
-        raise SealError("seal opening cannot be re-sealed") from None
-    if again.commitment != sealed.commitment:
-        raise SealError("seal opening does not open the public commitment")
-    if again != sealed:
-        raise SealError("sealed bytes are not the encryption of the opened value")
+        return list(candidates).index(point)
+    except ValueError:
+        raise MalformedValue("the secret does not open this seal") from None

@@ -25,28 +25,29 @@ A card may be revealed privately to several seats in turn (a draft hand passed o
 several seats look at, a card passed to a teammate). Publishing every token twice would make it
 public, so each seat's duty per card (``duty``) is: nothing if its token is already public or it
 is the receiver; ``SEAL`` if it already knows the card privately (``viewers``) and the reveal is
-to one seat: its proven token goes sealed to the receiver (``Deck.seal_token``), so the token of
+to one seat: its token goes sealed to the receiver's key share (``Deck.seal_token``, an ElGamal
+encryption with a proof that it holds the sender's true token of that card), so the token of
 the card's first viewer is the only one never published before a public reveal; ``PUBLISH``
-otherwise. A sealed token is checked by its receiver at once and by everyone at the final
-reveal (``audit_seals``: the seal opening must reproduce the sealed bytes and hold the true
-token), so a false one is still attributed to its seat and seq.
+otherwise. A sealed token is checked by everyone when its record arrives, like a public one, so
+a false seal (garbage, another card's token, another seat's, sealed to the wrong receiver or
+copied from another record) is refused at once and blamed on its sender; the receiver opens
+what was proven with its own key share and can never hold a seal that does not open. Nothing of
+a seal is left for the final reveal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.deck import Deck, Faces, RevealToken
 from spycraft.crypto.elgamal import KeyShare
-from spycraft.crypto.encoding import decode
 from spycraft.crypto.entropy import Entropy
-from spycraft.crypto.errors import MalformedRecord, Unattributed
+from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Record
-from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
+from spycraft.crypto.seal import SealedShare
 from spycraft.crypto.shuffle import ShuffleProof
 from spycraft.engines.schema import Encoded, Fields, ListOf, body
 from spycraft.engines.table import Turn
@@ -86,22 +87,13 @@ class Reveal:
 
 @dataclass(frozen=True)
 class SealedToken:
-    """A seat's token of ``card`` sealed to ``receiver`` in record ``seq`` (proofs bound to
-    ``context``)."""
+    """A seat's token of ``card`` sealed to ``receiver`` in record ``seq``, proven there."""
 
     card: int
     sender: int
     receiver: int
     seq: int
-    context: bytes
-    sealed: Sealed
-
-    def binding(self) -> SealBinding:
-        return seal_binding(self.context, self.seq, self.sender, self.receiver, self.card)
-
-
-def seal_binding(context: bytes, seq: int, sender: int, receiver: int, card: int) -> SealBinding:
-    return SealBinding(context, seq, sender, receiver, f"deck/token/{card}")
+    sealed: SealedShare
 
 
 @dataclass(frozen=True)
@@ -231,11 +223,10 @@ def apply_tokens(ops: DeckOps, record: Record, body: Body, context: bytes) -> De
             shares.append(None)
         if sealed is not None:
             assert reveal.to is not None
-            seals.append(
-                SealedToken(
-                    card, record.seat, reveal.to, record.seq, context, Sealed.decode(sealed)
-                )
-            )
+            share = SealedShare.decode(sealed)
+            receiver = ops.key_shares[reveal.to]
+            ops.deck.verify_sealed_token(card, public, receiver, share, context)
+            seals.append(SealedToken(card, record.seat, reveal.to, record.seq, share))
     reveal = replace(reveal, tokens=reveal.tokens + ((record.seat, tuple(shares)),))
     ops = replace(ops, public=tuple(published), seals=tuple(seals))
     if reveal.owed_by(ops.seats):
@@ -265,30 +256,6 @@ def ops_tokens(reveal: Reveal, card: int) -> tuple[Point, ...]:
     return tuple(t for _, tokens in reveal.tokens if (t := tokens[index]) is not None)
 
 
-def audit_seals(
-    ops: DeckOps,
-    openings: Sequence[tuple[int, int, int, SealOpening]],
-    table_keys: Sequence[bytes],
-) -> tuple[tuple[int, int, str], ...]:
-    """The final reveal's check of every sealed token: ``openings`` are (sender, seq, card,
-    opening). Returns (seat, seq, what) for each seal whose opening is missing, does not
-    reproduce the sealed bytes, or does not hold the sender's true proven token."""
-    given = {(sender, seq, card): opening for sender, seq, card, opening in openings}
-    found = []
-    for seal in ops.seals:
-        opening = given.get((seal.sender, seal.seq, seal.card))
-        if opening is None:
-            found.append((seal.sender, seal.seq, f"no opening of the sealed token of {seal.card}"))
-            continue
-        try:
-            check_opening(seal.sealed, opening, table_keys[seal.receiver], seal.binding())
-            token = RevealToken.decode(opening.value)
-            ops.deck.verify_token(seal.card, ops.key_shares[seal.sender], token, seal.context)
-        except Unattributed as exc:
-            found.append((seal.sender, seal.seq, f"sealed token of card {seal.card}: {exc}"))
-    return tuple(found)
-
-
 APPLY = {"deck_key": apply_key, "deck_shuffle": apply_shuffle, "deck_tokens": apply_tokens}
 
 
@@ -296,19 +263,12 @@ APPLY = {"deck_key": apply_key, "deck_shuffle": apply_shuffle, "deck_tokens": ap
 
 
 class DeckHand:
-    """One seat's side of the deck: its key share secret, its records, what it may see.
+    """One seat's side of the deck: its key share secret, its records, what it may see."""
 
-    ``table_secret`` (its X25519 table key) and ``table_keys`` (every seat's public one) are
-    needed only for reveals to several seats in turn (sealed tokens)."""
-
-    def __init__(
-        self, seat: int, key: Scalar, table_secret: bytes = b"", table_keys: Sequence[bytes] = ()
-    ) -> None:
+    def __init__(self, seat: int, key: Scalar) -> None:
         self.seat = seat
         self.key = key
         self.public = Point.base_mul(key)
-        self.table_secret = table_secret
-        self.table_keys = tuple(table_keys)
 
     def deck_key(self, ops: DeckOps, context: bytes, entropy: Entropy) -> Body:
         return {"share": elgamal.make_key_share(self.key, context, entropy).encode()}
@@ -331,62 +291,29 @@ class DeckHand:
                 else None
             )
             sealed.append(
-                self._seal(ops, card, reveal.to, context, entropy)[0].encode()
+                ops.deck.seal_token(
+                    card, self.key, ops.key_shares[reveal.to], context,
+                    entropy.child(f"seal/{card}"), self.public,
+                ).encode()
                 if owed == SEAL and reveal.to is not None
                 else None
             )
         return {"tokens": tokens, "sealed": sealed}
 
-    def _seal(
-        self, ops: DeckOps, card: int, to: int, context: bytes, entropy: Entropy
-    ) -> tuple[Sealed, SealOpening]:
-        seq = decode_seq(context)
-        binding = seal_binding(context, seq, self.seat, to, card)
-        return ops.deck.seal_token(
-            card, self.key, self.table_keys[to], binding, context, entropy.child(f"seal/{card}")
-        )
-
-    def seal_openings(
-        self, ops: DeckOps, entropy_of: Callable[[int], Entropy]
-    ) -> list[tuple[int, int, SealOpening]]:
-        """(seq, card, opening) of every token this seat sealed; ``entropy_of(seq)`` is the
-        entropy it built that record with (the seal is rebuilt, byte for byte)."""
-        return [
-            (s.seq, s.card, self._seal(ops, s.card, s.receiver, s.context, entropy_of(s.seq))[1])
-            for s in ops.seals
-            if s.sender == self.seat
-        ]
-
     def peek(self, ops: DeckOps, card: int) -> str | None:
-        """The face of a card revealed to this seat (or publicly); None if it may not know it,
-        or if a sealed token for it does not open (proven at the final reveal)."""
+        """The face of a card revealed to this seat (or publicly); None if it may not know it.
+        Every other seat's token of a card this seat was shown is public or sealed to it."""
         face = ops.face(card)
         if face is not None or self.seat not in ops.viewers[card]:
             return face
         others = [t for s, t in ops.public[card] if s != self.seat]
-        for seal in ops.seals:
-            if seal.card == card and seal.receiver == self.seat:
-                try:
-                    others.append(
-                        ops.deck.unseal_token(
-                            card, seal.sealed, self.table_secret, seal.binding(),
-                            ops.key_shares[seal.sender], seal.context,
-                        )
-                    )
-                except Unattributed:
-                    return None
-        if len(others) != ops.seats - 1:
-            return None
+        others += [
+            ops.deck.unseal_token(seal.sealed, self.key)
+            for seal in ops.seals
+            if seal.card == card and seal.receiver == self.seat
+        ]
+        assert len(others) == ops.seats - 1, "a completed reveal left a token owed"
         return ops.deck.peek(card, self.key, others)
-
-
-def decode_seq(context: bytes) -> int:
-    """The seq a proof context (``engines.game.proof_context``) is bound to."""
-    value = decode(context)
-    seq = value[2] if isinstance(value, (list, tuple)) and len(value) == 5 else None
-    if not isinstance(seq, int):
-        raise TypeError("not a proof context")
-    return seq
 
 
 BUILD = {

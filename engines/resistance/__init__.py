@@ -76,7 +76,7 @@ MOVES: dict[str, Move[State]] = moves(
     Move("close_eye", body(target=Nullable(SEAT)), P.apply_close_eye, Seat.build_close_eye,
          "close_eye"),
     # hidden steps
-    Move("look", body(sealed=Encoded("sealed token")), P.apply_look, Seat.build_look),
+    Move("look", body(sealed=Encoded("sealed face token")), P.apply_look, Seat.build_look),
     Move("vote_commit", body(commitment=BYTES32), P.apply_vote_commit, Seat.build_vote_commit,
          "vote"),
     Move("vote_open", body(vote=BOOL, nonce=BYTES32), P.apply_vote_open, Seat.build_vote_open),
@@ -93,7 +93,7 @@ MOVES: dict[str, Move[State]] = moves(
     # the final reveal
     Move(
         "reveal",
-        body(secret=Encoded("key share secret"), openings=ListOf(Encoded("seal opening"), high=64)),
+        body(secret=Encoded("key share secret")),
         P.apply_reveal,
         Seat.build_reveal,
     ),

@@ -5,8 +5,8 @@ Theory of operation
 ``ResistanceRules`` is the game's ``GameRules`` (on the kit, ``engines.game``): a pure state
 machine over records that wraps the public rules (``model.Game``) and feeds them the beacon
 values and the outcomes of the hidden steps once those are proven. Every proof is checked when
-its record arrives; what cannot be checked before the end (a Resistance member's Fail, a spy tag,
-a sealed look) is checked at the final reveal. The engine never knows which seat is local.
+its record arrives; what cannot be checked before the end (a Resistance member's Fail, a spy tag)
+is checked at the final reveal. The engine never knows which seat is local.
 Stages, each one record per seat in seat order unless said otherwise (DESIGN.md §5):
 
 ``setup``        the role deal with recognition, a sub-protocol with its own state
@@ -18,17 +18,18 @@ Stages, each one record per seat in seat order unless said otherwise (DESIGN.md 
                  * votes: ``vote_commit`` by each voter of the step in priority order from L, then
                    ``vote_open`` in the same order (Opinion Makers form a step of their own);
                  * plot draws: one beacon Draw gives every card of the draw;
-                 * role looks: ``look`` by the seat looked at, its face token sealed to the viewer;
+                 * role looks: ``look`` by the seat looked at, its face token sealed to the
+                   viewer's key share (``crypto.seal.SealedShare``), proven at once to be its
+                   true token, so the viewer always reads the role;
                  * mission: ``mission_card`` (Enc(Success|Fail) + OR-proof) by each member in
                    priority order; ``spotlight_shares`` by every seat if someone is spotlighted;
                    Keeping a Close Eye: ``eye_token`` by every seat but the examiner, who completes
                    the decryption privately; then ``mix`` by every seat over the cards not
                    spotlighted, and ``mission_shares`` by every seat: the counts.
-``reveal``       ``reveal``: every seat (but those that forfeited) opens its key share secret and
-                 the openings of the seals it made. The engine then decrypts every role and every
-                 mission card and checks: a Resistance member's Fail, a wrong spy tag, a sealed
-                 token that was not the true token are rule violations, each attributed to the
-                 record that committed to it; the seat's team forfeits.
+``reveal``       ``reveal``: every seat (but those that forfeited) opens its key share secret.
+                 The engine then decrypts every role and every mission card and checks: a
+                 Resistance member's Fail and a wrong spy tag are rule violations, each
+                 attributed to the record that committed to it; the seat's team forfeits.
 ``done``         the result.
 
 A forfeit (fraud interrupt or abandon) ends play; before the roles are dealt nobody wins,
@@ -53,12 +54,11 @@ from spycraft.crypto.errors import (
     IllegalAction,
     MalformedRecord,
     RuleViolation,
-    Unattributed,
 )
 from spycraft.crypto.group import Point, Scalar, scalar_sum
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
+from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
 from spycraft.engines.game import Option, Rules
 from spycraft.engines.game import proof_context as game_proof_context
@@ -117,12 +117,12 @@ class PlayedCard:
 
 @dataclass(frozen=True)
 class RoleLook:
-    """A plot look at a role: the subject sealed its face token to the viewer."""
+    """A plot look at a role: the subject sealed its face token to the viewer, proven."""
 
     viewer: int
     subject: int
     seq: int
-    sealed: Sealed
+    sealed: SealedShare
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,6 @@ class Violation:
 class State:
     game: Game
     table: bytes
-    table_keys: tuple[bytes, ...]  # each seat's X25519 key from genesis: seals are sealed to it
     deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
     seq: int = 0  # the last seq this game has seen (beacon rounds included)
     act: str = "setup"  # setup (the deal), play, reveal, done
@@ -263,7 +262,6 @@ class ResistanceRules(Rules[State]):
             deal=deal,
             game=game,
             table=genesis.table,
-            table_keys=tuple(s.table_key for s in genesis.seats),
             secrets=(None,) * game.n,
         )
 
@@ -428,7 +426,11 @@ def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
 def apply_look(state: State, record: Record, body: dict[str, Any]) -> State:
     look = state.pending_look()
     assert look is not None and look.subject == record.seat
-    sealed = Sealed.decode(body["sealed"])
+    sealed = SealedShare.decode(body["sealed"])
+    keys = state.key_shares
+    face = state.deck[look.subject][0]
+    verify_sealed_share(sealed, face.c1, keys[look.subject], keys[look.viewer],
+                        _context(state, record))
     role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
     return replace(
         state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
@@ -539,30 +541,9 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     secret = Scalar.decode(body["secret"])
     if not elgamal.opened_share_matches(secret, state.key_shares[seat]):
         raise BadOpening(seat, record.seq, "the secret does not match the public key share")
-    mine = [look for look in state.role_looks if look.subject == seat]
-    raw = body["openings"]
-    if not isinstance(raw, tuple) or len(raw) != len(mine):
-        raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
-    violations = list(state.violations)
-    for look, value in zip(mine, raw):
-        opening = SealOpening.decode(value)
-        binding = look_binding(state.table, look.seq, look.subject, look.viewer)
-        check_opening(look.sealed, opening, state.table_keys[look.viewer], binding)
-        card = state.deck[seat]
-        context = proof_context(state.table, look.seq, seat, "look")
-        try:
-            token = DecryptionShare.decode(opening.value)
-            elgamal.verify_decryption_share(card[0], state.key_shares[seat], token, context)
-        except Unattributed:
-            violations.append(Violation(seat, look.seq, "the sealed role token is false"))
     secrets = list(state.secrets)
     secrets[seat] = secret
-    state = replace(
-        state,
-        secrets=tuple(secrets),
-        revealed=state.revealed + (seat,),
-        violations=tuple(violations),
-    )
+    state = replace(state, secrets=tuple(secrets), revealed=state.revealed + (seat,))
     return _maybe_finish(state)
 
 
@@ -607,10 +588,6 @@ def _audit(state: State) -> State:
                     Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
                 )
     return replace(state, roles=final, violations=tuple(violations))
-
-
-def look_binding(table: bytes, seq: int, subject: int, viewer: int) -> SealBinding:
-    return SealBinding(table, seq, subject, viewer, "resistance/look")
 
 
 def _decode_shares(record: Record, value: Any, count: int) -> tuple[DecryptionShare, ...]:

@@ -9,7 +9,8 @@ the decisions of rules section 9, with a ``SeatView`` of what it knows.
 
 What the seat knows is recomputed from the public state and its secrets: its role (its own
 token added to everyone else's for its card), the spies (its spy key and the tags), the roles
-its plot looks showed (the sealed token of the seat looked at) and the cards its Close Eye
+its plot looks showed (the token the seat looked at sealed to it, proven by every engine when it
+was sealed, so it always opens) and the cards its Close Eye
 showed (its own token added to the other seats' tokens of that card).
 """
 
@@ -20,24 +21,16 @@ from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
-from spycraft.crypto.elgamal import DecryptionShare
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import Unattributed
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.seal import seal, unseal
+from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.protocol import (
-    MISSION_FACES,
-    State,
-    look_binding,
-    proof_context,
-    vote_purpose,
-)
+from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
 from spycraft.engines.resistance.view import Knowledge, SeatView, card_title
-from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.seat import SeatContext
 
 PROMPTS = {
     "strong_leader": "Play Strong Leader and become the Leader?",
@@ -97,11 +90,7 @@ class ResistanceSeat(GameSeat[State, SeatView]):
         for look in state.role_looks:
             if look.viewer == self.seat:
                 if look.seq not in self._seen:
-                    try:
-                        seen = self._read_look(state, look.subject, look.seq, look.sealed)
-                    except Unattributed:  # a false seal: proven against its sender at the reveal
-                        continue
-                    self._seen[look.seq] = seen
+                    self._seen[look.seq] = self._read_look(state, look.subject, look.sealed)
                 seen_roles.append((look.subject, self._seen[look.seq]))
         seen_cards = []
         for eye in state.eyes:
@@ -118,14 +107,9 @@ class ResistanceSeat(GameSeat[State, SeatView]):
         )
         return Knowledge(self.seat, spy, known, tuple(seen_roles), tuple(seen_cards), own_cards)
 
-    def _read_look(self, state: State, subject: int, seq: int, sealed: Any) -> bool:
-        binding = look_binding(state.table, seq, subject, self.seat)
-        secret = table_key_secret(self.context.master)
-        token = DecryptionShare.decode(unseal(sealed, secret, binding))
-        card = state.deck[subject]
-        context = proof_context(state.table, seq, subject, "look")
-        elgamal.verify_decryption_share(card[0], state.key_shares[subject], token, context)
-        role = recognition.look(card, [*state.others_face_tokens(subject), token.share])
+    def _read_look(self, state: State, subject: int, sealed: SealedShare) -> bool:
+        token = open_sealed_share(sealed, self.key)
+        role = recognition.look(state.deck[subject], [*state.others_face_tokens(subject), token])
         return role == recognition.SPY
 
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
@@ -147,16 +131,10 @@ class ResistanceSeat(GameSeat[State, SeatView]):
     def build_look(self, state: State, b: Build) -> Body:
         look = state.pending_look()
         assert look is not None
-        return {"sealed": self._seal_look(state, state.seq + 1, look.viewer)[0].encode()}
-
-    def _seal_look(self, state: State, seq: int, viewer: int) -> tuple[Any, Any]:
-        entropy = self.entropy("look", seq)
-        context = proof_context(state.table, seq, self.seat, "look")
-        token = elgamal.decryption_share(
-            state.deck[self.seat][0], self.key, context, entropy.child("token"), self.public
-        )
-        binding = look_binding(state.table, seq, self.seat, viewer)
-        return seal(token.encode(), state.table_keys[viewer], binding, entropy.child("seal"))
+        face = state.deck[self.seat][0]
+        viewer = state.key_shares[look.viewer]
+        sealed = seal_share(self.key, face.c1, viewer, b.context, b.entropy, self.public)
+        return {"sealed": sealed.encode()}
 
     def _vote_key(self, state: State) -> str:
         return f"vote/{len(state.game.vote_log)}/{int(state.game.opinion_step)}"
@@ -208,12 +186,7 @@ class ResistanceSeat(GameSeat[State, SeatView]):
         return {"shares": [s.encode() for s in shares]}
 
     def build_reveal(self, state: State, b: Build) -> Body:
-        openings = [
-            self._seal_look(state, look.seq, look.viewer)[1].encode()
-            for look in state.role_looks
-            if look.subject == self.seat
-        ]
-        return {"secret": self.key.encode(), "openings": openings}
+        return {"secret": self.key.encode()}
 
     # --- decisions ---------------------------------------------------------------------------
 

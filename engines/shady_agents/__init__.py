@@ -14,7 +14,7 @@ from typing import Any
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.schema import BYTES32, SEAT, Encoded, Fixed, ListOf, Nullable, Text, body
+from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
 from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import protocol as P
@@ -32,7 +32,7 @@ MOVES: dict[str, Move[State]] = moves(
     *(Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt) for kind in DEAL_KINDS),
     Move(
         "round_one",
-        body(give=Nullable(SEALED_TOOL), discard=Nullable(BYTES32)),
+        body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
         P.apply_round_one,
         Seat.build_round_one,
         "round_one",
@@ -40,18 +40,15 @@ MOVES: dict[str, Move[State]] = moves(
     Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
     Move(
         "round_two",
-        body(gifts=ListOf(SEALED_TOOL, low=1, high=2)),
+        body(gifts=ListOf(SEALED_TOOL, low=1, high=2),
+             both=Encoded("proof of one Bullet and one Medkit")),
         P.apply_round_two,
         Seat.build_round_two,
         "round_two",
     ),
     Move(
         "reveal",
-        body(
-            secret=Encoded("key share secret"),
-            openings=ListOf(Encoded("seal opening"), high=2),
-            discard=Nullable(Fixed((Text(1), BYTES32))),
-        ),
+        body(secret=Encoded("key share secret")),
         P.apply_reveal,
         Seat.build_reveal,
     ),

@@ -12,9 +12,9 @@ team and the kinds it gave, received and discarded):
    are weighed jointly over the unknown kinds (``_worlds``): in each world (one kind for every
    hidden tool that touches an answerer) an answer has likelihood 1/|T| from a Law-abiding seat
    and 1/|O \\ T| from a Corrupt one, next to nothing (``FLOOR``) for the other side (never
-   zero, so that a seat whose answers nothing explains, after a false seal, blinds nothing
-   else). A tool ``me`` gave or received has its kind fixed, which is why the seats ``me`` dealt
-   with are the ones it reads best. Hidden kinds are not uniform: they follow how a sensible seat
+   zero, so that a seat whose answers nothing explains blinds nothing else). A tool ``me``
+   gave or received has its kind fixed, which is why the seats ``me`` dealt with are the ones
+   it reads best. Hidden kinds are not uniform: they follow how a sensible seat
    plays (the heuristic bot's own plan, ``bots``): the first ``BLIND_MOVERS`` seats of round 1
    know nothing yet and give a Bullet (``BLIND_BULLET``), a later Move is aimed and less
    predictable (``AIMED_BULLET``), and a discard is mostly a Medkit (``DISCARDED_MEDKIT``), given
@@ -29,8 +29,8 @@ team and the kinds it gave, received and discarded):
    The first player's two tools go out together, one of each, and say nothing this way.
 
 Everything here is a pure function of the public ``Game`` and one seat's ``Knowledge``: it never
-reads another seat's secret, and a seat that is offered a false seal (a kind ``None`` it should
-know) simply weighs that kind as hidden.
+reads another seat's secret, and a kind ``None`` in its knowledge (a tool it cannot know) is
+simply weighed as hidden.
 """
 
 from __future__ import annotations

@@ -10,25 +10,33 @@ anybody (DESIGN.md §5, rules §8):
             ``shuffle``, ``deal_tokens``): L cards have the plain face, C cards the marked one;
             odd n deals n+1 cards and the leftover is public once every seat has published its
             tokens. Then the beacon picks the first player.
-``play``    ``round_one``: a Move (the receiver and the tool's kind sealed to the receiver,
-            ``crypto.seal``: the sealed bytes carry a public commitment) or an Interrogation
-            (``discard``: a commitment to the discarded kind, null for the first player's free
-            one); a beacon ``Draw`` picks the card; ``answer`` by each eligible seat in order
-            (a public structured claim, checked against the card's options at once);
-            ``round_two``: every held tool, each sealed to its receiver.
+``play``    ``round_one``: a Move (the receiver, and the tool sealed to the receiver's role-deal
+            key share and kept under the giver's own, ``crypto.seal.SealedChoice``) or an
+            Interrogation (``discard``: the discarded tool encrypted under the discarder's own
+            key share, null for the first player's free one); a beacon ``Draw`` picks the card;
+            ``answer`` by each eligible seat in order (a public structured claim, checked
+            against the card's options at once); ``round_two``: every held tool, each sealed to
+            its receiver, and ``both``: a proof that the seat's tools, given and discarded, add
+            up to one Bullet and one Medkit under its own key (``elgamal.prove_plaintext``).
+            Every tool and every discard is proven to be a Bullet or a Medkit when it is made,
+            a gift to be the same tool for its receiver and its giver, and the seat's second
+            tool to be the one it still held, so a garbage tool, a tool of a third kind, one
+            sealed to another seat, replayed from another record, or a second Bullet is refused
+            at its record (``InvalidProof``, naming the giver) and the receiver always reads
+            what it got.
 ``reveal``  ``reveal`` by every seat that has not forfeited, in seat order: its key share secret
-            (every role card opens), the opening of every seal it made, the opening of its
-            discard. A false opening is rejected at once (``BadOpening``: the fraud interrupt
-            makes the seat forfeit). Once all are in, the engine checks that each seat gave or
-            discarded exactly one Bullet and one Medkit, each only while it still held it, and
-            re-judges every answer on the full snapshot with the answerer's team (rules §7.4).
-            A violation is attributed to the record that made it (``model.judge``).
+            (every role card opens, and so does every tool it gave, received or discarded). A
+            false secret is rejected at once (``BadOpening``: the fraud interrupt makes the seat
+            forfeit). Once all are in, the engine re-judges every answer on the full snapshot
+            with the answerer's team (rules §7.4). A violation is attributed to the record that
+            made it (``model.judge``).
 ``done``    ``Over``: the §7 score, and the violations as cheats (``table.settle`` makes the
             cheater's team lose; both teams cheating leaves no winner).
 
 A forfeit before the deal is done ends the game with no winner; afterwards play stops and the
-other seats still reveal. A forfeiter's gifts stay closed, so answers that depend on them are not
-re-judged (they cannot be) and no score is computed: the forfeit decides.
+other seats still reveal. A tool opens once its giver or its receiver has opened its key share;
+a tool between two forfeiters, and a forfeiter's discard, stay closed, so answers that depend
+on them are not re-judged (they cannot be) and no score is computed: the forfeit decides.
 """
 
 from __future__ import annotations
@@ -38,13 +46,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from spycraft.crypto import elgamal
-from spycraft.crypto.commit import Commitment
+from spycraft.crypto.elgamal import Ciphertext, ProvenCiphertext
 from spycraft.crypto.encoding import encode
-from spycraft.crypto.errors import BadOpening, MalformedRecord
-from spycraft.crypto.group import Scalar
+from spycraft.crypto.errors import BadOpening
+from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.hashing import uniform_from
+from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
-from spycraft.crypto.seal import SealBinding, Sealed, SealOpening, check_opening
+from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
 from spycraft.engines.game import Rules
 from spycraft.engines.game import proof_context as game_proof_context
@@ -75,6 +84,9 @@ from spycraft.engines.table import (
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
 SIDES = (TEAM_NAME[LAW_ABIDING], TEAM_NAME[CORRUPT])
+TOOL_POINTS = tuple(Point.hash_to(f"{GAME_NAME}/tool", tool) for tool in TOOLS)
+"""The plaintexts of a sealed tool, in ``TOOLS`` order (Bullet, Medkit)."""
+BOTH_TOOLS = TOOL_POINTS[0] + TOOL_POINTS[1]
 
 
 def team_of_face(face: str) -> Team:
@@ -86,30 +98,15 @@ def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
     return game_proof_context(GAME_NAME, table, seq, seat, kind)
 
 
-def tool_binding(table: bytes, seq: int, giver: int, receiver: int, index: int) -> SealBinding:
-    """A tool sealed to its receiver belongs to this table, record, giver, receiver and slot."""
-    return SealBinding(table, seq, giver, receiver, f"{GAME_NAME}/tool/{index}")
-
-
-def discard_commitment(table: bytes, seat: int, seq: int, digest: bytes) -> Commitment:
-    """A discard names its table, seat and record: no seat can open another's."""
-    return Commitment(digest, discard_purpose(table, seat, seq))
-
-
-def discard_purpose(table: bytes, seat: int, seq: int) -> str:
-    return f"{GAME_NAME}/discard/{table.hex()}/{seat}/{seq}"
-
-
 @dataclass(frozen=True)
 class State:
     game: M.Game
     table: bytes
-    table_keys: tuple[bytes, ...]  # each seat's X25519 key from genesis: tools are sealed to it
     deal: role_deal.RoleDeal
     seq: int = 0  # the last seq this game has seen (beacon rounds included)
     act: str = "setup"  # setup (the deal), play, reveal, done
-    seals: tuple[Sealed, ...] = ()  # parallel to game.gifts
-    digests: tuple[bytes, ...] = ()  # discard commitments, parallel to game.discards
+    seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
+    discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
     secrets: tuple[Scalar | None, ...] = ()
     revealed: tuple[int, ...] = ()
@@ -161,7 +158,6 @@ class ShadyAgentsRules(Rules[State]):
         return State(
             game=M.new_game(n, None),
             table=genesis.table,
-            table_keys=tuple(s.table_key for s in genesis.seats),
             deal=deal,
             secrets=(None,) * n,
         )
@@ -268,18 +264,40 @@ def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
     return apply
 
 
+def _key(state: State, seat: int) -> Point:
+    """A seat's role-deal key share: tools are sealed to it, discards and copies kept under it."""
+    return state.deal.key_shares[seat]
+
+
+def spent(state: State, seat: int) -> list[Ciphertext]:
+    """Every tool ``seat`` has given or discarded, each encrypted under its own key share."""
+    gifts = [c.own for g, c in zip(state.game.gifts, state.seals) if g.giver == seat]
+    return gifts + [c.ciphertext for d, c in zip(state.game.discards, state.discard_seals)
+                    if d.seat == seat]
+
+
+def _sealed_tool(state: State, record: Record, receiver: int, raw: object) -> SealedChoice:
+    sealed = SealedChoice.decode(raw, len(TOOL_POINTS))
+    verify_sealed_choice(sealed, TOOL_POINTS, _key(state, record.seat), _key(state, receiver),
+                         _context(state, record))
+    return sealed
+
+
 def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State:
     give, discard = body["give"], body["discard"]
     if give is not None and discard is not None:
         raise Illegal("a round-1 turn is a Move or an Interrogation, not both")
     if give is not None:
         receiver, raw = give
-        sealed = Sealed.decode(raw)
         game = M.move(state.game, record.seat, receiver, record.seq)
+        sealed = _sealed_tool(state, record, receiver, raw)
         return replace(state, game=game, seals=state.seals + (sealed,))
     game = M.interrogate(state.game, record.seat, discard is not None, record.seq)
-    digests = state.digests + ((discard,) if discard is not None else ())
-    return replace(state, game=game, digests=digests)
+    if discard is None:
+        return replace(state, game=game)
+    proven = ProvenCiphertext.decode(discard, len(TOOL_POINTS))
+    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, _context(state, record))
+    return replace(state, game=game, discard_seals=state.discard_seals + (proven,))
 
 
 def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
@@ -288,17 +306,21 @@ def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
 
 def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State:
     pairs = body["gifts"]
-    sealed = tuple(Sealed.decode(raw) for _, raw in pairs)
     receivers = tuple(receiver for receiver, _ in pairs)
     game = M.give_all(state.game, record.seat, receivers, record.seq)
-    return replace(state, game=game, seals=state.seals + sealed)
+    if list(receivers) != sorted(receivers):  # else the order would tell which is the Bullet
+        raise Illegal("two tools given at once are listed by receiver seat")
+    sealed = tuple(_sealed_tool(state, record, r, raw) for r, raw in pairs)
+    state = replace(state, game=game, seals=state.seals + sealed)
+    both = LinearProof.decode(body["both"], 1)
+    elgamal.verify_plaintext(elgamal.ciphertext_sum(spent(state, record.seat)),
+                             _key(state, record.seat), BOTH_TOOLS, both, _context(state, record))
+    return state
 
 
-def _tool(value: object, what: str) -> Tool:
-    for tool in TOOLS:
-        if value == tool and type(value) is str:
-            return tool
-    raise Illegal(f"{what} opens to {value!r}, which is no tool")
+def _opened(ct: Ciphertext, secret: Scalar) -> Tool:
+    """A proven tool ciphertext under the key of ``secret``: always a Bullet or a Medkit."""
+    return TOOLS[TOOL_POINTS.index(elgamal.decrypt_with_secret(ct, secret))]
 
 
 def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
@@ -307,29 +329,15 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     if not elgamal.opened_share_matches(secret, state.deal.key_shares[seat]):
         raise BadOpening(seat, record.seq, "the secret does not match the public key share")
     gift_kinds = list(state.gift_kinds or (None,) * len(state.game.gifts))
-    mine = [i for i, g in enumerate(state.game.gifts) if g.giver == seat]
-    openings = body["openings"]
-    if len(openings) != len(mine):
-        raise MalformedRecord(seat, record.seq, f"{len(mine)} seal openings expected")
-    for i, raw in zip(mine, openings):
-        gift = state.game.gifts[i]
-        opening = SealOpening.decode(raw)
-        slot = sum(1 for g in state.game.gifts[:i] if g.seq == gift.seq)
-        binding = tool_binding(state.table, gift.seq, seat, gift.receiver, slot)
-        check_opening(state.seals[i], opening, state.table_keys[gift.receiver], binding)
-        gift_kinds[i] = _tool(opening.value, f"the tool sealed at record {gift.seq}")
+    for i, (gift, sealed) in enumerate(zip(state.game.gifts, state.seals)):
+        if gift.giver == seat:
+            gift_kinds[i] = TOOLS[open_sealed_choice(sealed, secret, TOOL_POINTS, as_sender=True)]
+        elif gift.receiver == seat:
+            gift_kinds[i] = TOOLS[open_sealed_choice(sealed, secret, TOOL_POINTS)]
     discard_kinds = list(state.discard_kinds or (None,) * len(state.game.discards))
-    own = [i for i, d in enumerate(state.game.discards) if d.seat == seat]
-    opened = body["discard"]
-    if (opened is None) != (not own):
-        raise MalformedRecord(seat, record.seq, "a discard is opened exactly when one was made")
-    for i in own:
-        kind, nonce = opened
-        discard = state.game.discards[i]
-        commitment = discard_commitment(state.table, seat, discard.seq, state.digests[i])
-        if not commitment.opens_to(kind, nonce):
-            raise BadOpening(seat, record.seq, f"the discard of record {discard.seq} does not open")
-        discard_kinds[i] = _tool(kind, f"the discard of record {discard.seq}")
+    for i, (discard, proven) in enumerate(zip(state.game.discards, state.discard_seals)):
+        if discard.seat == seat:
+            discard_kinds[i] = _opened(proven.ciphertext, secret)
     secrets = list(state.secrets)
     secrets[seat] = secret
     state = replace(

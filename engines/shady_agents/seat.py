@@ -1,17 +1,19 @@
 """The private side of one Shady Agents seat: its key share, its role, its tools and records.
 
 Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
-the key share of the role deal, the nonce of its discard, and one entropy stream per record, so
-a seat that rebuilds a record (after a crash, or at the final reveal, where it re-seals each tool
-to publish the opening) produces the same bytes. The kinds it used are not derivable, so each
-goes to ``memo`` (``used/<seq>``: one letter per tool, in the record's order) before the record
-that seals or commits to it is built. The seat asks its agent only for the decisions of rules §9
-(``round_one``, ``answer``, ``round_two``), with a ``SeatView``; everything else is automatic.
+the key share of the role deal and one entropy stream per record, so a seat that rebuilds a
+record after a crash produces the same bytes. The kinds it used are not derivable, so each goes
+to ``memo`` (``used/<seq>``: one letter per tool, in the record's order) before the record that
+seals it is built. A tool given is sealed to the receiver's key share and kept under this seat's
+own (``crypto.seal.SealedChoice``), a discard is encrypted under its own key share, and its
+round-2 record proves that all its tools add up to one Bullet and one Medkit; the final reveal
+is its key share secret alone, which opens them all. The seat asks its agent only for the
+decisions of rules §9 (``round_one``, ``answer``, ``round_two``), with a ``SeatView``;
+everything else is automatic.
 
 What it knows is recomputed from the public state and its secrets: its team (its card, read with
 its own token), the kinds it gave and discarded (memo), and the kinds it received (each seal
-opened with its table key; a seal that does not open stays unknown and is proven against its
-sender at the final reveal).
+opened with its key share: every engine checked it when it was sealed, so it always opens).
 """
 
 from __future__ import annotations
@@ -19,31 +21,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spycraft.crypto.commit import Commitment
-from spycraft.crypto.entropy import Entropy, SeededEntropy
-from spycraft.crypto.errors import Unattributed
+from spycraft.crypto import elgamal
+from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.seal import Sealed, SealOpening, seal, unseal
+from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import role_deal
-from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Answer
-from spycraft.engines.shady_agents.components import (
-    BULLET,
-    MEDKIT,
-    TOOLS,
-    HiddenKind,
-    Tool,
-)
+from spycraft.engines.shady_agents.components import BULLET, MEDKIT, TOOLS, Tool
 from spycraft.engines.shady_agents.protocol import (
+    BOTH_TOOLS,
     GAME_NAME,
+    TOOL_POINTS,
     State,
-    discard_purpose,
+    spent,
     team_of_face,
-    tool_binding,
 )
 from spycraft.engines.shady_agents.view import TOOL, Knowledge, SeatView
 
@@ -78,15 +74,10 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
         self.hand = role_deal.RoleHand(self.seat, self.key)
-        self._received: dict[int, Tool | None] = {}
+        self._received: dict[int, Tool] = {}
 
     def kept_secrets(self) -> tuple[bytes, ...]:
-        discards = tuple(
-            self.context.secret("discard", int(k.split("/")[1]))
-            for k in self.context.memo
-            if k.startswith("discard/")
-        )
-        return (self.key.encode(),) + discards
+        return (self.key.encode(),)
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -111,16 +102,10 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         )
         return Knowledge(self.seat, team, tuple(given), tuple(received), discarded)
 
-    def _read(self, state: State, index: int) -> Tool | None:
+    def _read(self, state: State, index: int) -> Tool:
         if index not in self._received:
-            gift = state.game.gifts[index]
-            slot = _slot(state.game, index)
-            binding = tool_binding(state.table, gift.seq, gift.giver, self.seat, slot)
-            try:
-                value = unseal(state.seals[index], table_key_secret(self.context.master), binding)
-            except Unattributed:  # a false seal: proven against its sender at the final reveal
-                value = None
-            self._received[index] = value if value in TOOLS else None
+            opened = open_sealed_choice(state.seals[index], self.key, TOOL_POINTS)
+            self._received[index] = TOOLS[opened]
         return self._received[index]
 
     def view(self, state: State) -> SeatView:
@@ -142,11 +127,11 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         """A record of the role deal (``engines.protocols.role_deal``)."""
         return role_deal.BUILD[b.turn.kinds[0]](self.hand, state.deal, b.context, b.entropy)
 
-    def _seal(
-        self, state: State, seq: int, receiver: int, slot: int, kind: Tool, entropy: Entropy
-    ) -> tuple[Sealed, SealOpening]:
-        binding = tool_binding(state.table, seq, self.seat, receiver, slot)
-        return seal(kind, state.table_keys[receiver], binding, entropy.child(f"tool/{slot}"))
+    def _seal(self, state: State, receiver: int, kind: Tool, b: Build, slot: int) -> SealedChoice:
+        return seal_choice(
+            TOOL_POINTS, TOOLS.index(kind), self.public, state.deal.key_shares[receiver],
+            b.context, b.entropy.child(f"tool/{slot}"),
+        )
 
     def round_one_options(self, state: State) -> tuple[Any, ...]:
         holding = self.knowledge(state).holding
@@ -161,27 +146,24 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         if choice[1] is not None:
             self.context.memo[f"used/{b.seq}"] = choice[1]
         if choice[0] == "move":
-            sealed, _ = self._seal(state, b.seq, choice[2], 0, choice[1], b.entropy)
+            sealed = self._seal(state, choice[2], choice[1], b, 0)
             return {"give": [choice[2], sealed.encode()], "discard": None}
         if choice[1] is None:
             return {"give": None, "discard": None}
-        self.context.memo[f"discard/{b.seq}"] = True
-        nonce = self.context.secret("discard", b.seq)
-        purpose = discard_purpose(state.table, self.seat, b.seq)
-        return {"give": None, "discard": Commitment.to(purpose, choice[1], nonce).digest}
+        discard = elgamal.encrypt_one_of(
+            self.public, TOOL_POINTS, TOOLS.index(choice[1]), b.context, b.entropy.child("discard")
+        )
+        return {"give": None, "discard": discard.encode()}
 
     def answer_options(self, state: State) -> tuple[Answer, ...]:
         asking = state.game.asking
         assert asking is not None and asking.snapshot is not None
         team = self.knowledge(state).team
         drawn = asking.drawn
-        try:
-            assert team is not None
-            return cards.required_answers(
-                drawn, self.knowledge(state).known_snapshot(asking.snapshot), self.seat, team
-            )
-        except HiddenKind:  # a false seal left a kind unknown: any answer is as good
-            return cards.options(drawn, asking.snapshot, self.seat)
+        assert team is not None
+        return cards.required_answers(
+            drawn, self.knowledge(state).known_snapshot(asking.snapshot), self.seat, team
+        )
 
     def build_answer(self, state: State, b: Build) -> Body:
         return {"answer": self._ask(state, b.agent, "answer", self.answer_options(state))}
@@ -197,33 +179,21 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         holding = self.knowledge(state).holding
         choice = self._ask(state, b.agent, "round_two", self.round_two_options(state))
         gifts: list[tuple[int, Tool]]
-        if isinstance(choice, tuple):
-            gifts = [(choice[0], BULLET), (choice[1], MEDKIT)]
+        if isinstance(choice, tuple):  # listed by receiver: the order tells nothing
+            gifts = sorted([(choice[0], BULLET), (choice[1], MEDKIT)])
         else:
             gifts = [(choice, holding[0])]
         self.context.memo[f"used/{b.seq}"] = _kinds(tuple(kind for _, kind in gifts))
-        body = [
-            [r, self._seal(state, b.seq, r, slot, kind, b.entropy)[0].encode()]
-            for slot, (r, kind) in enumerate(gifts)
-        ]
-        return {"gifts": body}
+        sealed = [self._seal(state, r, kind, b, slot) for slot, (r, kind) in enumerate(gifts)]
+        tools = elgamal.ciphertext_sum(spent(state, self.seat) + [c.own for c in sealed])
+        both = elgamal.prove_plaintext(
+            tools, self.key, BOTH_TOOLS, b.context, b.entropy.child("both"), self.public
+        )
+        return {"gifts": [[r, c.encode()] for (r, _), c in zip(gifts, sealed)],
+                "both": both.encode()}
 
     def build_reveal(self, state: State, b: Build) -> Body:
-        game = state.game
-        openings = []
-        for i, gift in enumerate(game.gifts):
-            if gift.giver == self.seat:
-                slot = _slot(game, i)
-                kind = self.used(gift.seq)[slot]
-                kind_of_record = "round_one" if gift.round == 1 else "round_two"
-                entropy = self.entropy(kind_of_record, gift.seq)
-                _, opening = self._seal(state, gift.seq, gift.receiver, slot, kind, entropy)
-                openings.append(opening.encode())
-        discard = None
-        for d in game.discards:
-            if d.seat == self.seat:
-                discard = [self.used(d.seq)[0], self.context.secret("discard", d.seq)]
-        return {"secret": self.key.encode(), "openings": openings, "discard": discard}
+        return {"secret": self.key.encode()}
 
 
 def _slot(game: M.Game, index: int) -> int:

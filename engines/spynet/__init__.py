@@ -72,11 +72,7 @@ MOVES: dict[str, Move[State]] = moves(
     # the final reveal (§9.2)
     Move(
         "reveal",
-        body(
-            secret=Encoded("key share secret"),
-            openings=ListOf(Fixed((Int(0, 1 << 32), POSITION, Encoded("seal opening"))),
-                            high=4 * DECK_SIZE),
-        ),
+        body(secret=Encoded("key share secret")),
         P.apply_reveal,
         Seat.build_reveal,
     ),

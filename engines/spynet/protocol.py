@@ -12,7 +12,8 @@ The engine never knows which seat is local. Acts:
 ``play``    the rules' flow; each decision is one record of the seat whose turn it is. Whenever
             the game needs cards shown (``model.Game.reveal``) the engine opens a deck reveal
             and the seats that owe tokens write ``deck_tokens`` (public tokens with proofs, or
-            a token sealed to the receiver by a seat that already knows the card): the draft
+            a token sealed to the receiver by a seat that already knows the card, proven to be
+            its true token and checked at once like a public one): the draft
             hands to each drafter, a pile to the recruit that looks at it, the drawn card to
             its drawer, a passed card to the teammate, and publicly the agent and funding
             played, a special discard, an S03 mission, S07's discards. A public reveal whose
@@ -21,10 +22,9 @@ The engine never knows which seat is local. Acts:
             seat forfeits. A card named that is not in the seat's hand, a mission without
             dominance, a second pass are refused at once.
 ``reveal``  ``reveal`` by every seat that has not forfeited: its key share secret (checked
-            against its public share) and the openings of the tokens it sealed. The engine then
-            opens every card, checks every sealed token (``deck_ops.audit_seals``) and every
+            against its public share). The engine then opens every card, checks every
             face-down mission (a mission, in a branch it belongs to), and scores the game from
-            the faces (§9). A false seal or a false mission is a violation of its record.
+            the faces (§9). A false mission is a violation of its record.
 ``done``    the result: the team with the most points (ties by funding cards, then shared).
 """
 
@@ -36,11 +36,10 @@ from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.deck import Faces
-from spycraft.crypto.errors import BadOpening, MalformedRecord
+from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.crypto.seal import SealOpening
 from spycraft.engines.game import Option, Rules
 from spycraft.engines.game import proof_context as game_proof_context
 from spycraft.engines.protocols import deck_ops
@@ -87,7 +86,6 @@ class State:
     n: int
     option: str
     table: bytes
-    table_keys: tuple[bytes, ...]
     ops: deck_ops.DeckOps
     game: M.Game | None = None  # None until the beacon names the first player
     seq: int = 0
@@ -95,7 +93,6 @@ class State:
     asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
     revealing: bool = False
     secrets: tuple[Scalar | None, ...] = ()
-    openings: tuple[tuple[int, int, int, SealOpening], ...] = ()
     revealed: tuple[int, ...] = ()
     forfeits: tuple[int, ...] = ()
     violations: tuple[Violation, ...] = ()
@@ -130,7 +127,6 @@ class SpyNetRules(Rules[State]):
             n=n,
             option=SU.check_situation(genesis.options["situation"]),
             table=genesis.table,
-            table_keys=tuple(s.table_key for s in genesis.seats),
             ops=deck_ops.new(n, FACES),
             secrets=(None,) * n,
         )
@@ -307,20 +303,9 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     secret = Scalar.decode(body["secret"])
     if not elgamal.opened_share_matches(secret, state.ops.key_shares[seat]):
         raise BadOpening(seat, record.seq, "the secret does not match the public key share")
-    openings = []
-    for seq, position, value in body["openings"]:
-        openings.append((seat, seq, position, SealOpening.decode(value)))
-    mine = {(s.seq, s.card) for s in state.ops.seals if s.sender == seat}
-    if {(seq, position) for _, seq, position, _ in openings} != mine or len(openings) != len(mine):
-        raise MalformedRecord(seat, record.seq, f"one opening for each of {len(mine)} seals")
     secrets = list(state.secrets)
     secrets[seat] = secret
-    state = replace(
-        state,
-        secrets=tuple(secrets),
-        openings=state.openings + tuple(openings),
-        revealed=state.revealed + (seat,),
-    )
+    state = replace(state, secrets=tuple(secrets), revealed=state.revealed + (seat,))
     return _maybe_finish(state)
 
 
@@ -331,10 +316,8 @@ def _maybe_finish(state: State) -> State:
 
 
 def _audit(state: State) -> State:
-    """Every card opened, every seal and face-down mission checked, the game scored (§9.2)."""
+    """Every card opened, every face-down mission checked, the game scored (§9.2)."""
     violations = list(state.violations)
-    for seat, seq, what in deck_ops.audit_seals(state.ops, state.openings, state.table_keys):
-        violations.append(Violation(seat, seq, what))
     if any(s is None for s in state.secrets) or state.game is None:
         return replace(state, violations=tuple(violations))
     secrets = [s for s in state.secrets if s is not None]

@@ -2,8 +2,7 @@
 
 Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
 the deck key share, and one entropy stream per record, so a seat that rebuilds a record after a
-crash writes the same bytes (a sealed token included, which is how the final reveal's seal
-openings are rebuilt). What the seat knows is derived from the public state and its secrets
+crash writes the same bytes. What the seat knows is derived from the public state and its secrets
 (``deck_ops.DeckHand.peek``): the faces of its hand, of the pile cards it looked at, of the
 cards it passed or drafted (``knowledge.seat_view``, which also gives ``replay --as`` the same
 view in hindsight). The seat answers every deck step itself and asks its agent only for
@@ -21,7 +20,7 @@ from spycraft.crypto.group import Point, Scalar
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import deck_ops
-from spycraft.engines.seat import SeatContext, table_key_secret
+from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT
 from spycraft.engines.spynet.knowledge import seat_view
@@ -45,10 +44,7 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         super().__init__(context, table, GAME)
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
-        keys = tuple(s.table_key for s in context.genesis.seats)
-        self.hand = deck_ops.DeckHand(
-            self.seat, self.key, table_key_secret(context.master), keys
-        )
+        self.hand = deck_ops.DeckHand(self.seat, self.key)
         self._faces: dict[int, str] = {}
 
     def kept_secrets(self) -> tuple[bytes, ...]:
@@ -130,13 +126,7 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         return {"cards": chosen}
 
     def build_reveal(self, state: State, b: Build) -> Body:
-        openings = self.hand.seal_openings(
-            state.ops, lambda seq: self.entropy("deck_tokens", seq)
-        )
-        return {
-            "secret": self.key.encode(),
-            "openings": [[seq, position, o.encode()] for seq, position, o in openings],
-        }
+        return {"secret": self.key.encode()}
 
     # --- the legal options of §13 ------------------------------------------------------------
 

@@ -36,7 +36,7 @@ class SeatView:
 
 
 def _name(face: str) -> str:
-    """A card's id and name; a card this seat cannot read (a false seal) is shown as such."""
+    """A card's id and name; a card this seat cannot read is shown as such."""
     if face not in CARDS:
         return "an unreadable card"
     return f"{face} {CARDS[face].name}"

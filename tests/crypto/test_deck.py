@@ -12,12 +12,10 @@ from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import InvalidProof, MalformedValue, OpeningError, ProofError
 from spycraft.crypto.group import Scalar
-from spycraft.crypto.seal import SealBinding, seal_public_key
 
 Ctx = Callable[..., bytes]
 LABELS = ("ace", "king", "queen", "jack", "ten", "nine")
 FACES = Faces.of("test-deck", LABELS)
-SEAL_SECRETS = (bytes([1]) * 32, bytes([2]) * 32, bytes([3]) * 32)
 
 
 def shuffled(table: Table, entropy: SeededEntropy, context: Ctx) -> Deck:
@@ -89,17 +87,16 @@ def test_passing_a_card_seals_the_holders_token_to_the_receiver(
     deck = shuffled(table3, entropy, context)
     public = tokens(deck, table3, 3, [1, 2], entropy, context)  # card 3 dealt to seat 0
     held = deck.peek(3, table3.secrets[0], [t.share for t in public])
-    binding = SealBinding(b"table-1", 40, 0, 2, "pass")
-    sealed, _ = deck.seal_token(3, table3.secrets[0], seal_public_key(SEAL_SECRETS[2]), binding,
-                                context(0, 40), entropy)
-    token = deck.unseal_token(3, sealed, SEAL_SECRETS[2], binding, table3.publics[0],
-                              context(0, 40))
+    sealed = deck.seal_token(3, table3.secrets[0], table3.publics[2], context(0, 40), entropy)
+    deck.verify_sealed_token(3, table3.publics[0], table3.publics[2], sealed, context(0, 40))
+    token = deck.unseal_token(sealed, table3.secrets[2])
     assert deck.open(3, [token, *(t.share for t in public)]) == held
-    # a holder that seals a token for another card is caught by the receiver
-    wrong, _ = deck.seal_token(4, table3.secrets[0], seal_public_key(SEAL_SECRETS[2]), binding,
-                               context(0, 40), entropy)
-    with pytest.raises(ProofError):
-        deck.unseal_token(3, wrong, SEAL_SECRETS[2], binding, table3.publics[0], context(0, 40))
+    # a holder that seals its token of another card is caught by everyone, at once
+    wrong = deck.seal_token(4, table3.secrets[0], table3.publics[2], context(0, 40), entropy)
+    with pytest.raises(ProofError) as caught:
+        deck.verify_sealed_token(3, table3.publics[0], table3.publics[2], wrong, context(0, 40))
+    err = caught.value.attribute(0, 40)
+    assert isinstance(err, InvalidProof) and (err.seat, err.seq) == (0, 40)
 
 
 def test_final_opening_decrypts_everything_and_checks_the_shares(

@@ -1,85 +1,243 @@
-"""Sealed values: only the receiver reads them, they are bound to their record, and they open."""
+"""Seals: proven when sealed, so a bad one is refused at once and a good one always opens.
+
+Asked as a cheater would: what does the sender, the receiver, a third seat, or the sender and
+the receiver together gain from each field of a seal? The sender cannot seal a wrong value, to
+the wrong seat, for another record or a value outside the set; the receiver always opens what
+was proven (it can never claim a seal is bad); a third seat reads nothing.
+"""
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolkit_table import Table
 
+from spycraft.crypto import linear
+from spycraft.crypto.elgamal import Ciphertext, prove_plaintext, verify_plaintext
+from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import BadKey, BadOpening, MalformedValue, SealError
+from spycraft.crypto.errors import MalformedValue, ProofError
+from spycraft.crypto.group import GENERATOR, IDENTITY, ORDER, Point, Scalar
+from spycraft.crypto.proofs import prove_encrypts_one_of
 from spycraft.crypto.seal import (
-    SealBinding,
-    Sealed,
-    SealOpening,
-    check_opening,
-    seal,
-    seal_public_key,
-    unseal,
+    SealedChoice,
+    SealedShare,
+    open_sealed_choice,
+    open_sealed_share,
+    seal_choice,
+    seal_share,
+    verify_sealed_choice,
+    verify_sealed_share,
 )
 
-RECEIVER = bytes(range(32))
-OTHER = bytes(range(1, 33))
-BINDING = SealBinding(table=b"table-1", seq=12, sender=0, receiver=2, purpose="token")
+Ctx = Callable[..., bytes]
+CARD = Point.hash_to("test/card", "c1 of card 3")
+OTHER_CARD = Point.hash_to("test/card", "c1 of card 4")
+BULLET, MEDKIT, THIRD = (Point.hash_to("test/tool", k) for k in ("B", "M", "X"))
+TOOLS = (BULLET, MEDKIT)
+
+# --- sealed shares (a reveal token passed privately) ------------------------------------------
 
 
-def test_the_receiver_reads_the_sealed_value(entropy: SeededEntropy) -> None:
-    sealed, _ = seal({"card": b"x", "n": 3}, seal_public_key(RECEIVER), BINDING, entropy)
-    assert unseal(Sealed.decode(sealed.encode()), RECEIVER, BINDING) == {"card": b"x", "n": 3}
+def test_the_receiver_opens_the_senders_true_token(table3: Table, entropy: SeededEntropy,
+                                                   context: Ctx) -> None:
+    x0, x2 = table3.secrets[0], table3.secrets[2]
+    sealed = seal_share(x0, CARD, table3.publics[2], context(0, 40), entropy)
+    again = SealedShare.decode(decode(encode(sealed.encode())))
+    verify_sealed_share(again, CARD, table3.publics[0], table3.publics[2], context(0, 40))
+    assert open_sealed_share(again, x2) == CARD * x0
 
 
-def test_another_seat_cannot_read_it(entropy: SeededEntropy) -> None:
-    sealed, _ = seal(b"secret", seal_public_key(RECEIVER), BINDING, entropy)
-    with pytest.raises(SealError):
-        unseal(sealed, OTHER, BINDING)
+def test_the_same_token_sealed_twice_looks_different(table3: Table, context: Ctx) -> None:
+    one = seal_share(table3.secrets[0], CARD, table3.publics[2], context(0, 40), SeededEntropy(1))
+    two = seal_share(table3.secrets[0], CARD, table3.publics[2], context(0, 40), SeededEntropy(2))
+    assert (one.e1, one.e2) != (two.e1, two.e2)
 
 
-@pytest.mark.parametrize("change", [{"seq": 13}, {"table": b"table-2"}, {"sender": 1},
-                                    {"receiver": 3}, {"purpose": "other"}])
-def test_a_seal_moved_to_another_record_does_not_open(entropy: SeededEntropy,
-                                                      change: dict[str, object]) -> None:
-    sealed, _ = seal(b"secret", seal_public_key(RECEIVER), BINDING, entropy)
-    with pytest.raises(SealError):
-        unseal(sealed, RECEIVER, dataclasses.replace(BINDING, **change))  # type: ignore[arg-type]
+def test_nobody_but_the_receiver_reads_the_token(table3: Table, entropy: SeededEntropy,
+                                                 context: Ctx) -> None:
+    sealed = seal_share(table3.secrets[0], CARD, table3.publics[2], context(0, 40), entropy)
+    token = CARD * table3.secrets[0]
+    for seat in (0, 1):
+        assert open_sealed_share(sealed, table3.secrets[seat]) != token
+    assert token.encode() not in encode(sealed.encode())
 
 
-def test_tampered_ciphertext_or_commitment_is_rejected(entropy: SeededEntropy) -> None:
-    sealed, _ = seal(b"secret", seal_public_key(RECEIVER), BINDING, entropy)
-    flipped = bytes([sealed.ciphertext[0] ^ 1]) + sealed.ciphertext[1:]
-    with pytest.raises(SealError):
-        unseal(dataclasses.replace(sealed, ciphertext=flipped), RECEIVER, BINDING)
-    with pytest.raises(SealError):
-        unseal(dataclasses.replace(sealed, commitment=bytes(32)), RECEIVER, BINDING)
+def test_a_seal_of_the_wrong_token_is_refused(table3: Table, entropy: SeededEntropy,
+                                              context: Ctx) -> None:
+    """Seat 0 seals seat 1's token, or its own token of another card, or a random point."""
+    ctx = context(0, 40)
+    receiver = table3.publics[2]
+    of_another_seat = seal_share(table3.secrets[1], CARD, receiver, ctx, entropy)
+    of_another_card = seal_share(table3.secrets[0], OTHER_CARD, receiver, ctx, entropy)
+    for sealed in (of_another_seat, of_another_card):
+        with pytest.raises(ProofError):
+            verify_sealed_share(sealed, CARD, table3.publics[0], receiver, ctx)
+    honest = seal_share(table3.secrets[0], CARD, receiver, ctx, entropy)
+    garbage = replace(honest, e2=honest.e2 + Point.hash_to("test", "garbage"))
+    with pytest.raises(ProofError):
+        verify_sealed_share(garbage, CARD, table3.publics[0], receiver, ctx)
 
 
-def test_the_final_opening_checks_out_and_a_false_one_is_caught(entropy: SeededEntropy) -> None:
-    sealed, opening = seal(b"secret", seal_public_key(RECEIVER), BINDING, entropy)
-    check_opening(sealed, SealOpening.decode(opening.encode()), seal_public_key(RECEIVER), BINDING)
-    with pytest.raises(SealError) as caught:
-        check_opening(sealed, dataclasses.replace(opening, value=b"other"),
-                      seal_public_key(RECEIVER), BINDING)
-    assert isinstance(caught.value.attribute(0, 12), BadOpening)
+def test_a_seal_to_the_wrong_receiver_is_refused(table3: Table, entropy: SeededEntropy,
+                                                 context: Ctx) -> None:
+    ctx = context(0, 40)
+    to_seat_1 = seal_share(table3.secrets[0], CARD, table3.publics[1], ctx, entropy)
+    with pytest.raises(ProofError):
+        verify_sealed_share(to_seat_1, CARD, table3.publics[0], table3.publics[2], ctx)
 
 
-def test_a_seal_the_receiver_could_not_read_is_proven_at_the_final_reveal(
-        entropy: SeededEntropy) -> None:
-    # the sender commits to one value but encrypts garbage: the opening cannot reproduce it
-    sealed, opening = seal(b"secret", seal_public_key(RECEIVER), BINDING, entropy)
-    garbage = dataclasses.replace(sealed, ciphertext=bytes(len(sealed.ciphertext)))
-    with pytest.raises(SealError):
-        unseal(garbage, RECEIVER, BINDING)
-    with pytest.raises(SealError):
-        check_opening(garbage, opening, seal_public_key(RECEIVER), BINDING)
+def test_a_seal_replayed_in_another_record_or_by_another_seat_is_refused(
+        table3: Table, entropy: SeededEntropy, context: Ctx) -> None:
+    sealed = seal_share(table3.secrets[0], CARD, table3.publics[2], context(0, 40), entropy)
+    for other in (context(0, 41), context(1, 40), context(0, 40, "another kind")):
+        with pytest.raises(ProofError):
+            verify_sealed_share(sealed, CARD, table3.publics[0], table3.publics[2], other)
 
 
-def test_low_order_keys_and_garbage_are_rejected(entropy: SeededEntropy) -> None:
-    with pytest.raises(BadKey, match="table key .*small order"):
-        seal(b"x", bytes(32), BINDING, entropy)
-    sealed, _ = seal(b"x", seal_public_key(RECEIVER), BINDING, entropy)
-    with pytest.raises(SealError):
-        unseal(dataclasses.replace(sealed, ephemeral=bytes(32)), RECEIVER, BINDING)
-    with pytest.raises(MalformedValue, match="ephemeral table key"):
-        Sealed.decode([bytes(32), sealed.ciphertext, sealed.commitment])
-    for bad in (None, [b"x", b"y", b"z"], [bytes(32), b"short", bytes(32)]):
-        with pytest.raises(MalformedValue):
-            Sealed.decode(bad)
+def test_every_field_of_a_sealed_share_is_bound(table3: Table, entropy: SeededEntropy,
+                                                context: Ctx) -> None:
+    ctx = context(0, 40)
+    sealed = seal_share(table3.secrets[0], CARD, table3.publics[2], ctx, entropy)
+    other = seal_share(table3.secrets[0], CARD, table3.publics[2], ctx, SeededEntropy(9))
+    one = Scalar.from_int(1)
+    tampered = [
+        replace(sealed, e1=other.e1),
+        replace(sealed, e2=other.e2),
+        replace(sealed, e1=other.e1, e2=other.e2),
+        replace(sealed, proof=other.proof),
+        replace(sealed, proof=replace(sealed.proof, challenge=sealed.proof.challenge + one)),
+        replace(sealed, proof=replace(sealed.proof, responses=sealed.proof.responses[::-1])),
+    ]
+    for bad in tampered:
+        with pytest.raises(ProofError):
+            verify_sealed_share(bad, CARD, table3.publics[0], table3.publics[2], ctx)
+
+
+def test_a_sender_that_knows_its_randomness_cannot_seal_in_clear(table3: Table) -> None:
+    """E1 = identity (k = 0) would publish the token: refused as it is decoded."""
+    token = CARD * table3.secrets[0]
+    proof = [bytes(32)] * 3
+    with pytest.raises(MalformedValue):
+        SealedShare.decode([IDENTITY.encode(), token.encode(), proof])
+
+
+@pytest.mark.parametrize("value", [
+    None, b"garbage", [], [bytes(32), bytes(32)], [b"\xff" * 32, bytes(32), [bytes(32)] * 3],
+    [GENERATOR.encode(), bytes(32), [bytes(32)] * 2],
+])
+def test_garbage_is_not_a_sealed_share(value: object) -> None:
+    with pytest.raises(MalformedValue):
+        SealedShare.decode(value)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, ORDER - 1), st.integers(1, ORDER - 1), st.binary(max_size=8))
+def test_whatever_passes_the_check_opens_to_the_senders_token(x: int, y: int, tag: bytes
+                                                              ) -> None:
+    """The receiver can never claim a seal does not open: a verified seal always holds x*B."""
+    sender, receiver = Scalar.from_int(x), Scalar.from_int(y)
+    card = Point.hash_to("test/card", tag)
+    sealed = seal_share(sender, card, Point.base_mul(receiver), tag, SeededEntropy(tag))
+    verify_sealed_share(sealed, card, Point.base_mul(sender), Point.base_mul(receiver), tag)
+    assert open_sealed_share(sealed, receiver) == card * sender
+
+
+# --- sealed choices (a tool given face down) --------------------------------------------------
+
+
+def test_the_receiver_and_later_the_senders_key_read_the_chosen_tool(
+        table3: Table, entropy: SeededEntropy, context: Ctx) -> None:
+    ctx = context(0, 12)
+    sealed = seal_choice(TOOLS, 1, table3.publics[0], table3.publics[2], ctx, entropy)
+    again = SealedChoice.decode(decode(encode(sealed.encode())), 2)
+    verify_sealed_choice(again, TOOLS, table3.publics[0], table3.publics[2], ctx)
+    assert open_sealed_choice(again, table3.secrets[2], TOOLS) == 1
+    assert open_sealed_choice(again, table3.secrets[0], TOOLS, as_sender=True) == 1
+    with pytest.raises(MalformedValue):
+        open_sealed_choice(again, table3.secrets[1], TOOLS)
+
+
+def test_a_tool_of_a_third_kind_is_refused(table3: Table, entropy: SeededEntropy,
+                                           context: Ctx) -> None:
+    ctx = context(0, 12)
+    third = seal_choice((BULLET, THIRD), 1, table3.publics[0], table3.publics[2], ctx, entropy)
+    with pytest.raises(ProofError):
+        verify_sealed_choice(third, TOOLS, table3.publics[0], table3.publics[2], ctx)
+
+
+def test_a_tool_that_reads_one_way_for_the_receiver_and_another_for_the_sender_is_refused(
+        table3: Table, entropy: SeededEntropy, context: Ctx) -> None:
+    """The sender keeps a Bullet in its own column and gives the receiver a Medkit."""
+    ctx = context(0, 12)
+    sender, receiver = table3.publics[0], table3.publics[2]
+    r = Scalar.random(entropy)
+    c1 = Point.base_mul(r)
+    to_sender = BULLET + sender * r
+    to_receiver = MEDKIT + receiver * r
+    one_of = prove_encrypts_one_of(sender, c1, to_sender, TOOLS, 0, r, ctx, entropy)
+    relation = linear.Relation("seal/choice", 1, (
+        linear.Equation(c1, ((0, GENERATOR),)),
+        linear.Equation(to_receiver - to_sender, ((0, receiver - sender),)),
+    ))
+    same = linear.prove(relation, (r,), ctx, entropy)
+    split = SealedChoice(c1, to_receiver, to_sender, one_of, same)
+    with pytest.raises(ProofError):
+        verify_sealed_choice(split, TOOLS, sender, receiver, ctx)
+
+
+def test_a_tool_sealed_to_another_seat_or_replayed_is_refused(
+        table3: Table, entropy: SeededEntropy, context: Ctx) -> None:
+    sealed = seal_choice(TOOLS, 0, table3.publics[0], table3.publics[1], context(0, 12), entropy)
+    with pytest.raises(ProofError):
+        verify_sealed_choice(sealed, TOOLS, table3.publics[0], table3.publics[2], context(0, 12))
+    with pytest.raises(ProofError):  # another seat claims it as its own
+        verify_sealed_choice(sealed, TOOLS, table3.publics[2], table3.publics[1], context(2, 12))
+    for other in (context(0, 13), context(1, 12)):
+        with pytest.raises(ProofError):
+            verify_sealed_choice(sealed, TOOLS, table3.publics[0], table3.publics[1], other)
+
+
+def test_every_field_of_a_sealed_choice_is_bound(table3: Table, entropy: SeededEntropy,
+                                                 context: Ctx) -> None:
+    ctx = context(0, 12)
+    args = (TOOLS, table3.publics[0], table3.publics[2])
+    sealed = seal_choice(args[0], 0, args[1], args[2], ctx, entropy)
+    other = seal_choice(args[0], 1, args[1], args[2], ctx, SeededEntropy(4))
+    for field in ("c1", "to_receiver", "to_sender", "one_of", "same"):
+        bad = replace(sealed, **{field: getattr(other, field)})
+        with pytest.raises(ProofError):
+            verify_sealed_choice(bad, *args, ctx)
+
+
+@pytest.mark.parametrize("value", [
+    None, [bytes(32)] * 5, [GENERATOR.encode()] * 3 + [[[bytes(32)] * 2] * 2, [bytes(32)]],
+])
+def test_garbage_is_not_a_sealed_choice(value: object) -> None:
+    with pytest.raises(MalformedValue):
+        SealedChoice.decode(value, 2)
+
+
+def test_a_seats_two_tools_prove_to_be_one_bullet_and_one_medkit(
+        table3: Table, entropy: SeededEntropy, context: Ctx) -> None:
+    """The sum of a seat's own columns decrypts to B + M under its key: proven without opening
+    either; two Bullets cannot be proven so."""
+    x, public = table3.secrets[0], table3.publics[0]
+    bullet = seal_choice(TOOLS, 0, public, table3.publics[1], context(0, 12), entropy)
+    medkit = seal_choice(TOOLS, 1, public, table3.publics[2], context(0, 30), entropy)
+    again = seal_choice(TOOLS, 0, public, table3.publics[2], context(0, 30), entropy)
+    both = bullet.own + medkit.own
+    proof = prove_plaintext(both, x, BULLET + MEDKIT, context(0, 30), entropy)
+    verify_plaintext(both, public, BULLET + MEDKIT, proof, context(0, 30))
+    twice: Ciphertext = bullet.own + again.own
+    false = prove_plaintext(twice, x, BULLET + MEDKIT, context(0, 30), entropy)
+    with pytest.raises(ProofError):
+        verify_plaintext(twice, public, BULLET + MEDKIT, false, context(0, 30))
+    with pytest.raises(ProofError):  # nor by another seat's key, nor in another record
+        verify_plaintext(both, table3.publics[1], BULLET + MEDKIT, proof, context(0, 30))
+    with pytest.raises(ProofError):
+        verify_plaintext(both, public, BULLET + MEDKIT, proof, context(0, 31))

@@ -11,7 +11,7 @@ import pytest
 import trio
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import SealError
+from spycraft.crypto.errors import OpeningError
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.local import new_local_table
 from spycraft.engines.registry import GameDefinition
@@ -21,10 +21,10 @@ from tests.p2p.relay import GAME
 
 
 class BrokenSeal:
-    """An agent whose decision needs a seal another seat made badly."""
+    """An agent whose decision fails on a toolkit check (an opening that does not open)."""
 
     def decide(self, decision: Decision) -> int:
-        raise SealError("the sealed token does not open")
+        raise OpeningError("the sealed token does not open")
 
 
 async def seat_zero(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from spycraft.crypto.deck import Faces
@@ -9,7 +11,6 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import Unattributed
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.records import Record
-from spycraft.crypto.seal import seal_public_key
 from spycraft.engines.game import proof_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.protocols.deck_ops import DeckHand, DeckOps
@@ -79,26 +80,8 @@ def test_the_game_cannot_open_two_operations_at_once() -> None:
         deck_ops.request(ops, (1,), to=1)
 
 
-class SealingTable(Table):
-    """Seats with table keys, for reveals of one card to several seats in turn."""
-
-    def __init__(self, seats: int) -> None:
-        super().__init__(seats)
-        self.secrets = [bytes([0x40 + i]) * 32 for i in range(seats)]
-        keys = [seal_public_key(s) for s in self.secrets]
-        self.hands = [
-            DeckHand(h.seat, h.key, self.secrets[h.seat], keys) for h in self.hands
-        ]
-        self.entropies: dict[int, SeededEntropy] = {}
-
-    def record(self, tamper: bool = False) -> tuple[Record, bytes]:
-        record, context = super().record(tamper)
-        self.entropies[record.seq] = SeededEntropy(bytes([record.seq]) * 32)
-        return record, context
-
-
 def test_a_card_revealed_to_a_second_seat_stays_hidden_from_the_third() -> None:
-    table = SealingTable(3)
+    table = Table(3)
     table.ops = deck_ops.request(table.run(), (0,), to=0)
     ops = table.run()
     table.ops = deck_ops.request(ops, (0,), to=1)
@@ -109,20 +92,52 @@ def test_a_card_revealed_to_a_second_seat_stays_hidden_from_the_third() -> None:
     assert face is not None and table.hands[1].peek(ops, 0) == face
     assert table.hands[2].peek(ops, 0) is None
     assert ops.published_by(0) == (1, 2)  # seat 0's token was never published
-    openings = [
-        (0, seq, card, opening)
-        for seq, card, opening in table.hands[0].seal_openings(ops, table.entropies.__getitem__)
-    ]
-    keys = [seal_public_key(s) for s in table.secrets]
-    assert deck_ops.audit_seals(ops, openings, keys) == ()
-    assert deck_ops.audit_seals(ops, [], keys)[0][:2] == (0, ops.seals[0].seq)
+    (sealed,) = ops.seals
+    assert (sealed.card, sealed.sender, sealed.receiver) == (0, 0, 1)
     table.ops = deck_ops.request(ops, (0,), to=None)
     ops = table.run()
     assert ops.face(0) == face
 
 
+def _pass_to_seat_one() -> tuple[Table, Record, bytes]:
+    """Card 2 shown to seat 0, then to seat 1: seat 0's record owes its token sealed."""
+    table = Table(3)
+    table.ops = deck_ops.request(table.run(), (2,), to=0)
+    table.ops = deck_ops.request(table.run(), (2,), to=1)
+    record, context = table.record()
+    assert record.seat == 0 and record.body["sealed"][0] is not None
+    return table, record, context
+
+
+def _with_sealed(record: Record, sealed: object) -> Record:
+    return replace(record, body=frozen({**record.body, "sealed": [sealed]}))
+
+
+def test_a_false_sealed_token_is_refused_at_once() -> None:
+    """Garbage, the token of another card, a seal to another seat, one copied from another
+    record: each is refused when the record arrives, as a false public token is."""
+    table, record, context = _pass_to_seat_one()
+    deck_ops.APPLY["deck_tokens"](table.ops, record, record.body, context)
+    ops, hand = table.ops, table.hands[0]
+    receiver, wrong_seat = ops.key_shares[1], ops.key_shares[2]
+    entropy = SeededEntropy(b"cheat")
+    other_card = ops.deck.seal_token(3, hand.key, receiver, context, entropy)
+    to_seat_two = ops.deck.seal_token(2, hand.key, wrong_seat, context, entropy)
+    later = proof_context("test", TABLE, record.seq + 1, 0, "deck_tokens")
+    from_another_record = ops.deck.seal_token(2, hand.key, receiver, later, entropy)
+    garbage = [bytes(range(32)), bytes(32), [bytes(32)] * 3]
+    errors = []
+    for sealed in (other_card.encode(), to_seat_two.encode(), from_another_record.encode(),
+                   garbage):
+        with pytest.raises(Unattributed) as caught:
+            forged = _with_sealed(record, frozen(sealed))
+            deck_ops.APPLY["deck_tokens"](ops, forged, forged.body, context)
+        errors.append(type(caught.value).__name__)
+    assert errors == ["ProofError", "ProofError", "ProofError", "MalformedValue"]
+
+
 def test_a_reveal_to_a_seat_that_knows_the_card_owes_nothing() -> None:
-    table = SealingTable(2)
+    table = Table(2)
     table.ops = deck_ops.request(table.run(), (3,), to=1)
     ops = table.run()
     again = deck_ops.request(ops, (3,), to=1)

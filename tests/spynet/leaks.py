@@ -2,8 +2,9 @@
 
 A card is hidden from a seat until the deck reveals it to that seat or to everyone (rules §12;
 ``DeckOps.knows``). A seat can read a hidden card only with every other seat's reveal token of
-it (its own it makes itself), or with another seat's key share secret, master secret or table
-key secret (which opens the tokens sealed to that seat). So the scan computes, from a finished
+it (its own it makes itself), or with another seat's key share secret (which also opens the
+tokens sealed to that seat) or master secret; the table key secret opens nothing any more, and
+is looked for all the same. So the scan computes, from a finished
 game whose final reveal opened every key share, for each seat:
 
 * ``never``: the other seats' key share secrets, master secrets and table key secrets;
