@@ -20,6 +20,9 @@ MODE is one of
                  connections stay open)
   forge          at its first turn, sends a record that claims to be another seat's
   lie            at its first ``reveal`` (Spies & Lies), opens its card with a false nonce
+  garbage-seal   (SpyNet) at its first ``deck_tokens`` that owes a sealed token (a card it
+                 knows, shown to one more seat: the draft hand it passes on), seals garbage
+                 for that card (two valid points and a proof that is not one) and sends it
   abandon-now    where another seat is first expected at a trigger kind, signs an abandon of it
                  carrying only its own vote, and at the next such place one in the old
                  ``{seat, reason}`` form; each goes to everyone at once
@@ -58,6 +61,7 @@ import trio
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.chat import PROTECTED_CHAT, ChatMessage
 from spycraft.crypto.encoding import encode
+from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
     Record,
@@ -76,7 +80,7 @@ from spycraft.p2p.protocol import Send
 from spycraft.p2p.session import Link, Session, SessionConfig
 from spycraft.p2p.wire import NO_ECHO, FramedStream, FrameError, make_hello
 
-TRIGGER = {"spies-and-lies": "guess", "resistance": "vote_commit"}
+TRIGGER = {"spies-and-lies": "guess", "resistance": "vote_commit", "spynet": "deck_tokens"}
 RETRO_AFTER = 36
 """Records the table holds before ``abandon-retro``, ``frame`` and ``flood`` begin."""
 FLOOD_BODY = 64 * 1024
@@ -85,6 +89,12 @@ FLOOD_BODY = 64 * 1024
 
 def say(text: str) -> None:
     print(text, flush=True)
+
+
+def garbage_seal() -> list[Any]:
+    """A sealed token that decodes (two valid points, three scalars) but proves nothing."""
+    points = [Point.hash_to("cheater/garbage", i).encode() for i in range(2)]
+    return [*points, [Scalar.from_int(i + 1).encode() for i in range(3)]]
 
 
 class Cheater(Session):
@@ -152,6 +162,18 @@ class Cheater(Session):
                 self._broadcast({"t": "record", "record": lie.raw})
                 say("lied")
                 await trio.sleep_forever()
+            if self.mode == "garbage-seal" and "deck_tokens" in turn.kinds:
+                honest = self.table_seat.build(state, self.agent)
+                sealed = list(honest.record.body["sealed"])
+                if any(entry is not None for entry in sealed):
+                    self.done = True
+                    i = next(i for i, entry in enumerate(sealed) if entry is not None)
+                    sealed[i] = garbage_seal()
+                    body = {**honest.record.body, "sealed": sealed}
+                    garbage = self.table_seat.sign(state, "deck_tokens", body)
+                    self._broadcast({"t": "record", "record": garbage.raw})
+                    say(f"sealed garbage at record {garbage.record.seq}")
+                    await trio.sleep_forever()
         await super()._write_turn(state)
 
     # --- attacks at any time --------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it.
+"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it;
+and a table where one seat is a modified client that seals garbage for a card it passes on.
 
 The game's stored session folders (``games/<table>-seat<N>`` of each bot process, the host's
 ``games/<table>-host``) are then scanned for leaks: nothing a seat stored before the final
@@ -8,6 +9,7 @@ memo, any other file) may open a card it was not shown (``tests.spynet.leaks``).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,10 +17,12 @@ import pytest
 from spycraft.crypto.encoding import decode
 from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.transcript import Transcript
+from spycraft.engines.audit import audit_transcript
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.protocol import State
 from spycraft.p2p.storage import GameStore, SeatFile
-from tests.net.test_loopback import bot_peers_play
+from tests.net.harness import Proc, audit, wait_all
+from tests.net.test_loopback import LO, bot_peers_play, bots, host
 from tests.spynet.leaks import forbidden, mates_missions, scan, texts
 
 pytestmark = pytest.mark.network
@@ -77,3 +81,39 @@ def no_leak_in_the_stored_folders(transcript: Transcript, folders: list[Path]) -
             assert own and memo, folder.name
             hidden_missions += mates_missions(final, what)
     assert hidden_missions, "no teammate's face-down mission was hidden from a seat"
+
+
+def test_a_seat_that_seals_garbage_for_a_passed_card_forfeits_at_that_record(
+    tmp_path: Path,
+) -> None:
+    """The honest peers refuse the record, prove it with a fraud record, finish the game
+    without the sender and end with identical transcripts whose audit (in process and
+    ``spycraft audit``) is FRAUD naming the sender at the record that carried the seal."""
+    h = host(tmp_path, "spynet", "--players", "4", timeout="30")
+    table = h.table_id(30)
+    cheater = Proc("cheater", ["garbage-seal", LO, str(tmp_path / "cheater.cbor"), table,
+                               "--game", "spynet", "--turn-timeout", "30"], tmp_path,
+                   module="tests.net.cheater")
+    honest = bots(tmp_path, "honest", table, 3, timeout="30")
+    try:
+        cheater.wait_for("seat ", 60)
+        seat = int(re.search(r"seat (\d)", cheater.output()).group(1))
+        wait_all([h, honest], GAME_WAIT)
+    finally:
+        cheater.kill()
+    found = re.search(r"sealed garbage at record (\d+)", cheater.output())
+    assert found, cheater.output()
+    seq = int(found.group(1))
+    final = (tmp_path / "host.cbor").read_bytes()
+    mine = sorted((tmp_path / "honest").glob("*.cbor"))
+    assert len(mine) == 3 and all(f.read_bytes() == final for f in mine), "honest peers differ"
+    transcript = Transcript.from_bytes(final)
+    report = audit_transcript(transcript)
+    named = f"invalid proof by seat {seat}, record {seq}"
+    assert report.result is not None and report.result.forfeits == (seat,), report.describe()
+    assert report.result.evidence == (seq,)
+    assert any(named in f for f in report.frauds), report.frauds
+    fraud = [r for r in transcript.records if r.record.kind == "fraud"]
+    assert len(fraud) == 1 and fraud[0].seq == seq and fraud[0].seat != seat
+    checked = audit(tmp_path / "host.cbor")
+    assert checked.returncode == 1 and named in checked.stdout, checked.stdout
