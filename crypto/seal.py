@@ -32,13 +32,15 @@ a c1 with a known relation to E1 = k*G, that is, knowing k, which only the sende
 sender already knows what it sealed. Shared randomness across two keys (``SealedChoice``) is
 multi-recipient ElGamal, which hides M under DDH like a single encryption does.
 
-Decoding refuses an E1 or a c1 that is the identity (it would publish the value in clear).
+Decoding refuses an E1 or a c1 that is the identity (it would publish the value in clear). The
+randomness k (or r) is hedged like a proof nonce (``_randomness``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spycraft.crypto import linear
 from spycraft.crypto.elgamal import Ciphertext
@@ -46,7 +48,24 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue
 from spycraft.crypto.group import GENERATOR, Point, Scalar
 from spycraft.crypto.linear import Equation, LinearProof, Relation
-from spycraft.crypto.proofs import OneOfProof, prove_encrypts_one_of, verify_encrypts_one_of
+from spycraft.crypto.proofs import (
+    OneOfProof,
+    hedged_nonce,
+    prove_encrypts_one_of,
+    verify_encrypts_one_of,
+)
+
+
+def _randomness(kind: str, entropy: Entropy, secret: list[bytes], statement: list[Any],
+                context: bytes) -> Scalar:
+    """The encryption's randomness, hedged like a proof nonce: fresh entropy, hashed with what
+    is sealed, to whom and in which record, so a seat that rebuilds a record from its
+    deterministic stream never uses one randomness for two different seals."""
+    while True:
+        k = hedged_nonce(kind, entropy.take(32), secret, statement, context)
+        if not k.is_zero():
+            return k
+
 
 # --- a share sealed to a receiver -------------------------------------------------------------
 
@@ -84,7 +103,8 @@ def seal_share(secret: Scalar, base: Point, receiver: Point, context: bytes, ent
     """Seal this seat's share ``secret * base`` to the key ``receiver``, proven, for the record
     of ``context``. ``sender`` is ``secret * G`` when the caller has it already."""
     sender = Point.base_mul(secret) if sender is None else sender
-    k = Scalar.random(entropy)
+    statement = [base.encode(), sender.encode(), receiver.encode()]
+    k = _randomness("seal/share", entropy, [secret.encode()], statement, context)
     e1 = Point.base_mul(k)
     e2 = base * secret + receiver * k
     relation = _share_relation(base, sender, receiver, e1, e2)
@@ -148,7 +168,8 @@ def seal_choice(candidates: Sequence[Point], index: int, sender: Point, receiver
                 context: bytes, entropy: Entropy) -> SealedChoice:
     """Seal ``candidates[index]`` to ``receiver`` (and under ``sender``, the sealing seat's own
     key share), proven to be one of ``candidates``, for the record of ``context``."""
-    r = Scalar.random(entropy)
+    statement = [[c.encode() for c in candidates], sender.encode(), receiver.encode()]
+    r = _randomness("seal/choice", entropy, [index.to_bytes(4, "big")], statement, context)
     message = candidates[index]
     c1 = Point.base_mul(r)
     to_receiver = message + receiver * r

@@ -58,6 +58,21 @@ def test_the_same_token_sealed_twice_looks_different(table3: Table, context: Ctx
     assert (one.e1, one.e2) != (two.e1, two.e2)
 
 
+def test_a_seat_replaying_its_entropy_never_seals_twice_with_one_randomness(
+        table3: Table, context: Ctx) -> None:
+    """A record rebuilt from the same deterministic stream for another receiver or card (a
+    rollback) draws another k: one k under one key would link the two tokens."""
+    x = table3.secrets[0]
+    seals = [seal_share(x, base, table3.publics[to], context(0, 40), SeededEntropy(7))
+             for base, to in ((CARD, 2), (CARD, 1), (OTHER_CARD, 2))]
+    assert len({s.e1 for s in seals}) == 3
+    choices = [seal_choice(TOOLS, i, table3.publics[0], table3.publics[to], context(0, 12),
+                           SeededEntropy(7)) for i, to in ((0, 1), (1, 1), (0, 2))]
+    assert len({c.c1 for c in choices}) == 3
+    again = seal_share(x, CARD, table3.publics[2], context(0, 40), SeededEntropy(7))
+    assert again == seals[0]  # the same record rebuilt is the same bytes
+
+
 def test_nobody_but_the_receiver_reads_the_token(table3: Table, entropy: SeededEntropy,
                                                  context: Ctx) -> None:
     sealed = seal_share(table3.secrets[0], CARD, table3.publics[2], context(0, 40), entropy)
