@@ -1,10 +1,10 @@
 """Confusion (rules/confusion.md): spies whose owner does not know how they move.
 
 ``board`` and ``movement`` are the rulebook as data (§2-§4, §6); ``model`` the public state and
-its rules; ``protocol`` puts them on the table (commitments to types, the beacon's assignment,
-membership proofs for every answer and statement, the final openings); ``seat`` is one player's
-private side; ``notebook`` the deductions of §11; ``bots`` decide; ``view`` shows. Here: every
-record kind declared once (``MOVES``) and the definition.
+its rules; ``protocol`` puts them on the table (commitments to types proven to be the 13 types,
+the beacon's assignment, membership proofs for every answer and statement, the final
+openings); ``seat`` is one player's private side; ``notebook`` the deductions of §11; ``bots``
+decide; ``view`` shows. Here: every record kind declared once (``MOVES``) and the definition.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ NAME = Text(16)  # spy ids, squares, modes, types, tokens, actions: the rules ju
 Seat = ConfusionSeat
 
 MOVES: dict[str, Move[Game]] = moves(
-    Move("assign", body(commitments=ListOf(BYTES32, size=13)), P.apply_assign, Seat.build_assign),
+    Move("assign", body(commitments=ListOf(Fixed((BYTES32, BYTES32)), size=13),
+                        proof=Encoded("permutation proof")), P.apply_assign, Seat.build_assign),
     Move("token", body(token=NAME, spies=ListOf(NAME, high=2)), P.apply_token, Seat.build_token,
          "token"),
     Move("show", body(type=NAME, proof=Encoded("membership proof")), P.apply_show,

@@ -20,14 +20,25 @@ A turn is a short sequence of steps, each waiting for one record of one seat (``
 
 Each function below takes the state and one decision already checked for shape, applies the
 rulebook and returns the new state, or raises ``Illegal`` (a choice the rules never allow) or
-``Violation`` (an opening that proves an earlier answer false). The game ends with ``outcome``
-set (§9); then each seat that has not forfeited opens its 13 commitments (``final_open``).
+``Violation`` (public facts that no assignment of the types can explain). The game ends with
+``outcome`` set (§9); then each seat that has not forfeited opens its 13 commitments
+(``final_open``).
+
+Contradictions are refused where they appear (defence in depth: the proofs ``protocol`` checks
+already make them impossible). ``candidates`` keeps, for every spy, the types that meet every
+public observation about it (§11's ``L(s)``, as a bit mask over ``TYPE_IDS``); a record whose
+observations leave some spy without a type, or leave no bijection of a side's 13 spies onto the
+13 types within those sets (a second spy shown to be the Double Agent, a type shown twice,
+answers no single type could give), is a ``Violation`` at that record. The check is a perfect
+matching by augmenting paths on 13 x 13, the same search as the notebook's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from spycraft.engines.confusion.board import (
@@ -62,6 +73,8 @@ FIRST_CHOICES: tuple[str, ...] = ("random", "white", "red")
 DRAW_LIMIT = 200
 START = Situation.start()
 
+Committed = tuple[bytes, bytes]
+"""One commitment to a type as the record carries it: the encodings of its point and tag."""
 Step = Literal["token", "show", "free", "announce", "answer", "statement"]
 Phase = Literal["assign", "draw", "play", "final", "over"]
 
@@ -91,6 +104,43 @@ class Observation:
         return movement_type(type_id).allows(self.line) == (self.kind == "yes")
 
 
+ALL_TYPES = (1 << len(TYPE_IDS)) - 1
+"""The candidate mask of a spy nothing is known about: every one of the 13 types."""
+NO_OBSERVATIONS: tuple[tuple[int, ...], ...] = ((ALL_TYPES,) * len(LETTERS),) * 2
+
+
+def type_mask(types: Iterable[str]) -> int:
+    """The bit mask of a set of type ids (bit i for ``TYPE_IDS[i]``)."""
+    return sum(1 << TYPE_IDS.index(t) for t in set(types))
+
+
+def _allowed(o: Observation) -> int:
+    """The mask of the types that meet one observation."""
+    return _mask_of(o.kind, o.line, o.shown)
+
+
+@lru_cache(maxsize=256)
+def _mask_of(kind: str, line: Line | None, shown: str | None) -> int:
+    return type_mask(t for t in TYPE_IDS if Observation(0, "", kind, line, shown).allows(t))
+
+
+def perfect_matching(masks: tuple[int, ...]) -> bool:
+    """Whether spy i can be given type bit ``owner`` for every i, each type once, within its
+    mask (augmenting paths, Kuhn's algorithm)."""
+    owner: dict[int, int] = {}
+
+    def augment(spy: int, seen: set[int]) -> bool:
+        for t in range(len(TYPE_IDS)):
+            if masks[spy] >> t & 1 and t not in seen:
+                seen.add(t)
+                if t not in owner or augment(owner[t], seen):
+                    owner[t] = spy
+                    return True
+        return False
+
+    return all(augment(spy, set()) for spy in range(len(masks)))
+
+
 @dataclass(frozen=True)
 class Outcome:
     winner: Side | None
@@ -104,8 +154,8 @@ class Game:
     tokens_variant: bool
     first: str
     phase: Phase = "assign"
-    # commitments[P]: the 13 commitments (points, record order) that opp(P) made to P's spies
-    commitments: tuple[tuple[bytes, ...], ...] = ((), ())
+    # commitments[P]: the 13 commitments ([point, tag], record order) opp(P) made to P's spies
+    commitments: tuple[tuple[Committed, ...], ...] = ((), ())
     # assigned[P][i]: the index in commitments[P] of the spy with letter LETTERS[i] (§4)
     assigned: tuple[tuple[int, ...], ...] = ((), ())
     board: Situation = START
@@ -125,13 +175,15 @@ class Game:
     progress: bool = False
     removed: tuple[str, ...] = ()
     log: tuple[Observation, ...] = ()
+    # candidates[P][i]: the types (mask) that meet every observation of P's spy LETTERS[i]
+    candidates: tuple[tuple[int, ...], ...] = NO_OBSERVATIONS
     outcome: Outcome | None = None
     forfeited: tuple[int, ...] = ()
     openings: tuple[tuple[str, ...] | None, ...] = (None, None)  # [committer] types, record order
 
     # --- reading ------------------------------------------------------------------------------
 
-    def commitment_of(self, spy: str) -> bytes:
+    def commitment_of(self, spy: str) -> Committed:
         """The commitment the opponent of the spy's side made to the spy's type."""
         side = side_of(spy)
         return self.commitments[side][self.assigned[side][LETTERS.index(letter_of(spy))]]
@@ -173,7 +225,7 @@ def start(table: bytes, tokens_variant: bool, first: str) -> Game:
 # --- setup (§4) -------------------------------------------------------------------------------
 
 
-def commit_assignment(g: Game, seat: int, points: tuple[bytes, ...]) -> Game:
+def commit_assignment(g: Game, seat: int, points: tuple[Committed, ...]) -> Game:
     """``seat`` commits to the 13 types of the opponent's spies; White's record comes first."""
     target = opp(WHITE if seat == 0 else 1)
     commitments = list(g.commitments)
@@ -298,12 +350,28 @@ def _after_swap(g: Game) -> Game:
     return won if won is not None else replace(g, step="free")
 
 
+def _observe(g: Game, *observed: Observation) -> Game:
+    """Add public observations to the log, refusing any that no assignment can explain."""
+    candidates = [list(side) for side in g.candidates]
+    for o in observed:
+        side, index = side_of(o.spy), LETTERS.index(letter_of(o.spy))
+        candidates[side][index] &= _allowed(o)
+        what = o.kind + (f" {o.line}" if o.line else "") + (f" {o.shown}" if o.shown else "")
+        if not candidates[side][index]:
+            raise Violation(f"no type of {o.spy} gives every answer recorded for it ({what})")
+        if not perfect_matching(tuple(candidates[side])):
+            raise Violation(f"'{what}' for {o.spy} contradicts the record: no way to give "
+                            f"{SIDE_NAMES[side]}'s 13 spies the 13 types fits every observation")
+    return replace(g, log=g.log + observed,
+                   candidates=(tuple(candidates[0]), tuple(candidates[1])))
+
+
 def show(g: Game, type_id: str, seq: int) -> Game:
     """The opponent shows the type of the spy a reveal token named (its proof checked)."""
     spy = g.reveal
     assert spy is not None
-    observed = Observation(seq, spy, "shown", shown=type_id)
-    return replace(g, log=g.log + (observed,), reveal=None, step="free")
+    g = _observe(g, Observation(seq, spy, "shown", shown=type_id))
+    return replace(g, reveal=None, step="free")
 
 
 def free_options(g: Game, opponents_da: str | None) -> list[tuple[str, str | None]]:
@@ -338,7 +406,7 @@ def free_action(g: Game, action: str, spy: str | None, seq: int) -> Game:
     if side_of(spy) != owner or spy not in g.spies_on_board(owner):
         raise Illegal(f"{action} needs a spy of {SIDE_NAMES[owner]} on the board, not {spy}")
     if action == "eliminate_opp_da":
-        g = replace(g, log=g.log + (Observation(seq, spy, "shown", shown="DA"),))
+        g = _observe(g, Observation(seq, spy, "shown", shown="DA"))
     g = _remove(g, spy)
     ended = _no_spies(g)
     return ended if ended is not None else _to_move_step(g)
@@ -375,10 +443,10 @@ def answer(g: Game, yes: bool, promoted: bool | None, seq: int) -> Game:
     if due != (promoted is not None):
         raise Illegal("a promotion statement is due" if due else "no promotion statement is due")
     spy = g.pending.spy
-    log = g.log + (Observation(seq, spy, "yes" if yes else "no", g.asked),)
+    observed: tuple[Observation, ...] = (Observation(seq, spy, "yes" if yes else "no", g.asked),)
     if promoted is not None:
-        log += (Observation(seq, spy, "promoted" if promoted else "not promoted"),)
-    g = replace(g, log=log)
+        observed += (Observation(seq, spy, "promoted" if promoted else "not promoted"),)
+    g = _observe(g, *observed)
     if not yes:
         return _resolved(g)
     return _resolved(_yes(g, promoted))
@@ -428,7 +496,7 @@ def statement(g: Game, promoted: bool, seq: int) -> Game:
     """A promotion statement after a swap (§10), for the first spy still due."""
     spy = g.statements[0]
     kind = "promoted" if promoted else "not promoted"
-    g = replace(g, log=g.log + (Observation(seq, spy, kind),), statements=g.statements[1:])
+    g = replace(_observe(g, Observation(seq, spy, kind)), statements=g.statements[1:])
     if promoted:
         promoted_now = tuple(sorted(g.board.promoted + (spy,)))
         g = replace(g, board=Situation(g.board.spies, g.board.briefcase, promoted_now),
@@ -452,7 +520,10 @@ def types_of(g: Game, side: Side, opened: tuple[str, ...]) -> dict[str, str]:
 
 def final_open(g: Game, seat: int, opened: tuple[str, ...]) -> Game:
     """``seat`` opened its 13 commitments: they must be the 13 types, and every answer,
-    statement and shown type given about the opponent's spies must agree with them."""
+    statement and shown type given about the opponent's spies must agree with them (§9.5).
+    Both already hold once the openings open (``protocol`` checks that): the ``assign`` record
+    proved the 13 commitments are the 13 types and every observation came with a membership
+    proof; they are checked again here as the rulebook states, at a cost not worth saving."""
     if Counter(opened) != Counter(TYPE_IDS):
         raise Violation(f"the 13 commitments open to {', '.join(opened)}, not the 13 types")
     side = opp(WHITE if seat == 0 else 1)

@@ -4,19 +4,22 @@
 
 Theory of operation
 -------------------
-Seat 0 plays White, seat 1 Red (§1). Every movement type is hidden in a Pedersen commitment of
-``crypto.membership`` (alphabet domain ``confusion/type``) made by the opponent of the spy's
-owner, so the owner never holds an opening of its own spies' types. Each seat commits to the 13
-types of the other side's spies in an order only it knows; one beacon round then draws §4's
-permutation of each side's commitments onto its spies (White's spies first) and, unless the
-``first`` option fixes it, the first player. From then on every fact about a hidden type is a
-proof that the spy's commitment lies in a set, made by the seat that committed it and checked
-here before the fact is accepted:
+Seat 0 plays White, seat 1 Red (§1). Every movement type is hidden in a commitment of
+``crypto.membership`` (alphabet domain ``confusion/type``): the pair ``(r*G + V(t), r*H)``,
+made by the opponent of the spy's owner, so the owner never holds an opening of its own spies'
+types. Each seat commits to the 13 types of the other side's spies in an order only it knows,
+and proves in the same record that its 13 commitments hold the 13 types, each once
+(``membership.prove_permutation``: a proof of a shuffle of the 13 public types); one beacon
+round then draws §4's permutation of each side's commitments onto its spies (White's spies
+first) and, unless the ``first`` option fixes it, the first player. From then on every fact
+about a hidden type is a proof that the spy's commitment lies in a set, made by the seat that
+committed it and checked here before the fact is accepted:
 
 =========  ==========  ================================================================  =========
 kind       writer      body                                                              proves
 =========  ==========  ================================================================  =========
-assign     each seat   ``{commitments: [13 points]}``, the other side's types             -
+assign     each seat   ``{commitments: [13 x [point, tag]], proof}``, the other side's    the 13
+                       types                                                             types
 token      player      ``{token: none|reveal|double|swap|resign, spies: [0-2 ids]}``     -
 show       opponent    ``{type, proof}``: the revealed spy's type                        in {type}
 free       player      ``{action, spy: id|null, proof: null|proof}``                     in {DA}
@@ -26,28 +29,45 @@ statement  opponent    ``{promoted, proof}``: a swapped spy on its goal row     
 final      each seat   ``{openings: [[type, blinding] x 13]}``, in commitment order       opens
 =========  ==========  ================================================================  =========
 
-An ``answer`` proves that the spy's type lies in ``movement.answer_sets(line)`` for the answer
-given (the DA in both sets, so its free answer has a proof too); a promotion statement proves
-the type lies in the crowns or in the rest (the DA among the rest). ``eliminate_opp_da`` is made
-by the seat that committed the opponent's types, so it proves "in {DA}" of its own commitment;
-a ``show`` proves "in {t}". These singleton proofs show a type without opening the commitment,
-so every blinding stays secret until ``final``. Each proof's context is ``game.proof_context``
-of its record (table, seq, seat, kind), so a proof from another turn does not verify.
+So every commitment is proven to be what the rules require when it is made (DESIGN §4): a
+Red that commits 13 Double Agents (free answers for every White spy) is refused at its
+``assign`` record. An ``answer`` proves that the spy's type lies in
+``movement.answer_sets(line)`` for the answer given (the DA in both sets, so its free answer has
+a proof too); a promotion statement proves the type lies in the crowns or in the rest (the DA
+among the rest). ``eliminate_opp_da`` is made by the seat that committed the opponent's types,
+so it proves "in {DA}" of its own commitment; a ``show`` proves "in {t}". These singleton proofs
+show a type without opening the commitment, so every blinding stays secret until ``final``.
+Each proof's context is ``game.proof_context`` of its record (table, seq, seat, kind), so a
+proof from another turn, record or table does not verify. Behind the proofs, ``model`` refuses
+any record whose public facts no assignment of the types could explain (a second Double Agent,
+a type shown twice, contradicting answers), at that record.
+
+The final reveal is still needed: it is where every type is shown to everyone (§9.5, §12) and
+the replay's hindsight comes from. What it checks is that each opening opens its commitment;
+that the openings are the 13 types and agree with every answer follows from the proofs above,
+and ``model.final_open`` checks it again as §9.5 states.
 
 Errors: a proof that does not verify is ``InvalidProof``; an announcement the rules forbid is
-``IllegalAction``; an opening that does not open is ``BadOpening``; openings that are not the 13
-types, or that contradict an earlier answer, are ``RuleViolation``. The table turns each into a
-forfeit through its ``fraud`` record (DESIGN "Fraud and abandonment").
+``IllegalAction``; an opening that does not open is ``BadOpening``; public facts that contradict
+each other, and openings that are not the 13 types or contradict an earlier answer, are
+``RuleViolation``. The table turns each into a forfeit through its ``fraud`` record (DESIGN
+"Fraud and abandonment").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn
-from spycraft.crypto.group import Point, Scalar
+from spycraft.crypto.errors import BadOpening, OutOfTurn
+from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
-from spycraft.crypto.membership import Commitment, decode_proof, verify_member
+from spycraft.crypto.membership import (
+    Commitment,
+    decode_permutation_proof,
+    decode_proof,
+    verify_member,
+    verify_permutation,
+)
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.confusion import model
 from spycraft.engines.confusion.board import SIDE_NAMES, Illegal, side_of, square
@@ -149,12 +169,11 @@ def _check(g: Game, record: Record, spy: str, allowed: tuple[str, ...], proof: A
 
 
 def apply_assign(g: Game, r: Record, body: dict[str, Any]) -> Game:
-    points = tuple(body["commitments"])
-    for p in points:
-        Point.decode(p)
-    if len(set(points)) != len(points):
-        raise MalformedRecord(r.seat, r.seq, "two commitments are equal")
-    return model.commit_assignment(g, r.seat, points)
+    commitments = tuple(Commitment.decode(c) for c in body["commitments"])
+    proof = decode_permutation_proof(body["proof"], TYPE_IDS)
+    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, context(g, r))
+    encoded = tuple((c.point.encode(), c.tag.encode()) for c in commitments)
+    return model.commit_assignment(g, r.seat, encoded)
 
 
 def apply_token(g: Game, r: Record, body: dict[str, Any]) -> Game:

@@ -1,8 +1,9 @@
 """The private side of one Confusion seat: the types it assigned, its blindings, its records.
 
 Theory of operation: a seat's only secrets are the 13 types it commits to for the opponent's
-spies: their order in its ``assign`` record (a permutation drawn from ``secret("order")``) and
-one blinding scalar per commitment (from ``secret("blinding", i)``). Both are derived from the
+spies: their order in its ``assign`` record (a permutation drawn from ``secret("order")``, which
+the record proves is one of the 13 types, without saying which) and one blinding scalar per
+commitment (from ``secret("blinding", i)``). Both are derived from the
 master secret, so a resumed seat rebuilds them without a memo. Once the beacon has placed the
 commitments on the spies, the seat knows each enemy spy's type (§12) and never any of its own.
 
@@ -21,7 +22,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.crypto.group import Scalar
-from spycraft.crypto.membership import Commitment, commit, prove_member
+from spycraft.crypto.membership import Commitment, commit, prove_member, prove_permutation
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.confusion import model
 from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, line, opp, side_of
@@ -145,8 +146,11 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
 
     def build_assign(self, g: Game, b: Build) -> Body:
         order = self.order()
-        points = [commit(TYPE_DOMAIN, t, self.blinding(i)).encode() for i, t in enumerate(order)]
-        return {"commitments": points}
+        blindings = [self.blinding(i) for i in range(len(order))]
+        commitments = [commit(TYPE_DOMAIN, t, r) for t, r in zip(order, blindings)]
+        proof = prove_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, order, blindings,
+                                  b.context, b.entropy)
+        return {"commitments": [c.encode() for c in commitments], "proof": proof.encode()}
 
     def build_token(self, g: Game, b: Build) -> Body:
         options = model.token_options(g) + [("resign", ())]

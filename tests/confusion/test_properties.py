@@ -39,8 +39,8 @@ def play(seed: int, tokens: bool) -> tuple[Game, list[int]]:
         return choice
 
     g = model.start(bytes(32), tokens, "random")
-    g = model.commit_assignment(g, 0, tuple(bytes([i]) * 32 for i in range(13)))
-    g = model.commit_assignment(g, 1, tuple(bytes([i + 13]) * 32 for i in range(13)))
+    g = model.commit_assignment(g, 0, tuple((bytes([i]) * 32,) * 2 for i in range(13)))
+    g = model.commit_assignment(g, 1, tuple((bytes([i + 13]) * 32,) * 2 for i in range(13)))
     draws = [pick(k) for k in model.draw_sizes(g)]
     g = model.apply_draw(g, draws)
     # commitments in record order hold TYPE_IDS in order: the draw fixes each spy's type
