@@ -71,9 +71,10 @@ def add_net_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turn-timeout", type=float, default=300.0,
                    help="seconds a seat may take before it is declared absent (default 300)")
     p.add_argument("--answer-delay", type=float, default=3.0,
-                   help="in games where an answer's timing could tell that you decided it "
-                        "(Confusion's Double Agent), your answers leave no sooner than this "
-                        "many seconds after the question (default 3)")
+                   help="in games where an answer's timing could tell who decided it "
+                        "(Confusion's Double Agent), every answer of this seat, a person's or "
+                        "a bot's, asked or forced, leaves this many seconds after the question, "
+                        "or when given if that is later (default 3)")
     p.add_argument("-v", "--verbose", action="count", default=0)
 
 
@@ -201,12 +202,11 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
             for leaf in (_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])]
 
 
-def _config(
-    args: argparse.Namespace, *, instant_bot: bool = False, person: bool = False
-) -> SessionConfig:
-    """``instant_bot``: the agent is a bot that does not think, so it decides on the loop;
-    ``person``: a person plays this seat, so its paced answers wait (``--answer-delay``)."""
-    delay = max(0.0, getattr(args, "answer_delay", 0.0)) if person else 0.0
+def _config(args: argparse.Namespace, *, instant_bot: bool = False) -> SessionConfig:
+    """``instant_bot``: the agent is a bot that does not think, so it decides on the loop.
+    Every seat, a person's or a bot's, holds its paced answers to ``--answer-delay`` (DESIGN §4:
+    timing never tells who decided, bot peers included)."""
+    delay = max(0.0, getattr(args, "answer_delay", 0.0))
     return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot,
                          answer_delay=delay, announce=True)
 
@@ -330,7 +330,8 @@ def _bot_process(arguments: list[str]) -> subprocess.Popen[bytes]:
 def _spawn_bots(args: argparse.Namespace, count: int, table: bytes,
                 game: str) -> subprocess.Popen[bytes]:
     return _bot_process(["bots", "--count", str(count), "--game", game, "--table", table.hex(),
-                         "--interface", args.interface, "--turn-timeout", str(args.turn_timeout)])
+                         "--interface", args.interface, "--turn-timeout", str(args.turn_timeout),
+                         "--answer-delay", str(args.answer_delay)])
 
 
 def _resume_bots(args: argparse.Namespace, table: bytes) -> list[subprocess.Popen[bytes]]:
@@ -340,7 +341,8 @@ def _resume_bots(args: argparse.Namespace, table: bytes) -> list[subprocess.Pope
     for game in unfinished_games(_bot_peers_home() / "data"):
         if game.seat is None or not game.store.folder.name.startswith(table.hex()):
             continue
-        arguments = ["resume", game.store.folder.name, "--turn-timeout", str(args.turn_timeout)]
+        arguments = ["resume", game.store.folder.name, "--turn-timeout", str(args.turn_timeout),
+                     "--answer-delay", str(args.answer_delay)]
         if args.interface is not None:
             arguments += ["--interface", args.interface]
         processes.append(_bot_process(arguments))
@@ -372,7 +374,7 @@ async def _open(args: argparse.Namespace,
             definition=definition, options=options, players=players, me=me, seated=seated,
             interface=args.interface, root=data_dir(),
             agent=_human(box, definition, args.ui)(0) if seated else None,
-            config=_config(args, person=seated), events=_events(args, definition),
+            config=_config(args), events=_events(args, definition),
             on_open=on_open,
         )
     except BaseException:
@@ -505,7 +507,7 @@ async def join(args: argparse.Namespace) -> int:
     session = await join_table(ad, definition=definition, me=Me.fresh(identity, name[:64]),
                                interface=args.interface, root=data_dir(),
                                agent_for=_human(box, definition, args.ui),
-                               config=_config(args, person=True),
+                               config=_config(args),
                                events=_events(args, definition))
     box.append(session)
     _seated(args, session)
@@ -730,8 +732,7 @@ async def resume(args: argparse.Namespace) -> int:
     try:
         session = await resume_session(
             store, definition=definition, identity=identity, agent_for=agent_for,
-            config=_config(args, instant_bot=bool(bot_kind) and think == 0,
-                           person=not bot_kind),
+            config=_config(args, instant_bot=bool(bot_kind) and think == 0),
             events=None if bot_kind else _events(args, definition))
     except BaseException:
         for process in bot_peers:

@@ -278,8 +278,12 @@ def verify_permutation(commitments: Sequence[Commitment], domain: str, alphabet:
     _distinct(alphabet, "an alphabet")
     if len(commitments) != len(alphabet):
         raise ProofError(f"{len(commitments)} commitments cannot hold {len(alphabet)} values")
-    verify_shuffle(_alphabet(domain, alphabet), [c.ciphertext() for c in commitments],
-                   BINDING_BASE, proof, _permutation_context(context, domain, alphabet))
+    try:
+        verify_shuffle(_alphabet(domain, alphabet), [c.ciphertext() for c in commitments],
+                       BINDING_BASE, proof, _permutation_context(context, domain, alphabet))
+    except ProofError:
+        raise ProofError(f"the {len(alphabet)} commitments are not proven to hold each value "
+                         "once (the permutation proof does not verify)") from None
 
 
 def decode_permutation_proof(value: object, alphabet: Sequence[str]) -> ShuffleProof:

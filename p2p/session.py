@@ -135,8 +135,9 @@ class SessionConfig:
     linger: float = 3.0
     dial_timeout: float = 30.0
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
-    answer_delay: float = 0.0  # a person's records of the game's ``paced`` kinds leave no sooner
-    # than this after their place began, asked or automatic, so their timing tells nothing
+    answer_delay: float = 0.0  # our records of the game's ``paced`` kinds (a person's or a bot's,
+    # asked or forced) leave this long after their place began, or when built if that is later,
+    # so their timing tells nothing about who decided (DESIGN §4)
     inline_agent: bool = False  # a bot that decides at once: build our records on the event loop
     # (no thread hop; while it is our turn nothing else is urgent), never for a person
     watchers: int = 8  # spectators we admit at once (0: none)
@@ -413,6 +414,7 @@ class Session:
             await changed.wait()
             return
         if signed.record.kind in self.definition.paced and self.config.answer_delay > 0:
+            # the longer of the delay and the decision: the record waits, never the decision
             await trio.sleep_until(self.protocol.since + self.config.answer_delay)
         # The memo of the choice just made is kept with the record (``Remember``), durably,
         # before the record leaves.

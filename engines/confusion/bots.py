@@ -2,6 +2,8 @@
 
 The random bot picks uniformly among the legal options of each decision, except that it never
 resigns (a bot that resigns at random ends most games on its first turns and tests nothing).
+Neither bot draws from its entropy for a decision with one option (a forced answer), so a game
+plays the same whether forced answers are asked or not.
 
 The heuristic bot reads its ``SeatView`` only: the public game, its notebook (§11, from public
 data) and the types it assigned to the enemy's spies. It scores each announcement by the value
@@ -14,7 +16,8 @@ spies left on each side. Free actions: it always eliminates the enemy Double Age
 on the board (the hunt: it assigned that type, so it knows where it is), and its own spy once
 the notebook proves it is its DA. As the enemy's Double Agent's answerer it says whatever hurts
 the enemy more: "no" to a move that would help them, "yes" to one that would not (misleading
-their notebook). Tokens: ``reveal`` on its most uncertain spy next to the briefcase, ``double``
+their notebook); a forced answer, its one option, is scored the same way (the same work either
+way). Tokens: ``reveal`` on its most uncertain spy next to the briefcase, ``double``
 from the sixth turn, ``swap`` when it wins at once.
 """
 
@@ -46,7 +49,7 @@ class RandomBot:
 
     def decide(self, decision: Decision) -> int:
         allowed = [i for i, o in enumerate(decision.options) if not _resigns(o)]
-        return allowed[below(self.entropy, len(allowed))]
+        return allowed[0] if len(allowed) == 1 else allowed[below(self.entropy, len(allowed))]
 
 
 def value(g: Game, side: Side) -> float:
@@ -119,7 +122,7 @@ class HeuristicBot:
     def _best(self, scores: list[float]) -> int:
         top = max(scores)
         ties = [i for i, s in enumerate(scores) if s >= top - 1e-9]
-        return ties[below(self.entropy, len(ties))]
+        return ties[0] if len(ties) == 1 else ties[below(self.entropy, len(ties))]
 
     def _side(self, view: SeatView) -> Side:
         return 0 if view.seat == 0 else 1

@@ -7,12 +7,14 @@ commitment (from ``secret("blinding", i)``). Both are derived from the
 master secret, so a resumed seat rebuilds them without a memo. Once the beacon has placed the
 commitments on the spies, the seat knows each enemy spy's type (§12) and never any of its own.
 
-It answers automatically whatever the rules force (a non-DA answer, every promotion statement, a
-shown type, the final openings) and asks its agent only for the rulebook's decisions: a token, a
-free action, an announcement, and the answer for the opponent's Double Agent. Every proof is a
-membership proof of ``crypto.membership`` on its own commitment, bound to the record's context.
-Hiding the difference between an automatic and an asked answer (the same minimum delay) is the
-client's job: the record itself is the same either way.
+It writes itself whatever the rules force with no answer to give (every promotion statement, a
+shown type, the final openings) and asks its agent for the rulebook's decisions: a token, a free
+action, an announcement, and every answer: the Double Agent's with "yes" and "no", every other
+one with the one answer its type forces. So a person is asked for each answer alike and a bot
+that takes its time takes it for each (DESIGN §4: timing never tells who decided); that every
+answer then leaves after the same delay is the client's job (the game's ``paced`` kinds in
+``p2p.session``), and the record itself is the same either way. Every proof is a membership
+proof of ``crypto.membership`` on its own commitment, bound to the record's context.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from spycraft.engines.confusion.movement import (
     promotion_statement,
 )
 from spycraft.engines.confusion.protocol import GAME, TYPE_DOMAIN
-from spycraft.engines.confusion.screen import line_text
+from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.seat import SeatContext
@@ -183,13 +185,21 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         spy = g.pending.spy
         type_id = self.enemy_types(g)[spy]
         forced = forced_answer(type_id, g.asked)
+        enemy = SIDE_NAMES[self.enemy]
+        question = f"{enemy} announces {announce_label(g, g.pending)}."
+        # Every answer is asked, the forced ones with their one option, so that a person (or a
+        # bot that takes its time) spends its time on each alike (DESIGN §4: timing never tells).
         if forced is None:
-            enemy = SIDE_NAMES[self.enemy]
-            prompt = (f"{enemy} announces {announce_label(g, g.pending)}. {spy} is {enemy}'s "
-                      "Double Agent: answer yes or no, as you like")
-            yes = bool(self._ask(g, "answer", prompt, (True, False), ("yes", "no"), b.agent))
+            prompt = f"{question} {spy} is {enemy}'s Double Agent: answer yes or no, as you like"
+            options: tuple[bool, ...] = (True, False)
         else:
-            yes = forced
+            name = type_name(type_id)
+            article = "an" if name[0] in "AEIOU" else "a"
+            prompt = f"{question} {spy} is {article} {name}: the answer is " + (
+                "yes" if forced else "no")
+            options = (forced,)
+        yes = bool(self._ask(g, "answer", prompt, options,
+                             tuple("yes" if o else "no" for o in options), b.agent))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
                                                        .for_answer(yes)), "promotion": None}
         if yes and model.promotion_due(g):

@@ -94,17 +94,36 @@ def test_tokens_and_free_actions_name_spies_where_they_stand() -> None:
     assert picked(d, "remove your own spy w-c") == ("eliminate_own", "W-C")
 
 
-def test_the_double_agents_answer_is_asked_in_words() -> None:
-    """Seed 1 reaches a Double Agent's answer within a few turns (random bots, tokens on)."""
+def asked_answers(seed: int, enough: int) -> list[Decision]:
+    """The answer decisions of a random game (tokens on) until ``enough`` were DA answers."""
     asked: list[Decision] = []
-
-    entropy = SeededEntropy(1)
+    entropy = SeededEntropy(seed)
     local = new_local_table(GAME, {"tokens": True, "first": "random"}, 2, entropy)
     agents = [Recording(BOTS["random"](entropy.child(f"bot/{i}"), i), asked) for i in range(2)]
-    while not any(d.kind == "answer" for d in asked):
+    while sum(len(d.options) == 2 for d in asked if d.kind == "answer") < enough:
         assert local.step(agents) is not None
-    answer = asked[-1]
+    return [d for d in asked if d.kind == "answer"]
+
+
+def test_the_double_agents_answer_is_asked_in_words() -> None:
+    """Seed 1 reaches a Double Agent's answer within a few turns (random bots, tokens on)."""
+    answer = next(d for d in asked_answers(1, 1) if len(d.options) == 2)
     assert answer.labels == ("yes", "no")
     assert answer.prompt.startswith(("White announces W-", "Red announces R-"))
     assert "Double Agent: answer yes or no" in answer.prompt
     assert " move " not in answer.prompt and "(" not in answer.prompt
+
+
+def test_every_forced_answer_is_asked_too_with_its_one_answer() -> None:
+    """So that a person is asked for every answer alike (timing never tells who decided), a
+    forced answer is a decision with the one option its type allows, said in words."""
+    forced = [d for d in asked_answers(1, 1) if len(d.options) == 1]
+    assert forced
+    for d in forced:
+        (yes,) = d.options
+        assert d.labels == ("yes" if yes else "no",)
+        assert d.prompt.startswith(("White announces W-", "Red announces R-"))
+        assert d.prompt.endswith(f": the answer is {d.labels[0]}")
+        assert " is a " in d.prompt or " is an " in d.prompt
+        assert "Double Agent" not in d.prompt and "(" not in d.prompt
+        assert picked(d, d.labels[0]) == yes
