@@ -13,9 +13,10 @@ records the moment it sent them and for the others' the moment they arrived.
 
 MODE is one of
   bot        every decision takes ``--think`` seconds, as ``spycraft bots --think`` does: the
-             player never takes a token or a free action, announces at random (half of the
-             time its own Double Agent, see below), answers the Double Agent at random, and
-             resigns at its first free action from turn ``--turns`` on
+             player never takes a token or a free action, announces plain moves at random
+             that neither touch the briefcase nor capture the enemy's Double Agent (half of
+             the time with its own Double Agent, see below), answers the Double Agent at
+             random, and resigns at its first free action from turn ``--turns`` on
   person     the same player as a scripted person in the session's worker thread: a Double
              Agent's answer takes a random 0 to ``--think`` seconds of thought, a forced answer
              a tenth of that, every other decision a moment
@@ -74,11 +75,19 @@ class Prober:
             resign = decision.view.game.turn_no >= self.turns
             return len(options) - 1 if resign else 0
         if decision.kind == "announce":
+            view = decision.view
+            board = view.game.board
+            enemy_da = next((s for s, t in view.opponent_types if t == "DA"), None)
+            # plain moves that neither touch the briefcase nor capture the enemy's Double
+            # Agent: the game lasts its turns and both Double Agents stay to be asked about
+            calm = [i for i, a in enumerate(options) if a.mode == "move"
+                    and a.to != board.briefcase and board.occupant(a.to) != enemy_da] \
+                or list(range(len(options)))
             da = self.own_da.read_text() if self.own_da.exists() else None
-            with_da = [i for i, a in enumerate(options) if a.spy == da]
+            with_da = [i for i in calm if options[i].spy == da]
             if with_da and self.rng.random() < 0.5:
                 return self.rng.choice(with_da)
-            return self.rng.randrange(len(options))
+            return self.rng.choice(calm)
         if decision.kind == "answer":
             return self.rng.randrange(len(options))
         return 0
