@@ -48,8 +48,10 @@ class RandomBot:
         self.seat = seat
 
     def decide(self, decision: Decision) -> int:
+        if len(decision.options) == 1:
+            return 0
         allowed = [i for i, o in enumerate(decision.options) if not _resigns(o)]
-        return allowed[0] if len(allowed) == 1 else allowed[below(self.entropy, len(allowed))]
+        return allowed[below(self.entropy, len(allowed))]
 
 
 def value(g: Game, side: Side) -> float:
@@ -120,9 +122,11 @@ class HeuristicBot:
         return self._best(policy[decision.kind](decision, view))
 
     def _best(self, scores: list[float]) -> int:
+        if len(scores) == 1:
+            return 0
         top = max(scores)
         ties = [i for i, s in enumerate(scores) if s >= top - 1e-9]
-        return ties[0] if len(ties) == 1 else ties[below(self.entropy, len(ties))]
+        return ties[below(self.entropy, len(ties))]
 
     def _side(self, view: SeatView) -> Side:
         return 0 if view.seat == 0 else 1
