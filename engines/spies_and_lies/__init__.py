@@ -11,7 +11,7 @@ from typing import Any
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.schema import BOOL, BYTES32, Fixed, Int, ListOf, body
+from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, Int, ListOf, body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import protocol as P
 from spycraft.engines.spies_and_lies.bots import BOTS
@@ -27,10 +27,11 @@ NUMBER = Int(-(2**63), 2**64 - 1)
 Seat = SpiesAndLiesSeat
 
 MOVES: dict[str, Move[Board]] = moves(
-    Move("deploy", body(missions=ListOf(BYTES32, size=4)), P.apply_deploy, Seat.build_deploy,
-         "deploy"),
+    Move("deploy", body(missions=ListOf(Fixed((BYTES32, BYTES32)), size=4)), P.apply_deploy,
+         Seat.build_deploy, "deploy"),
     Move("layout", body(digest=BYTES32), P.apply_layout, Seat.build_layout, "sergeant"),
-    Move("tokens", body(tokens=ListOf(BOOL, size=4), nonce=BYTES32), P.apply_tokens,
+    Move("tokens", body(tokens=ListOf(BOOL, size=4), nonce=BYTES32,
+                        proofs=ListOf(Encoded("membership proof"), size=4)), P.apply_tokens,
          Seat.build_tokens),
     Move("deceive", body(place=BOOL), P.apply_deceive, Seat.build_deceive, "deceive"),
     Move("guess", body(rank=NUMBER), P.apply_guess, Seat.build_guess, "guess"),

@@ -3,8 +3,8 @@
 Theory of operation
 -------------------
 ``Board`` is everything both seats can see (rules §2, "Public"). A deployment stays with its
-owner until a card is revealed, so the board holds only each card's commitment digest, its Intel
-token once the layouts are opened, and its rank once it is revealed.
+owner until a card is revealed, so the board holds only each card's commitment, its Intel token
+once the layouts are opened, and its rank once it is revealed.
 
 Each function here takes a board and one event and returns the next board:
 
@@ -24,9 +24,12 @@ then captain? and marshal? when an ability needs its owner's choice) -> ``exhaus
 -> ``deploy`` of the next day. After day 3's step 8, a flag capture or a forfeit the phase is
 ``over``: the seats that have not forfeited open their remaining cards, then the result stands.
 
-A seat may reveal a card only while some legal deployment of its hand still agrees with every
-card it has revealed and every token it showed; the first reveal after which none does is the
-violation. So a cheat is caught at the earliest reveal that proves it.
+Every card is proven to be in the hand and to agree with its token when the tokens are opened
+(``token_ranks`` are the ranks a card with that token may hold; ``protocol`` checks the
+proofs). What no proof covers is how the four cards relate (distinct, the rank order): a seat
+may reveal a card only while some legal deployment of its hand still agrees with every card it
+has revealed and every token it showed; the first reveal after which none does is the violation.
+So a cheat is caught at the earliest reveal that proves it.
 """
 
 from __future__ import annotations
@@ -95,7 +98,7 @@ CardState = Literal["hidden", "retired", "activated", "shown"]
 class Card:
     """One Mission card on the table. ``shown`` = opened at the final reveal, never resolved."""
 
-    digest: bytes
+    commitment: tuple[bytes, bytes]  # the rank's commitment: [point, tag] (crypto.membership)
     token: bool | None = None
     state: CardState = "hidden"
     rank: int | None = None
@@ -200,6 +203,14 @@ def legal_deployments(in_hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 def forced_token(rank: int, intel: int) -> bool:
     return rank in INTEL[intel].shows
+
+
+def token_ranks(board: Board, seat: int, token: bool) -> tuple[int, ...]:
+    """The ranks of the hand a card carrying ``token`` may hold under the current Intel card:
+    those the card shows (or, without a token, does not show), and the Sergeant (§4.2)."""
+    assert board.current is not None
+    return tuple(r for r in hand(board, seat)
+                 if r == SERGEANT or forced_token(r, board.current) == token)
 
 
 def contradicts(rank: int, token: bool | None, intel: int | None) -> bool:
@@ -318,8 +329,8 @@ def setup(board: Board, old: int, red: int, blue: int, sp: int) -> Board:
     )
 
 
-def deploy(board: Board, seat: int, digests: Sequence[bytes]) -> Board:
-    board = evolve(board, cards=_put(board.cards, seat, tuple(Card(d) for d in digests)))
+def deploy(board: Board, seat: int, commitments: Sequence[tuple[bytes, bytes]]) -> Board:
+    board = evolve(board, cards=_put(board.cards, seat, tuple(Card(c) for c in commitments)))
     return evolve(board, phase="intel") if all(board.cards) else board
 
 

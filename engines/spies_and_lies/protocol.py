@@ -6,12 +6,32 @@ Theory of operation
 -------------------
 Seat 0 plays Red and seat 1 plays Blue. The game state is ``model.Board``, which holds only
 public facts; ``next`` names who writes next from its phase and stage, ``apply`` checks one
-record (shape, then openings, then rules) and hands the event to ``model``. Hidden choices are
-hash commitments (crypto.commit): each deployment is four commitments, one per Mission card, so
-each card is opened alone at its step; each token layout is one commitment, opened by both seats
-once both are committed (the token phase is simultaneous, rules §4.2). Public randomness comes
-from the beacon: ``on_draw`` turns a round seed into the ``uniform()`` values of that moment with
-``uniform_from(seed, 0, k0)``, ``uniform_from(seed, 1, k1)``, ... in the rules' order.
+record (shape, then openings and proofs, then rules) and hands the event to ``model``. Each
+deployment is four commitments of ``crypto.membership``, one per Mission card, each to its rank
+under its own alphabet domain ``spies-and-lies/rank/<seat>/<day>/<mission>`` (so a commitment
+copied from another seat's card or another mission opens for nobody), and each card is opened
+alone at its step. Each token layout is one hash commitment (crypto.commit), opened by both
+seats once both are committed (the token phase is simultaneous, rules §4.2); the opening proves
+at once, card by card, that the card's rank is in the hand and agrees with its token
+(``model.token_ranks``: a membership proof on the card's commitment), so no forced token can
+lie and no exhausted soldier can stand under a card from the first guess on. Public randomness
+comes from the beacon: ``on_draw`` turns a round seed into the ``uniform()`` values of that
+moment with ``uniform_from(seed, 0, k0)``, ``uniform_from(seed, 1, k1)``, ... in the rules'
+order.
+
+When each commitment is proven (docs/records.md lists it too):
+
+* a card's rank in the hand and its forced token: at the ``tokens`` record, the first where the
+  token is public (the Intel card is drawn after both deployments, and the layout is hidden
+  until both are committed);
+* that the four ranks are distinct and in rank order (§4.1: a relation among the four hidden
+  cards): at the first reveal after which no legal deployment agrees with what the seat has
+  shown (``model.reveal_problem``), at the latest by the end of the round or the final reveal.
+  A proof at the deploy record exists (an OR over the legal deployments, up to 294 of them,
+  ``membership.prove_row_member``), but it costs about 60 ms to prove and 45 ms to verify and
+  20 KB per deployment here, six per game: twenty times the CPU and seven times the bytes of a
+  whole game today, so it is not made;
+* a card's rank: at its reveal (or the final reveal), which opens the commitment.
 
 Records of a round, in order (rules §8): ``deploy`` seat 0, ``deploy`` seat 1, beacon (Intel),
 ``layout`` seat 0, ``layout`` seat 1, ``tokens`` seat 0, ``tokens`` seat 1, then per step:
@@ -24,15 +44,16 @@ before the result.
 =========  ==========  ===========================================================  ===========
 kind       writer      body                                                         when
 =========  ==========  ===========================================================  ===========
-deploy     each seat   ``{missions: [d1, d2, d3, d4]}``: 32-byte commitment digests   Deployment
-                       to ``[seat, day, mission 1..4, rank]`` (purpose
-                       ``spies-and-lies/mission``)
+deploy     each seat   ``{missions: [4 x [point, tag]]}``: commitments to the ranks  Deployment
+                       under M1..M4
 layout     each seat   ``{digest}``: commitment to ``[seat, day, [t1..t4]]``           Intel
                        (purpose ``spies-and-lies/tokens``)
-tokens     each seat   ``{tokens: [t1..t4] (bools), nonce}``: opens the layout         Intel
+tokens     each seat   ``{tokens: [t1..t4] (bools), nonce, proofs: [4 proofs]}``:     Intel
+                       opens the layout; proof i: M(i)'s rank is in token_ranks
 deceive    defender    ``{place: bool}``: D3                                           each step
 guess      guesser     ``{rank: 1..10}``: D4                                           each step
-reveal     defender    ``{rank, nonce}``: opens the target's commitment                each step
+reveal     defender    ``{rank, nonce}``: opens the target's commitment (nonce: its    each step
+                       32-byte blinding scalar)
 captain    defender    ``{copy: int}``: D5, 0 = "6 IP", e = copy exhausted e           when asked
 marshal    defender    ``{split: bool}``: D6, false = "10 IP", true = "5 and -5"       when asked
 final      each seat   ``{cards: [[rank, nonce], ...]}``: the still-hidden cards,       game over
@@ -40,14 +61,14 @@ final      each seat   ``{cards: [[rank, nonce], ...]}``: the still-hidden cards
 =========  ==========  ===========================================================  ===========
 
 Checks and errors: a body of the wrong shape is ``MalformedRecord``; an opening that does not
-open its commitment is ``BadOpening``; a choice the rules forbid (a guess outside 1..10, a copy
-that is not offered) is ``IllegalAction``; a valid opening that proves the hidden deployment or a
-forced token illegal (a rank not in the hand, a repeated rank, the rank order broken, a false
-non-Sergeant token) is ``RuleViolation``, raised at the first reveal after which no legal
-deployment agrees with what the seat has shown. The table turns any of these into a forfeit
-through its ``fraud`` record. A D5 whose only option is "6 IP" is not a decision: the engine
-takes 6 IP and no ``captain`` record is written. A token layout never opened (play stopped first)
-is not checked: no token was ever shown, so nobody was misled.
+open its commitment is ``BadOpening``; a token proof that does not verify is ``InvalidProof``; a
+choice the rules forbid (a guess outside 1..10, a copy that is not offered) is
+``IllegalAction``; a token no rank of the hand can carry, and a valid opening that proves the
+hidden deployment illegal (a repeated rank, the rank order broken; a rank outside the hand or a
+false token too, which the proofs already exclude) is ``RuleViolation``, raised at the first
+reveal after which no legal deployment agrees with what the seat has shown. The table turns any
+of these into a forfeit through its ``fraud`` record. A D5 whose only option is "6 IP" is not a
+decision: the engine takes 6 IP and no ``captain`` record is written.
 """
 
 from __future__ import annotations
@@ -55,29 +76,49 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spycraft.crypto import membership
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
-from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn
+from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn, ProofError
+from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Move, Rules
+from spycraft.engines.errors import Violation
+from spycraft.engines.game import Move, Rules, proof_context
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
-MISSION_PURPOSE = "spies-and-lies/mission"
+GAME = "spies-and-lies"
 LAYOUT_PURPOSE = "spies-and-lies/tokens"
 
-def mission_commitment(seat: int, day: int, mission: int, rank: int, nonce: bytes) -> Commitment:
-    return Commitment.to(MISSION_PURPOSE, [seat, day, mission, rank], nonce)
+
+def rank_domain(seat: int, day: int, mission: int) -> str:
+    """The alphabet domain of one Mission card's rank (``membership.value_point``)."""
+    return f"spies-and-lies/rank/{seat}/{day}/{mission}"
+
+
+def mission_commitment(seat: int, day: int, mission: int, rank: int, blinding: Scalar
+                       ) -> membership.Commitment:
+    return membership.commit(rank_domain(seat, day, mission), str(rank), blinding)
 
 
 def layout_commitment(seat: int, day: int, tokens: Sequence[bool], nonce: bytes) -> Commitment:
     return Commitment.to(LAYOUT_PURPOSE, [seat, day, list(tokens)], nonce)
 
 
-def opens_mission(board: Board, seat: int, index: int, rank: int, nonce: bytes) -> bool:
-    digest = board.cards[seat][index].digest
-    return Commitment(digest, MISSION_PURPOSE).opens_to([seat, board.day, index + 1, rank], nonce)
+def card_commitment(board: Board, seat: int, index: int) -> membership.Commitment:
+    return membership.Commitment.decode(board.cards[seat][index].commitment)
+
+
+def opens_mission(board: Board, seat: int, index: int, rank: int, blinding: bytes) -> bool:
+    """Whether (rank, blinding) opens M(index+1) of ``seat`` (a 32-byte scalar encoding)."""
+    return card_commitment(board, seat, index).opens(
+        rank_domain(seat, board.day, index + 1), str(rank), Scalar.decode(blinding))
+
+
+def token_set(board: Board, seat: int, token: bool) -> tuple[str, ...]:
+    """The alphabet values a card with ``token`` is proven to hold (``model.token_ranks``)."""
+    return tuple(str(r) for r in model.token_ranks(board, seat, token))
 
 
 class SpiesAndLies(Rules[Board]):
@@ -194,10 +235,8 @@ def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]
 
 
 def apply_deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
-    digests = [
-        _bytes32(r, d, "a mission digest") for d in _list(r, body["missions"], 4, "missions")
-    ]
-    return model.deploy(b, r.seat, digests)
+    commitments = [membership.Commitment.decode(c) for c in body["missions"]]
+    return model.deploy(b, r.seat, [(c.point.encode(), c.tag.encode()) for c in commitments])
 
 
 def apply_layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
@@ -210,6 +249,20 @@ def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
     if not commitment.opens_to([r.seat, b.day, tokens], nonce):
         raise BadOpening(r.seat, r.seq, "the tokens do not open this seat's layout commitment")
+    context = proof_context(GAME, r.table, r.seq, r.seat, r.kind)
+    for index, (token, proof) in enumerate(zip(tokens, body["proofs"])):
+        allowed = token_set(b, r.seat, token)
+        mission = f"M{index + 1}"
+        if not allowed:
+            raise Violation(f"no soldier in the hand can carry {mission}'s "
+                            f"{'token' if token else 'missing token'}")
+        try:
+            membership.verify_member(card_commitment(b, r.seat, index),
+                                     rank_domain(r.seat, b.day, index + 1), allowed,
+                                     membership.decode_proof(proof, allowed), context)
+        except ProofError:
+            raise ProofError(f"{mission} is not proven to hold a soldier of the hand that "
+                             f"agrees with its {'token' if token else 'missing token'}") from None
     return model.open_layout(b, r.seat, tokens)
 
 

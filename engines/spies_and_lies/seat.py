@@ -4,8 +4,11 @@ Theory of operation: the seat asks its agent only for the rulebook's decisions (
 §8) and builds every other record itself. Its two private choices, the deployment (D1) and the
 Sergeant's token (D2), go into ``memo`` before the record that commits to them is returned, and
 are read back from ``memo`` whenever present, so a resumed seat never decides them twice. Every
-nonce is derived from the seat's master secret: ``secret("deploy", day, mission)`` for a Mission
-card and ``secret("tokens", day)`` for the token layout.
+secret is derived from the seat's master secret: the blinding of a Mission card's commitment
+from ``secret("deploy", day, mission)`` and the token layout's nonce from ``secret("tokens",
+day)``. The tokens record carries, for each card, the membership proof that its rank is in the
+hand and agrees with its token (``protocol``): only a true statement has one, so a seat whose
+deployment broke that rule could not write it.
 """
 
 from __future__ import annotations
@@ -13,12 +16,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spycraft.crypto import membership
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.group import Scalar
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
-from spycraft.engines.spies_and_lies.protocol import layout_commitment, mission_commitment
+from spycraft.engines.spies_and_lies.protocol import (
+    card_commitment,
+    layout_commitment,
+    mission_commitment,
+    rank_domain,
+    token_set,
+)
 from spycraft.engines.spies_and_lies.view import SeatView
 
 
@@ -114,13 +126,17 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
 
     # --- records (dispatched by the moves table, ``engines.game``) ---------------------------
 
+    def blinding(self, day: int, mission: int) -> Scalar:
+        """The blinding of the commitment under M(mission) on ``day``."""
+        return Scalar.random(SeededEntropy(self.context.secret("deploy", day, mission)))
+
     def build_deploy(self, board: Board, b: Build) -> Body:
         day = board.day
-        digests = [
-            mission_commitment(self.index, day, m, r, self.context.secret("deploy", day, m)).digest
+        commitments = [
+            mission_commitment(self.index, day, m, r, self.blinding(day, m)).encode()
             for m, r in enumerate(self._deploy(board, b.agent), start=1)
         ]
-        return {"missions": digests}
+        return {"missions": commitments}
 
     def build_layout(self, board: Board, b: Build) -> Body:
         tokens = self._tokens(board, b.agent)
@@ -129,7 +145,16 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
 
     def build_tokens(self, board: Board, b: Build) -> Body:
         tokens = self._tokens(board, b.agent)
-        return {"tokens": list(tokens), "nonce": self.context.secret("tokens", board.day)}
+        ranks = self._known_deployment(board)
+        proofs = [
+            membership.prove_member(
+                card_commitment(board, self.index, i), rank_domain(self.index, board.day, i + 1),
+                str(rank), self.blinding(board.day, i + 1), token_set(board, self.index, token),
+                b.context, b.entropy).encode()
+            for i, (rank, token) in enumerate(zip(ranks, tokens))
+        ]
+        return {"tokens": list(tokens), "nonce": self.context.secret("tokens", board.day),
+                "proofs": proofs}
 
     def build_deceive(self, board: Board, b: Build) -> Body:
         mission = model.target_index(board) + 1
@@ -158,7 +183,7 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
     def build_reveal(self, board: Board, b: Build) -> Body:
         mission = model.target_index(board) + 1
         rank = self._known_deployment(board)[mission - 1]
-        return {"rank": rank, "nonce": self.context.secret("deploy", board.day, mission)}
+        return {"rank": rank, "nonce": self.blinding(board.day, mission).encode()}
 
     def build_captain(self, board: Board, b: Build) -> Body:
         options = model.captain_options(board, self.index)
@@ -186,7 +211,7 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
     def build_final(self, board: Board, b: Build) -> Body:
         ranks = self._known_deployment(board)
         cards = [
-            [ranks[i], self.context.secret("deploy", board.day, i + 1)]
+            [ranks[i], self.blinding(board.day, i + 1).encode()]
             for i in model.hidden_indices(board, self.index)
         ]
         return {"cards": cards}

@@ -30,10 +30,12 @@ from spycraft.crypto.errors import (
     BadSignature,
     ChainBroken,
     IllegalAction,
+    InvalidProof,
     MalformedRecord,
     OutOfTurn,
     RecordError,
 )
+from spycraft.crypto.group import Point
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
     COSE_SIGN1_TAG,
@@ -352,25 +354,28 @@ def test_a_seat_that_signs_a_record_in_the_other_seats_name_and_turn_is_out_of_t
     assert f"expected seat {signed.seat} to write reveal" in error.what
 
 
-def test_a_lie_in_a_commitment_is_caught_at_the_reveal_that_opens_it(game: Transcript) -> None:
+def test_a_lie_in_a_commitment_is_caught_at_the_first_record_that_proves_it(
+        game: Transcript) -> None:
     seq = PICKS["early deploy"]
     signed = game.records[seq - 1]
-    # commitments to nothing: well-formed, so accepted now; shown false when the first is opened
-    missions = [bytes([i]) * 32 for i in range(4)]
+    # commitments to nothing: well-formed, so accepted now; shown false when the tokens are
+    # opened, whose proofs say what each card holds
+    missions = [[Point.hash_to("test/nothing", [i, part]).encode() for part in (0, 1)]
+                for i in range(4)]
     records = raws(game)
     records[seq - 1] = resign(signed, "body", {"missions": missions})
     # The later records still chain on the honest record's hash; re-sign them so only the lie
     # differs (each by its own seat, as a cheating table would have written them).
     transcript = _rechain(game, records, start=seq)
     error = failure(transcript)
-    assert type(error) is BadOpening
+    assert type(error) is InvalidProof
     assert error.seat == signed.seat
-    first_reveal = next(
+    tokens = next(
         r.seq
         for r in game.records
-        if r.seq > seq and r.record.kind == "reveal" and r.seat == signed.seat
+        if r.seq > seq and r.record.kind == "tokens" and r.seat == signed.seat
     )
-    assert error.seq == first_reveal
+    assert error.seq == tokens
 
 
 def _rechain(game: Transcript, records: list[bytes], start: int) -> bytes:

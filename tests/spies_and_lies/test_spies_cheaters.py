@@ -6,18 +6,30 @@ from typing import Any
 
 import pytest
 
+from spycraft.crypto import membership
+from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import (
     BadOpening,
     IllegalAction,
+    InvalidProof,
     MalformedRecord,
     OutOfTurn,
     RecordError,
     RuleViolation,
 )
+from spycraft.crypto.group import Scalar
+from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, SERGEANT, Board
-from spycraft.engines.spies_and_lies.protocol import layout_commitment, opens_mission
+from spycraft.engines.spies_and_lies.protocol import (
+    card_commitment,
+    layout_commitment,
+    opens_mission,
+    rank_domain,
+    token_set,
+)
+from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.table import Turn
 
 from .support import FirstOption, board, expected, first_seed, honest_table, play_until
@@ -89,7 +101,43 @@ def test_an_out_of_order_deployment_is_a_rule_violation_at_the_reveal_that_break
     red_builds_a_rejected_record(table, agents, RuleViolation, "not increasing")
 
 
-def test_deploying_an_exhausted_soldier_is_caught_at_its_reveal() -> None:
+def token_proofs(table: LocalTable, seat: int, tokens: list[bool], lie: int | None = None,
+                 seq: int | None = None) -> list[Any]:
+    """The seat's proofs for ``tokens`` at the next record (or ``seq``); for mission ``lie``,
+    where no true statement exists, a liar's proof: a true one for a commitment it invents."""
+    b = board(table)
+    s = table.seats[seat].game
+    assert isinstance(s, SpiesAndLiesSeat)
+    ranks = table.seats[seat].memo[f"deploy/{b.day}"]
+    where = proof_context("spies-and-lies", table.state.genesis.table,
+                          table.state.seq + 1 if seq is None else seq, seat, "tokens")
+    proofs = []
+    for i, (rank, token) in enumerate(zip(ranks, tokens)):
+        domain, allowed = rank_domain(seat, b.day, i + 1), token_set(b, seat, token)
+        commitment, value = card_commitment(b, seat, i), str(rank)
+        blinding = s.blinding(b.day, i + 1)
+        if i == lie:
+            blinding = Scalar.random(SeededEntropy(b"liar"))
+            value = allowed[0]
+            commitment = membership.commit(domain, value, blinding)
+        proofs.append(membership.prove_member(commitment, domain, value, blinding, allowed,
+                                              where, SeededEntropy(b"proof")).encode())
+    return proofs
+
+
+def lay_out(table: LocalTable, agents: list[Any], tokens: list[bool]) -> dict[str, Any]:
+    """Red commits ``tokens`` as its layout, Blue its own; returns Red's opening (no proofs)."""
+    play_until(table, agents, at(RED, "layout"))
+    nonce = table.seats[RED].context.secret("tokens", 1)
+    lie = {"digest": layout_commitment(RED, 1, tokens, nonce).digest}
+    table.state = table.table.apply(table.state, table.seats[RED].sign(table.state, "layout", lie))
+    table.step(agents)  # Blue's layout
+    return {"tokens": tokens, "nonce": nonce}
+
+
+def test_deploying_an_exhausted_soldier_is_refused_at_the_tokens_record() -> None:
+    # The card's rank is outside the hand, so no proof of "in the hand" exists for it: the
+    # opening of the tokens, before the first guess, is where it is refused.
     def with_exhausted(b: Board) -> tuple[int, ...]:
         exhausted = b.exhausted[RED][0]
         rest = [r for r in non_sergeants(b, RED) if r > exhausted][:3]
@@ -98,8 +146,15 @@ def test_deploying_an_exhausted_soldier_is_caught_at_its_reveal() -> None:
         return (exhausted, *rest)
 
     table, agents = cheating_red(1, with_exhausted)
-    play_until(table, agents, is_reveal_of(RED, 0))
-    red_builds_a_rejected_record(table, agents, RuleViolation, "not in the hand")
+    play_until(table, agents, at(RED, "layout"))
+    b = board(table)
+    assert b.current is not None
+    tokens = [model.forced_token(r, b.current) for r in table.seats[RED].memo["deploy/1"]]
+    opening = lay_out(table, agents, tokens)
+    error = rejects(table, RED, "tokens", {**opening, "proofs": token_proofs(table, RED, tokens,
+                                                                             lie=0)},
+                    InvalidProof)
+    assert "M1 is not proven to hold a soldier of the hand" in error.what
 
 
 def test_deploying_one_soldier_twice_is_caught_at_the_second_reveal() -> None:
@@ -112,7 +167,7 @@ def test_deploying_one_soldier_twice_is_caught_at_the_second_reveal() -> None:
     red_builds_a_rejected_record(table, agents, RuleViolation, "already deployed")
 
 
-def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_a_rule_violation() -> None:
+def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_refused_when_shown() -> None:
     table, agents = cheating_red(1, lambda b: tuple(non_sergeants(b, RED)[:4]))
     play_until(table, agents, at(RED, "layout"))
     b = board(table)
@@ -120,30 +175,42 @@ def test_a_false_token_on_a_soldier_other_than_the_sergeant_is_a_rule_violation(
     assert b.current is not None
     tokens = [model.forced_token(r, b.current) for r in ranks]
     tokens[0] = not tokens[0]
-    nonce = table.seats[RED].context.secret("tokens", 1)
-    lie = {"digest": layout_commitment(RED, 1, tokens, nonce).digest}
-    table.state = table.table.apply(table.state, table.seats[RED].sign(table.state, "layout", lie))
-    table.step(agents)  # Blue's layout
-    opening = {"tokens": tokens, "nonce": nonce}
-    table.state = table.table.apply(
-        table.state, table.seats[RED].sign(table.state, "tokens", opening)
-    )
-    play_until(table, agents, is_reveal_of(RED, 0))
-    red_builds_a_rejected_record(table, agents, RuleViolation, "only the Sergeant may lie")
+    opening = lay_out(table, agents, tokens)
+    # the liar's proof for M1 does not verify; the honest proof of the true token is over the
+    # other set (of another size, or not verifying for this one)
+    error = rejects(table, RED, "tokens", {**opening, "proofs": token_proofs(table, RED, tokens,
+                                                                             lie=0)},
+                    InvalidProof)
+    assert "M1 is not proven" in error.what
+    honest = token_proofs(table, RED, [not tokens[0], *tokens[1:]])
+    error = rejects(table, RED, "tokens", {**opening, "proofs": honest}, RecordError)
+    assert isinstance(error, (InvalidProof, MalformedRecord))
+
+
+def test_token_proofs_from_another_record_or_of_the_wrong_shape_are_refused() -> None:
+    table, agents = honest_table(2)
+    play_until(table, agents, at(RED, "tokens"))
+    honest = table.seats[RED].build(table.state, agents[RED]).record.body
+    tokens = list(honest["tokens"])
+    elsewhere = token_proofs(table, RED, tokens, seq=table.state.seq)
+    rejects(table, RED, "tokens", {**honest, "proofs": elsewhere}, InvalidProof)
+    rejects(table, RED, "tokens", {**honest, "proofs": honest["proofs"][:3]}, MalformedRecord)
+    rejects(table, RED, "tokens", {**honest, "proofs": [honest["proofs"][1]] * 4},
+            RecordError)
 
 
 def test_tokens_that_do_not_open_the_layout_commitment_are_a_false_opening() -> None:
     table, agents = honest_table(2)
     play_until(table, agents, at(RED, "tokens"))
     honest = table.seats[RED].build(table.state, agents[RED]).record.body
-    lie = {"tokens": [not t for t in honest["tokens"]], "nonce": honest["nonce"]}
+    lie = {**honest, "tokens": [not t for t in honest["tokens"]]}
     rejects(table, RED, "tokens", lie, BadOpening)
 
 
 def test_a_record_out_of_turn_is_refused_by_the_table() -> None:
     table, agents = honest_table(3)
     play_until(table, agents, at(RED, "deploy"))
-    rejects(table, 1, "deploy", {"missions": [bytes(32)] * 4}, OutOfTurn)
+    rejects(table, 1, "deploy", {"missions": [[bytes(32)] * 2] * 4}, OutOfTurn)
     turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
     rejects(table, 1 - turn.seat, "guess", {"rank": 5}, OutOfTurn)
 
@@ -212,16 +279,27 @@ def test_a_caught_cheater_forfeits_and_the_honest_seat_still_opens_its_cards() -
     assert turn.seat == RED
 
 
-def test_a_seat_that_copies_the_other_seats_deployment_cannot_open_it() -> None:
-    """Every commitment names its seat: Blue re-posting Red's digests cannot use Red's openings."""
+def test_a_seat_that_copies_the_other_seats_deployment_cannot_open_or_prove_it() -> None:
+    """Every commitment names its seat, day and mission: Blue re-posting Red's commitments can
+    use neither Red's openings nor a proof of its own for its tokens."""
     table, agents = honest_table(3)
     play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("deploy",)))
-    red_digests = [c.digest for c in table.state.game.cards[RED]]
-    copy = table.seats[BLUE].sign(table.state, "deploy", {"missions": red_digests})
+    red = [list(c.commitment) for c in table.state.game.cards[RED]]
+    copy = table.seats[BLUE].sign(table.state, "deploy", {"missions": red})
+    # Blue's own choice, which its copied commitments do not hold
+    table.seats[BLUE].memo["deploy/1"] = list(model.legal_deployments(
+        model.hand(board(table), BLUE))[0])
     table.state = table.table.apply(table.state, copy)
     b = table.state.game
     red_ranks = table.seats[RED].memo[f"deploy/{b.day}"]
+    red_seat = table.seats[RED].game
+    assert isinstance(red_seat, SpiesAndLiesSeat)
     for index, rank in enumerate(red_ranks):
-        nonce = table.seats[RED].context.secret("deploy", b.day, index + 1)
-        assert opens_mission(b, RED, index, rank, nonce)
-        assert not opens_mission(b, BLUE, index, rank, nonce)
+        blinding = red_seat.blinding(b.day, index + 1).encode()
+        assert opens_mission(b, RED, index, rank, blinding)
+        assert not opens_mission(b, BLUE, index, rank, blinding)
+    play_until(table, agents, at(BLUE, "tokens"))
+    signed = table.seats[BLUE].build(table.state, agents[BLUE])
+    with pytest.raises(InvalidProof) as caught:
+        table.table.apply(table.state, signed)
+    assert (caught.value.seat, caught.value.seq) == (BLUE, table.state.seq + 1)
