@@ -1,13 +1,15 @@
-"""Confusion: one answer's membership proof and its verification, the setup, and whole games
-(a plain script).
+"""Confusion: one answer's membership proof and its verification, the assignment's proof, the
+setup, and whole games (a plain script).
 
 Run: ``.venv/bin/python benchmarks/bench_confusion.py [--games N]``. One process, one core.
 
-1. One answer: ``membership.prove_member`` + ``verify_member`` on a Pedersen commitment for the
-   answer sets a real game asks (sizes 2 to 13; target: proved and verified <= 5 ms CPU).
-2. Setup: both ``assign`` records (13 commitments each) built and applied, through the beacon's
-   assignment draw.
-3. Whole heuristic-vs-heuristic games through ``new_local_table`` + ``LocalTable.run`` (every
+1. One answer: ``membership.prove_member`` + ``verify_member`` on a commitment for the answer
+   sets a real game asks (sizes 2 to 13; target: proved and verified <= 5 ms CPU).
+2. The assignment: ``membership.prove_permutation`` + ``verify_permutation`` for 13
+   commitments (a proof of a shuffle of the 13 types), and the bytes of an ``assign`` body.
+3. Setup: both ``assign`` records (13 commitments and their proof each) built and applied,
+   through the beacon's assignment draw.
+4. Whole heuristic-vs-heuristic games through ``new_local_table`` + ``LocalTable.run`` (every
    record built and signed by its seat, verified and applied by the table; target <= 5 s CPU),
    with the CPU split: bots, proofs (prove / verify), signatures, the rest.
 """
@@ -22,11 +24,19 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.membership import commit, new_blinding, prove_member, verify_member
+from spycraft.crypto.membership import (
+    commit,
+    new_blinding,
+    prove_member,
+    prove_permutation,
+    verify_member,
+    verify_permutation,
+)
 from spycraft.engines.confusion import GAME
 from spycraft.engines.confusion.board import DIRECTIONS, Line
-from spycraft.engines.confusion.movement import answer_sets
+from spycraft.engines.confusion.movement import TYPE_IDS, answer_sets
 from spycraft.engines.local import new_local_table
 
 # the package's ``seat`` function hides its ``seat`` module as an attribute: take the modules
@@ -65,6 +75,24 @@ def one_answer(rounds: int = 200) -> None:
         print(f"{size:>8} {prove_ms:>9.2f} {verify_ms:>10.2f} {prove_ms + verify_ms:>9.2f}")
 
 
+def assignment(rounds: int = 20) -> None:
+    entropy = SeededEntropy(b"bench/confusion/assign")
+    order = tuple(reversed(TYPE_IDS))
+    blindings = [new_blinding(entropy) for _ in order]
+    commitments = [commit("confusion/type", t, r) for t, r in zip(order, blindings)]
+    start = cpu()
+    proofs = [prove_permutation(commitments, "confusion/type", TYPE_IDS, order, blindings,
+                                b"ctx", entropy) for _ in range(rounds)]
+    proved = cpu()
+    for proof in proofs:
+        verify_permutation(commitments, "confusion/type", TYPE_IDS, proof, b"ctx")
+    verified = cpu()
+    body = {"commitments": [c.encode() for c in commitments], "proof": proofs[0].encode()}
+    print(f"assignment proof (13 types): prove {(proved - start) * 1000 / rounds:.1f} ms, "
+          f"verify {(verified - proved) * 1000 / rounds:.1f} ms; proof "
+          f"{len(encode(proofs[0].encode()))} bytes, assign body {len(encode(body))} bytes")
+
+
 def timed(module: Any, name: str, bucket: dict[str, float], key: str) -> None:
     inner: Callable[..., Any] = getattr(module, name)
 
@@ -81,7 +109,9 @@ def timed(module: Any, name: str, bucket: dict[str, float], key: str) -> None:
 def games(count: int) -> None:
     split: dict[str, float] = Counter()
     timed(seat_mod, "prove_member", split, "prove")
+    timed(seat_mod, "prove_permutation", split, "prove")
     timed(protocol_mod, "verify_member", split, "verify")
+    timed(protocol_mod, "verify_permutation", split, "verify")
     timed(bots_mod.HeuristicBot, "decide", split, "bots")
     setup_times, game_times, records, turns, size = [], [], [], [], []
     for seed in range(1, count + 1):
@@ -116,6 +146,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
     one_answer()
+    assignment()
     games(args.games)
 
 
