@@ -43,9 +43,10 @@ def host(lab: Lab, tmp: Path, game: str, *extra: str) -> Proc:
 
 
 def bots(lab: Lab, tmp: Path, on: int, table: str, count: int) -> Proc:
+    # --answer-delay: Confusion's bot peers hold every answer that long (3 s by default)
     return lab.proc(on, f"bots-h{on}", ["bots", "--count", str(count), "--table", table,
                                         "--out", str(tmp / f"h{on}"), "--interface", "eth0",
-                                        "--turn-timeout", TURN_TIMEOUT])
+                                        "--turn-timeout", TURN_TIMEOUT, "--answer-delay", "0.05"])
 
 
 def watch(lab: Lab) -> Proc:
