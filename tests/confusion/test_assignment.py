@@ -90,6 +90,23 @@ def test_thirteen_double_agents_are_refused_at_the_assign_record() -> None:
     assert isinstance(refused(local, 1, assign_body(local, 1, DAS)), InvalidProof)
 
 
+def test_the_audit_agrees_the_thirteen_double_agents_are_reds_fraud_at_its_record() -> None:
+    local = to_red(table())
+    lie = local.seats[1].sign(local.state, "assign", assign_body(local, 1, DAS))
+    fraud = local.seats[0].sign(local.state, "fraud", {"evidence": [lie.raw]})
+    local.state = local.table.apply(local.state, fraud)
+    local.records.append(fraud)
+    agents = [GAME.bots["random"](SeededEntropy(b"a"), i) for i in range(2)]
+    state = local.run(agents)  # White opens its commitments, then the result
+    assert state.result is not None
+    assert (state.result.winner, state.result.reason, state.result.forfeits) == (
+        "White", "fraud", (1,))
+    report = audit_transcript(local.transcript)
+    assert report.result == state.result
+    assert any("invalid proof by seat 1, record 2" in f
+               and "not proven to hold each value once" in f for f in report.frauds), report.frauds
+
+
 @pytest.mark.parametrize("types", [
     ("T02",) + TYPE_IDS[1:],  # 12 types and a duplicate (T02 twice, no T01)
     TYPE_IDS[:-1] + ("T01",),  # no Double Agent at all
