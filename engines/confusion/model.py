@@ -125,8 +125,8 @@ def _mask_of(kind: str, line: Line | None, shown: str | None) -> int:
 
 
 def perfect_matching(masks: tuple[int, ...]) -> bool:
-    """Whether spy i can be given type bit ``owner`` for every i, each type once, within its
-    mask (augmenting paths, Kuhn's algorithm)."""
+    """Whether every spy (``masks[i]``: the types it may have) can be given a type of its mask,
+    each type to one spy (augmenting paths, Kuhn's algorithm)."""
     owner: dict[int, int] = {}
 
     def augment(spy: int, seen: set[int]) -> bool:
