@@ -35,9 +35,13 @@ def verdict(definition: registry.GameDefinition, state: TableState[object],
     result = state.result
     if result is None:
         return "result: the game did not finish"
-    if result.winner is None:
+    if not result.winners:
         return f"result: {result.describe()}"
-    text = f"{_side(result.winner)} won ({result.reason.replace('_', ' ')})"
+    if result.shared:
+        names = " and ".join(result.shared)
+        text = f"{_side(names)} share the win ({result.reason.replace('_', ' ')})"
+    else:
+        text = f"{_side(result.winners[0])} won ({result.reason.replace('_', ' ')})"
     if result.forfeits:
         text += f"; forfeit by seat {', '.join(map(str, result.forfeits))}"
     if seat is None:
@@ -45,5 +49,8 @@ def verdict(definition: registry.GameDefinition, state: TableState[object],
     side = definition.rules.side_of(state.game, seat)
     if side is None:
         return f"result: {text}"
-    mine = "you won" if side == result.winner else "you lost"
+    if result.shared:
+        mine = "you share the win" if side in result.shared else "you lost"
+    else:
+        mine = "you won" if side == result.winner else "you lost"
     return f"result: {mine}, playing {_side(side)}: {text}"

@@ -33,7 +33,11 @@ Adding a game: write the package above (hidden steps composed from ``engines.pro
 role deal, deck operations; rule errors from ``engines.errors``; ``side_of`` and ``seen_secret``
 for the one forfeit rule of ``engines.table``), add one line to ``registry._MODULES``, and the
 conformance suite (``tests/conformance``) plays and checks it; its own tests are the rulebook's
-examples, its cheaters and its leaks.
+examples, its cheaters and its leaks. Its final reveal follows the kit's rule of what a
+forfeiter owes (``engines.table``): it asks openings only of the seats that have not forfeited,
+judges nothing on a forfeiter's closed secrets (the sub-protocols say what the opened ones
+prove: ``role_deal.roles_known``, ``deck_ops.faces_known``) and returns what that leaves open
+as ``Unjudged`` in its ``Over``; ``tests/conformance/test_forfeits.py`` holds every game to it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spycraft.engines.table import ABANDONED, DESERTED, FRAUD
+from spycraft.engines.table import ABANDONED, DESERTED, FRAUD, NOT_JUDGED
 from spycraft.engines.table import Result as TableResult
 from spycraft.engines.viewmodel import Event, Grid, Result
 
@@ -49,12 +49,25 @@ def outcome(
     reveal: Sequence[Grid] = (),
 ) -> Result:
     """The end from the viewer's side: "You won" / "You lost" for a seat whose side is known,
-    "<Side> won" for everyone else, "Draw", "No winner" or "Abandoned". ``why`` are the game's
-    own lines (the deciding mission, the scores); forfeits are told after them."""
+    "<Side> won" for everyone else, "Draw", "No winner" or "Abandoned"; a shared win is "You
+    share the win" for a seat that shares it, "You lost" for one that does not, "<A> and <B>
+    share the win" for everyone else. ``why`` are the game's own lines (the deciding mission,
+    the scores); forfeits are told after them, then what a forfeit left unjudged."""
     detail = list(why)
     if result.forfeits:
         words = FORFEIT_WORDS.get(result.reason, "forfeits")
         detail.append(f"{seat_list(result.forfeits).capitalize()} forfeited: {words}")
+    if result.unjudged:
+        detail.append(sentence(NOT_JUDGED) + ": " + "; ".join(result.unjudged))
+    if result.shared:
+        if viewer_side is not None:
+            won = viewer_side in result.shared
+            return Result("You share the win" if won else "You lost", tuple(detail),
+                          tuple(reveal), "good" if won else "bad")
+        first, *rest = (side_title(side) for side in result.shared)
+        rest = [name[:1].lower() + name[1:] for name in rest]
+        names = ", ".join([first, *rest[:-1]]) + f" and {rest[-1]}"
+        return Result(f"{names} share the win", tuple(detail), tuple(reveal), "")
     if result.winner is None:
         headline = {"draw": "Draw", ABANDONED: "Abandoned"}.get(result.reason, "No winner")
         return Result(headline, tuple(detail), tuple(reveal), "")

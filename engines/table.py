@@ -43,13 +43,26 @@ a cheater's side loses; an absent seat's side loses likewise, but the reason say
 never "fraud"; seats of more than one side forfeiting (or one whose side is unknown) leave no
 winner. With two seats an abandon proves nothing, so it ends the game as "abandoned, claimed by
 seat N": no winner, no fraud. A seat that walks away after seeing a secret (``seen_secret``)
-is named as having deserted.
+is named as having deserted; so is the last seat of a beacon round that stalls once every other
+pre-image is in, since it alone knows the draw (``LAST_MOVER``; docs/rulings.md says why that
+is all a two-seat table can do).
+
+What a forfeiter owes (one rule for every secret of every game): nothing. A seat that has not
+forfeited owes every opening the final reveal asks of it, in its own ``reveal`` record, which is
+refused at once if one is missing or false (the fraud interrupt then proves it). A forfeiter
+writes no more records, so its secrets stay *closed*: a closed secret is never a violation, and
+neither is anything that can only be judged with it. The game judges what the opened secrets and
+the public record prove (a card the deck count leaves no choice for is proven, not guessed:
+``role_deal.roles_known``, ``deck_ops.faces_known``), and lists each act it cannot judge as an
+``Unjudged`` in ``Over.unjudged``, the forfeiter's own and an honest seat's whose truth depends
+on a closed secret alike; ``settle`` writes them into the result in words, so the audit says
+what was not checked and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from spycraft.crypto import beacon
@@ -80,6 +93,9 @@ FRAUD = "fraud"
 ABANDONED = "abandoned"
 DESERTED = "deserted"
 CLAIMED = "claimed by seat"  # the detail of a two-seat abandon: "claimed by seat N"
+SHARED = "shared"  # the reason of a win shared by several sides (``Result.shared``)
+LAST_MOVER = "the draw"  # what the last seat of a beacon round has seen before it reveals
+NOT_JUDGED = "not judged (a forfeiter's secrets stayed closed)"
 INTERRUPTS = ("fraud", "abandon")
 
 
@@ -100,17 +116,28 @@ class Draw:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended. ``winner`` is a side name, or None for a draw or no winner."""
+    """How a game ended. ``winner`` is a side name, or None for a draw, no winner or a shared
+    win; ``shared`` names the sides that share the win (two or more, ``winner`` None).
+
+    ``unjudged`` repeats, for the screens, the acts the detail says were not judged (a
+    forfeiter's secret being closed); the record carries them in ``detail``."""
 
     winner: str | None
     reason: str
     forfeits: tuple[int, ...] = ()
     evidence: tuple[int, ...] = ()
     detail: str = ""
+    shared: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Every side that won: one, several for a shared win, none."""
+        return (self.winner,) if self.winner is not None else self.shared
 
     def to_cbor(self) -> dict[str, Any]:
         return {
-            "winner": self.winner,
+            "winner": list(self.shared) if self.shared else self.winner,
             "reason": self.reason,
             "forfeits": list(self.forfeits),
             "evidence": list(self.evidence),
@@ -122,11 +149,16 @@ class Result:
             claim = self.detail.split(";")[0]
             seats = ", ".join(map(str, self.forfeits))
             records = ", ".join(map(str, self.evidence))
-            return (
+            text = (
                 f"abandoned, {claim}: no winner, no fraud; forfeit by seat {seats} "
                 f"(declared absent at record {records})"
             )
-        who = "no winner" if self.winner is None else f"winner: {self.winner}"
+            rest = self.detail.split("; ", 1)[1] if "; " in self.detail else ""
+            return f"{text}; {rest}" if rest else text
+        if self.shared:
+            who = f"winners: {' and '.join(self.shared)}"
+        else:
+            who = "no winner" if self.winner is None else f"winner: {self.winner}"
         text = f"{who} ({self.reason})"
         if self.forfeits:
             text += f"; forfeit by seat {', '.join(map(str, self.forfeits))}"
@@ -156,12 +188,48 @@ class Forfeit:
 
 
 @dataclass(frozen=True)
+class Unjudged:
+    """A hidden act the final reveal cannot judge: ``seat``'s ``what`` in record ``seq`` needs
+    ``needs``, which stayed closed with a forfeiter (module docstring, "What a forfeiter owes")."""
+
+    seat: int
+    seq: int
+    what: str  # "answer", "face-down mission", ...: its plural adds an "s"
+    needs: str  # "seat 3's role", "the kind of the tool seat 3 gave seat 1", ...
+
+
+@dataclass(frozen=True)
 class Over:
     """Play and the final reveal are done. ``natural``: the result of play (None if a forfeit
-    stopped play); ``cheats``: the violations the final reveal proved."""
+    stopped play); ``cheats``: the violations the final reveal proved; ``unjudged``: what it
+    could not judge."""
 
     natural: Result | None
     cheats: tuple[Forfeit, ...] = ()
+    unjudged: tuple[Unjudged, ...] = ()
+
+
+def unjudged_words(items: Sequence[Unjudged]) -> tuple[str, ...]:
+    """What was not judged, one phrase per closed secret and kind of act, in the order found:
+    ``seat 2's answer at record 57 (it needs seat 3's role)``, ``the spy tags of seats 0, 1, 2
+    at records 30, 31, 32 (they need seat 3's key share)``."""
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for item in items:
+        groups.setdefault((item.what, item.needs), []).append((item.seat, item.seq))
+    words = []
+    for (what, needs), acts in groups.items():
+        seats = sorted({seat for seat, _ in acts})
+        seqs = ", ".join(str(seq) for seq in sorted({seq for _, seq in acts}))
+        many = len(acts) > 1
+        noun = f"{what}s" if many else what
+        if len(seats) == 1:
+            whose = f"seat {seats[0]}'s {noun}"
+        else:
+            whose = f"the {noun} of seats {', '.join(map(str, seats))}"
+        where = f"at records {seqs}" if many else f"at record {seqs}"
+        verb = "they need" if many else "it needs"
+        words.append(f"{whose} {where} ({verb} {needs})")
+    return tuple(words)
 
 
 def settle(
@@ -177,6 +245,20 @@ def settle(
         if over.natural is None:
             raise ValueError("play stopped with no forfeit and no natural result")
         return over.natural
+    result = _forfeit_result(seats, sides, side_of, everyone)
+    unjudged = unjudged_words(over.unjudged)
+    if not unjudged:
+        return result
+    detail = f"{result.detail}; {NOT_JUDGED}: " + "; ".join(unjudged)
+    return replace(result, detail=detail, unjudged=unjudged)
+
+
+def _forfeit_result(
+    seats: int,
+    sides: Sequence[str],
+    side_of: Callable[[int], str | None],
+    everyone: Sequence[Forfeit],
+) -> Result:
     seat_list = tuple(sorted({f.seat for f in everyone}))
     evidence = tuple(sorted({f.seq for f in everyone}))
     detail = "; ".join(f.describe() for f in everyone)
@@ -442,7 +524,10 @@ class Table(Generic[S]):
             voters = absence.check_abandon(state.genesis, turn.seat, record)
             what = f"absent: timeouts of seats {', '.join(map(str, voters))}"
             incident = Incident(record.seq, record.seat, turn.seat, "abandon", what)
-            secret = self.rules.seen_secret(state.game, turn.seat)
+            seen = [self.rules.seen_secret(state.game, turn.seat)]
+            if turn.kinds == ("beacon",) and len(state.pending) == len(state.genesis.seats) - 1:
+                seen.append(LAST_MOVER)  # every other pre-image is in: it alone knows the draw
+            secret = " and ".join(s for s in seen if s is not None) or None
             reason = ABANDONED if secret is None else DESERTED
             cost = "abandoned" if secret is None else f"deserted after seeing {secret}"
             forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat)

@@ -26,6 +26,10 @@ A seat reads its own card once every other seat has published its deal tokens (`
 the last seat of the deal reads its role before it publishes its own tokens, so walking away
 from there on is a desertion (``table.Forfeit``), not a free re-deal.
 
+At the final reveal ``roles_known`` reads every card the opened key shares open, and a card of a
+forfeiter (whose share stays closed: ``engines.table``, "What a forfeiter owes") only when the
+proven deck's count leaves the closed cards a single face; otherwise it stays unknown.
+
 ``RoleHand`` is the private side: it builds this seat's five records from its key share secret
 and reads its card. Faces are the two labels of ``crypto.recognition.ROLE_FACES`` ("resistance"
 = plain, "spy" = marked); a game names them in its own words.
@@ -250,6 +254,22 @@ def roles_after_reveal(
             else recognition.look(card, [t for t in tokens if t is not None])
         )
     return tuple(roles)
+
+
+def roles_known(deal: RoleDeal, secrets: tuple[Scalar | None, ...]) -> tuple[str | None, ...]:
+    """Every card's face as the final reveal proves it (``engines.table``, "What a forfeiter
+    owes"): a card opens with every seat's token (``roles_after_reveal``); a card that stays
+    closed (a forfeiter's own: its key share was never opened) is still proven when the proven
+    deck has only one face left for the closed cards. Otherwise it stays None: the count says
+    which faces the closed cards hold together, not which holds which, and nothing is guessed."""
+    faces = list(roles_after_reveal(deal, secrets))
+    closed = [i for i, face in enumerate(faces) if face is None]
+    plain_left = deal.plain - faces.count(PLAIN)
+    marked_left = deal.marked - faces.count(MARKED)
+    if closed and (plain_left == 0 or marked_left == 0):
+        for i in closed:
+            faces[i] = MARKED if plain_left == 0 else PLAIN
+    return tuple(faces)
 
 
 # --- the private side ------------------------------------------------------------------------

@@ -34,8 +34,11 @@ Stages, each one record per seat in seat order unless said otherwise (DESIGN.md 
 
 A forfeit (fraud interrupt or abandon) ends play; before the roles are dealt nobody wins,
 afterwards every other seat still opens its secrets and the forfeiter's team loses (the table's
-one rule, ``table.settle``, fed by ``side_of``). A seat that can read its role (the last seat of
-the deal, and everyone after it) and walks away has deserted (``seen_secret``).
+one rule, ``table.settle``, fed by ``side_of``). A forfeiter owes nothing: its role is proven by
+the spy count only where the count leaves no choice, and what its closed key share leaves
+unjudged (the mission cards, the spy tags) is said in the result. A seat that can read its role
+(the last seat of the deal, and everyone after it) and walks away has deserted
+(``seen_secret``).
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ from spycraft.engines.table import (
     Over,
     Result,
     Turn,
+    Unjudged,
     still_to_reveal,
 )
 
@@ -171,7 +175,8 @@ class State:
     revealed: tuple[int, ...] = ()
     forfeits: tuple[tuple[int, int, str], ...] = ()
     violations: tuple[Violation, ...] = ()
-    roles: tuple[str, ...] = ()
+    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
+    roles: tuple[str | None, ...] = ()  # None: a forfeiter's card the spy count leaves open
 
     @property
     def n(self) -> int:
@@ -330,9 +335,10 @@ class ResistanceRules(Rules[State]):
         return _maybe_finish(replace(state, act="reveal"))
 
     def side_of(self, state: State, seat: int) -> str | None:
-        if not state.roles:
+        role = state.roles[seat] if state.roles else None
+        if role is None:
             return None
-        return R.SPIES if state.roles[seat] == recognition.SPY else R.RESISTANCE
+        return R.SPIES if role == recognition.SPY else R.RESISTANCE
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         """A seat reads its role once every other seat has published its tokens for its card."""
@@ -346,7 +352,7 @@ class ResistanceRules(Rules[State]):
         cheats = tuple(
             Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
         )
-        return Over(natural, cheats)
+        return Over(natural, cheats, state.unjudged)
 
 
 def _context(state: State, record: Record) -> bytes:
@@ -558,35 +564,40 @@ def _maybe_finish(state: State) -> State:
 
 
 def _audit(state: State) -> State:
-    """Every role and every mission card, now that the key shares are open."""
-    n = state.n
+    """Every role and every mission card, now that the key shares are open. A forfeiter's card
+    is proven by the spy count only where it leaves no choice (``role_deal.roles_known``); the
+    mission cards and spy tags need every key share, so a closed one leaves them unjudged
+    (``engines.table``, "What a forfeiter owes")."""
     secrets = state.secrets
-    roles = list(role_deal.roles_after_reveal(state.deal, secrets))
-    missing = [i for i, role in enumerate(roles) if role is None]
-    spies_left = R.spies(n) - sum(1 for r in roles if r == recognition.SPY)
-    for i in missing:  # a forfeiter's own card: the count says what it is
-        roles[i] = recognition.SPY if spies_left > 0 else recognition.RESISTANCE
-        spies_left -= 1
-    final = tuple(r if r is not None else recognition.RESISTANCE for r in roles)
+    final = role_deal.roles_known(state.deal, secrets)[: state.n]
     violations = list(state.violations)
-    if all(s is not None for s in secrets):
-        key = scalar_sum(s for s in secrets if s is not None)
+    unjudged: list[Unjudged] = []
+    closed = [seat for seat, secret in enumerate(secrets) if secret is None]
+    if closed:
+        needs = " and ".join(f"seat {seat}'s key share" for seat in closed)
         for played in state.played:
-            face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
-            if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
-                violations.append(
-                    Violation(played.seat, played.seq, "a Resistance member played Fail")
-                )
+            if final[played.seat] != recognition.SPY:  # only a Resistance member's card is judged
+                unjudged.append(Unjudged(played.seat, played.seq, "mission card", needs))
         if not state.game.blind_spies:
-            spy_key = elgamal.decrypt_with_secret(
-                recognition.spy_key_ciphertext(state.contributions), key
+            for seat, seq in enumerate(state.tag_seqs):
+                unjudged.append(Unjudged(seat, seq, "spy tag", needs))
+        return replace(state, roles=final, violations=tuple(violations), unjudged=tuple(unjudged))
+    key = scalar_sum(s for s in secrets if s is not None)
+    for played in state.played:
+        face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
+        if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
+            violations.append(Violation(played.seat, played.seq, "a Resistance member played Fail"))
+    if not state.game.blind_spies:
+        spy_key = elgamal.decrypt_with_secret(
+            recognition.spy_key_ciphertext(state.contributions), key
+        )
+        roles = tuple(r for r in final if r is not None)
+        for seat in recognition.audit_tags(
+            roles, spy_key, state.tags, recognition_context(state.table)
+        ):
+            violations.append(
+                Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
             )
-            for seat in recognition.audit_tags(
-                final, spy_key, state.tags, recognition_context(state.table)
-            ):
-                violations.append(
-                    Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
-                )
     return replace(state, roles=final, violations=tuple(violations))
 
 

@@ -82,10 +82,14 @@ def _game(state: Any) -> Game:
     return game
 
 
-def _roles(state: Any) -> tuple[str, ...]:
-    """Each seat's side once the final reveal opened the roles, else ()."""
+def _roles(state: Any) -> tuple[str | None, ...]:
+    """Each seat's side once the final reveal opened the roles, else (); None for a forfeiter's
+    card that stayed closed."""
     roles = getattr(state, "roles", ())
-    return tuple(R.SPIES if role == recognition.SPY else R.RESISTANCE for role in roles)
+    return tuple(
+        None if role is None else R.SPIES if role == recognition.SPY else R.RESISTANCE
+        for role in roles
+    )
 
 
 def _seat_tone(seat: int, viewer: int | None, turn: tuple[int, ...] = ()) -> str:
@@ -280,7 +284,9 @@ def _reveal(state: Any, game: Game) -> tuple[Grid, ...]:
     columns = ("Player", "Role", *(f"Mission {r.mission}" for r in played))
     rows = []
     for s in range(game.n):
-        cells = [Cell(f"seat {s}"), Cell(ROLE_TITLES[roles[s]], f"side:{roles[s]}")]
+        role = roles[s]
+        cells = [Cell(f"seat {s}"), Cell("closed: forfeited", "muted") if role is None
+                 else Cell(ROLE_TITLES[role], f"side:{role}")]
         for result in played:
             if s not in result.team:
                 cells.append(Cell(""))

@@ -24,12 +24,14 @@ returns every ``Violation`` (rules §7.4), each naming the record that made it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import product
 
 from spycraft.crypto.errors import RuleViolation
 from spycraft.engines.errors import Illegal
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents.cards import Answer, Card, Snapshot
 from spycraft.engines.shady_agents.components import (
+    LAW_ABIDING,
     TOOL_NAMES,
     TOOLS,
     Discard,
@@ -40,6 +42,7 @@ from spycraft.engines.shady_agents.components import (
     round_one_order,
     round_two_order,
 )
+from spycraft.engines.table import Unjudged
 
 FIRST, ROUND1, DRAW, ANSWERS, ROUND2, END = "first", "round1", "draw", "answers", "round2", "end"
 
@@ -258,12 +261,18 @@ def judge(
     game: Game,
     gift_kinds: tuple[Tool | None, ...],
     discard_kinds: tuple[Tool | None, ...],
-    roles: tuple[Team, ...],
-) -> tuple[Violation, ...]:
+    roles: tuple[Team | None, ...],
+) -> tuple[tuple[Violation, ...], tuple[Unjudged, ...]]:
     """Rules §7.4 once kinds are open: each tool used once and only while held, every answer in
-    T (Law-abiding) or outside it (Corrupt). ``None`` kinds (a forfeiter's closed tools) are
-    skipped, and so is an answer that depends on one."""
+    T (Law-abiding) or outside it (Corrupt). ``None`` is a closed secret (a forfeiter's tools
+    and, where the deck count leaves a choice, its role: ``engines.table``, "What a forfeiter
+    owes"); nothing is judged against one. A closed seat's tool uses are not judged. An answer
+    whose snapshot holds closed kinds is judged on every way they could be: a violation if it
+    breaks its team's rule in all of them (the closed kinds cannot excuse it), fine if in none;
+    otherwise, and whenever the answerer's role is closed, it is not judged. Returns the
+    violations and what was not judged."""
     found: list[Violation] = []
+    unjudged: list[Unjudged] = []
     names = dict(TOOL_NAMES)
     for seat in range(game.n):
         uses = [(g.seq, gift_kinds[i], "gave") for i, g in enumerate(game.gifts) if g.giver == seat]
@@ -275,6 +284,7 @@ def judge(
         held = set(TOOLS)
         for seq, kind, verb in sorted(uses, key=lambda use: use[0]):
             if kind is None:
+                unjudged.append(Unjudged(seat, seq, "tool use", f"seat {seat}'s openings"))
                 continue
             if kind not in held:
                 what = f"seat {seat} {verb} a {names[kind]} it no longer held"
@@ -285,10 +295,50 @@ def judge(
             continue
         snapshot = full_snapshot(game, asking, gift_kinds, discard_kinds)
         for seat, said, seq in asking.answers:
-            try:
-                cards.audit_answer(asking.drawn, snapshot, seat, roles[seat], said)
-            except cards.Violation as exc:
-                found.append(Violation(seat, seq, exc.what))
-            except HiddenKind:  # a forfeiter's tool stayed closed: this answer cannot be judged
+            team = roles[seat]
+            if team is None:
+                unjudged.append(Unjudged(seat, seq, "answer", f"seat {seat}'s role"))
                 continue
-    return tuple(found)
+            verdict = _judge_answer(asking.drawn, snapshot, seat, team, said)
+            if isinstance(verdict, Violation):
+                found.append(replace(verdict, seq=seq))
+            elif verdict is not None:
+                unjudged.append(Unjudged(seat, seq, "answer", verdict))
+    return tuple(found), tuple(unjudged)
+
+
+def _judge_answer(
+    drawn: Card, snapshot: Snapshot, seat: int, team: Team, said: Answer
+) -> Violation | str | None:
+    """One answer on a snapshot with closed kinds: its violation, None if it is fine, or what
+    it needs (in words) when the closed kinds decide it."""
+    try:
+        cards.audit_answer(drawn, snapshot, seat, team, said)
+        return None
+    except cards.Violation as exc:
+        return Violation(seat, 0, exc.what)
+    except HiddenKind as exc:
+        needs = str(exc)
+    closed_gifts = [i for i, g in enumerate(snapshot.gifts) if g.kind is None]
+    closed_discards = [i for i, d in enumerate(snapshot.discards) if d.kind is None]
+    broken = 0
+    ways = list(product(TOOLS, repeat=len(closed_gifts) + len(closed_discards)))
+    for way in ways:
+        gifts = list(snapshot.gifts)
+        discards = list(snapshot.discards)
+        for i, kind in zip(closed_gifts, way):
+            gifts[i] = replace(gifts[i], kind=kind)
+        for i, kind in zip(closed_discards, way[len(closed_gifts):]):
+            discards[i] = replace(discards[i], kind=kind)
+        complete = replace(snapshot, gifts=tuple(gifts), discards=tuple(discards))
+        try:
+            cards.audit_answer(drawn, complete, seat, team, said)
+        except cards.Violation:
+            broken += 1
+    if broken == len(ways):
+        rule = "tell the truth" if team == LAW_ABIDING else "lie"
+        return Violation(
+            seat, 0, f"seat {seat} answered {said!r} to {drawn.id} and had to {rule}: "
+            "no kind of the tools that stayed closed makes that answer right"
+        )
+    return None if broken == 0 else needs

@@ -34,9 +34,13 @@ anybody (DESIGN.md §5, rules §8):
             cheater's team lose; both teams cheating leaves no winner).
 
 A forfeit before the deal is done ends the game with no winner; afterwards play stops and the
-other seats still reveal. A tool opens once its giver or its receiver has opened its key share;
-a tool between two forfeiters, and a forfeiter's discard, stay closed, so answers that depend
-on them are not re-judged (they cannot be) and no score is computed: the forfeit decides.
+other seats still reveal. A forfeiter owes nothing (``engines.table``, "What a forfeiter owes"):
+a tool opens once its giver or its receiver has opened its key share, while a tool between two
+forfeiters, a forfeiter's discard and its role card stay closed. Its role is proven only when
+the deck count leaves its card one face (``role_deal.roles_known``), never guessed; an answer is
+judged on every kind its closed tools could have and convicts only if none excuses it; whatever
+that leaves open is listed as not judged in the result, and no score is computed: the forfeit
+decides.
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ from spycraft.engines.table import (
     Over,
     Result,
     Turn,
+    Unjudged,
     still_to_reveal,
 )
 
@@ -114,7 +119,8 @@ class State:
     discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
     forfeits: tuple[tuple[int, int, str], ...] = ()
     violations: tuple[M.Violation, ...] = ()
-    roles: tuple[Team, ...] = ()
+    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
+    roles: tuple[Team | None, ...] = ()  # None: a forfeiter's card the deck count leaves open
 
     @property
     def n(self) -> int:
@@ -201,7 +207,8 @@ class ShadyAgentsRules(Rules[State]):
         return _maybe_finish(replace(state, act="reveal"))
 
     def side_of(self, state: State, seat: int) -> str | None:
-        return TEAM_NAME[state.roles[seat]] if state.roles else None
+        team = state.roles[seat] if state.roles else None
+        return None if team is None else TEAM_NAME[team]
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         if state.act in ("play", "reveal") or state.deal.reads_role(seat):
@@ -212,12 +219,13 @@ class ShadyAgentsRules(Rules[State]):
         cheats = tuple(
             Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
         )
-        return Over(natural_result(state), cheats)
+        return Over(natural_result(state), cheats, state.unjudged)
 
 
 def final_facts(state: State) -> scoring.FinalFacts | None:
     """Everything the final reveal opened, or None if something stayed closed."""
-    if not state.roles or None in state.gift_kinds or None in state.discard_kinds:
+    roles = tuple(r for r in state.roles if r is not None)
+    if len(roles) < state.n or None in state.gift_kinds or None in state.discard_kinds:
         return None
     gifts = tuple(
         Gift(g.giver, g.receiver, k) for g, k in zip(state.game.gifts, state.gift_kinds)
@@ -225,7 +233,7 @@ def final_facts(state: State) -> scoring.FinalFacts | None:
     discards = tuple(
         Discard(d.seat, k) for d, k in zip(state.game.discards, state.discard_kinds)
     )
-    return scoring.FinalFacts(state.n, state.roles, state.game.leftover, gifts, discards)
+    return scoring.FinalFacts(state.n, roles, state.game.leftover, gifts, discards)
 
 
 def natural_result(state: State) -> Result | None:
@@ -365,21 +373,18 @@ def _maybe_finish(state: State) -> State:
     return replace(_audit(state), act="done")
 
 
-def _roles(state: State) -> tuple[Team, ...]:
-    faces = role_deal.roles_after_reveal(state.deal, state.secrets)
-    teams: list[Team | None] = [None if f is None else team_of_face(f) for f in faces]
-    deck = list(scoring.role_deck(state.n))
-    for team in teams:
-        if team is not None:
-            deck.remove(team)
-    for i, team in enumerate(teams[: state.n]):  # a forfeiter's own card: the count says
-        if team is None:
-            teams[i] = deck.pop(0)
-    return tuple(t if t is not None else LAW_ABIDING for t in teams[: state.n])
+def _roles(state: State) -> tuple[Team | None, ...]:
+    """Each seat's team as the final reveal proves it (``role_deal.roles_known``): a forfeiter's
+    own card is read from the deck count only when the count leaves it no choice."""
+    faces = role_deal.roles_known(state.deal, state.secrets)
+    return tuple(None if f is None else team_of_face(f) for f in faces[: state.n])
 
 
 def _audit(state: State) -> State:
-    """Rules §7.4 on everything the final reveal opened (``model.judge``)."""
+    """Rules §7.4 on everything the final reveal opened (``model.judge``): nothing is judged
+    on a forfeiter's closed secrets, and what that leaves unjudged is said in the result."""
     roles = _roles(state)
-    found = M.judge(state.game, state.gift_kinds, state.discard_kinds, roles)
-    return replace(state, roles=roles, violations=state.violations + found)
+    found, unjudged = M.judge(state.game, state.gift_kinds, state.discard_kinds, roles)
+    return replace(
+        state, roles=roles, violations=state.violations + found, unjudged=unjudged
+    )

@@ -21,6 +21,7 @@ game goes by the score. Which seats cheated is the audit's business (``cards.aud
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -131,7 +132,7 @@ def value(facts: FinalFacts, seat: int) -> int:
     return received(facts, seat, MEDKIT) - received(facts, seat, BULLET)
 
 
-def members(roles: tuple[Team, ...], team: Team) -> tuple[int, ...]:
+def members(roles: Sequence[Team | None], team: Team) -> tuple[int, ...]:
     return tuple(seat for seat, role in enumerate(roles) if role == team)
 
 

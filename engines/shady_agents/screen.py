@@ -258,20 +258,26 @@ def _breakdown(state: Any) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
 
 
 def _roles_only(state: Any) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
-    roles: tuple[Team, ...] = getattr(state, "roles", ())
+    roles: tuple[Team | None, ...] = getattr(state, "roles", ())
     if not roles:
         return (), ()
-    rows = tuple((Cell(f"seat {s}"), Cell(TEAM[r], f"side:{TEAM[r]}"))
-                 for s, r in enumerate(roles))
+    rows = tuple((Cell(f"seat {s}"), _team_cell(r)) for s, r in enumerate(roles))
     return (), (Grid("The final reveal: every role", ("Player", "Team"), rows),)
+
+
+def _team_cell(team: Team | None) -> Cell:
+    if team is None:
+        return Cell("closed: forfeited", "muted")
+    return Cell(TEAM[team], f"side:{TEAM[team]}")
 
 
 def _result(table_state: Any, state: Any, viewer: int | None) -> Result | None:
     result = getattr(table_state, "result", None)
     if result is None:
         return None
-    roles: tuple[Team, ...] = getattr(state, "roles", ())
-    side = TEAM[roles[viewer]] if viewer is not None and viewer < len(roles) else None
+    roles: tuple[Team | None, ...] = getattr(state, "roles", ())
+    team = roles[viewer] if viewer is not None and viewer < len(roles) else None
+    side = None if team is None else TEAM[team]
     lines, grids = _breakdown(state)
     return outcome(result, side, str, lines, grids)
 
@@ -350,11 +356,14 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
         receivers = [g.receiver for g in new.gifts[len(old.gifts):]]
         return Event(seq, _gift_text(seat, receivers), 2)
     if kind == "reveal":
-        roles: tuple[Team, ...] = getattr(after, "roles", ())
+        roles: tuple[Team | None, ...] = getattr(after, "roles", ())
         if not roles:
             return None
         teams = "; ".join(f"{TEAM[team]}: {seat_list(scoring.members(roles, team))}"
                           for team in TEAMS)
+        closed = [s for s, team in enumerate(roles) if team is None]
+        if closed:
+            teams += f"; {seat_list(closed)}: closed (forfeited; the count leaves a choice)"
         return Event(seq, f"the final reveal turns every role, tool and discard over. {teams}",
                      why=_score_why(after))
     if kind in ("fraud", "abandon"):

@@ -122,7 +122,7 @@ def render(state: Any, seat: int | None) -> str:
 def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
     """What ``seat`` knew at each state, from the opened transcript (bare game if not opened)."""
     final = states[-1]
-    if not final.roles or None in final.gift_kinds:
+    if not final.roles or None in final.roles or None in final.gift_kinds:
         return [state.game for state in states]
     views: list[Any] = []
     for state in states:

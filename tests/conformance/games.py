@@ -8,6 +8,7 @@ state after every record, so each conformance test reads them instead of playing
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.records import SignedRecord
 from spycraft.engines import registry
+from spycraft.engines.absence import quorum
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.registry import GameDefinition
@@ -181,3 +183,18 @@ def live_steps(local: LocalTable, agents: list[Any]) -> tuple[Any, ...]:
             return tuple(steps)
         views = tuple(seat.view(local.state) for seat in local.seats)
         steps.append((before, signed.record, local.state, views))
+
+
+def declare_absent(local: LocalTable, gone: Sequence[int] = ()) -> tuple[int, int]:
+    """The seat expected next declared absent by a quorum of the seats still playing (never by
+    one already gone), the lowest of them writing the abandon: (the absent seat, the seq)."""
+    turn = local.table.expect(local.state)
+    assert turn is not None
+    n = len(local.seats)
+    voters = [s for s in range(n) if s != turn.seat and s not in gone][: quorum(n)]
+    assert len(voters) == quorum(n), f"too few seats left to declare seat {turn.seat} absent"
+    votes = {v: local.seats[v].absence_vote(local.state) for v in voters}
+    record = local.seats[voters[0]].sign_abandon(local.state, votes)
+    local.state = local.table.apply(local.state, record)
+    local.records.append(record)
+    return turn.seat, record.seq

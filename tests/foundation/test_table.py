@@ -24,6 +24,7 @@ from spycraft.engines.table import (
     Forfeit,
     Over,
     Result,
+    Unjudged,
     settle,
 )
 from tests.foundation.toy import GAME
@@ -255,3 +256,51 @@ def test_a_deserter_is_named_and_an_unknown_side_leaves_no_winner() -> None:
     assert "deserted after seeing its role" in result.detail and "not known" in result.detail
     fraud_wins = settled(5, Forfeit(4, 7, DESERTED, "d", 0), Forfeit(3, 9, FRAUD, "f", 0))
     assert fraud_wins.reason == FRAUD and fraud_wins.winner is None
+
+
+def test_the_last_mover_of_a_beacon_round_that_stalls_deserted_after_seeing_the_draw():
+    """Issue 17, item 5: seat 1 reveals last and knows the draw first; walking away there is a
+    desertion by name, and with two seats it is still only claimed (docs/rulings.md)."""
+    local = new_table()
+    a = agents()
+    while local.table.expect(local.state).kinds != ("beacon",):
+        local.step(a)
+    local.step(a)  # seat 0's pre-image: seat 1 alone now knows the round's seed
+    assert local.table.expect(local.state).seat == 1
+    votes = {0: local.seats[0].absence_vote(local.state)}
+    abandon = local.seats[0].sign_abandon(local.state, votes)
+    local.state = local.table.apply(local.state, abandon)
+    local.records.append(abandon)
+    (forfeit,) = local.state.forfeits
+    assert (forfeit.seat, forfeit.seq, forfeit.reason) == (1, abandon.seq, DESERTED)
+    assert forfeit.what == "deserted after seeing the draw"
+    result = local.run(a).result
+    assert (result.winner, result.reason, result.forfeits) == (None, ABANDONED, (1,))
+    assert result.describe() == (
+        f"abandoned, claimed by seat 0: no winner, no fraud; forfeit by seat 1 (declared absent "
+        f"at record {abandon.seq}); seat 1 at record {abandon.seq}: deserted after seeing the draw"
+    )
+
+
+def test_what_a_forfeit_leaves_unjudged_is_written_into_the_result():
+    gone = Forfeit(2, 40, ABANDONED, "abandoned", 0)
+    over = Over(None, (), (
+        Unjudged(2, 31, "answer", "seat 2's role"),
+        Unjudged(2, 35, "answer", "seat 2's role"),
+        Unjudged(0, 33, "answer", "the kind of the tool seat 2 gave seat 0"),
+        Unjudged(1, 21, "spy tag", "seat 2's key share"),
+        Unjudged(3, 22, "spy tag", "seat 2's key share"),
+    ))
+    result = settle(4, SIDES, SIDE.get, [gone], over)
+    assert result.winner == "dark" and result.unjudged == (
+        "seat 2's answers at records 31, 35 (they need seat 2's role)",
+        "seat 0's answer at record 33 (it needs the kind of the tool seat 2 gave seat 0)",
+        "the spy tags of seats 1, 3 at records 21, 22 (they need seat 2's key share)",
+    )
+    assert result.detail == (
+        "seat 2 at record 40: abandoned; not judged (a forfeiter's secrets stayed closed): "
+        + "; ".join(result.unjudged)
+    )
+    assert settle(4, SIDES, SIDE.get, [], Over(NATURAL.natural, (), over.unjudged)) == (
+        NATURAL.natural
+    )

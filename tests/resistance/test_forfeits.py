@@ -46,6 +46,11 @@ def test_two_abandons_one_on_each_side_end_with_no_winner_abandoned_and_audit_va
     assert result is not None
     assert (result.winner, result.reason) == (None, DESERTED)
     assert "fraud" not in result.describe()
+    gone = result.forfeits
+    # one spy and one resistance card stayed closed: the count does not say which is which
+    assert all(final.game.roles[s] is None for s in gone)
+    assert all(local.table.rules.side_of(final.game, s) is None for s in gone)
+    assert any("mission card" in w or "spy tag" in w for w in result.unjudged), result.detail
     report = audit_transcript(local.transcript)
     assert report.valid, report.describe()
     assert report.describe().startswith("VALID ")
@@ -61,6 +66,7 @@ def test_an_absent_spy_loses_the_game_for_the_spies_without_fraud() -> None:
         final = local.run(agents)
         assert final.result is not None
         assert (final.result.winner, final.result.forfeits) == (R.RESISTANCE, (turn.seat,))
+        assert final.game.roles[turn.seat] == recognition.SPY  # the only card the count leaves
         assert final.result.reason == DESERTED  # it had seen its role
         assert audit_transcript(local.transcript).valid
         return

@@ -78,7 +78,11 @@ class Table:
         return seq
 
     def judge(self) -> tuple[M.Violation, ...]:
-        return M.judge(self.game, tuple(self.gift_kinds), tuple(self.discard_kinds), self.roles)
+        found, unjudged = M.judge(
+            self.game, tuple(self.gift_kinds), tuple(self.discard_kinds), self.roles
+        )
+        assert not unjudged, "a scripted table opens everything: all of it is judged"
+        return found
 
     def score(self) -> scoring.Score:
         gifts = tuple(

@@ -9,6 +9,8 @@ games over signed records check seeded determinism.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,8 +111,51 @@ def test_a_lie_is_always_caught_at_the_answer_that_told_it(data: st.DataObject) 
     other = "C" if t.roles[seat] == LAW_ABIDING else LAW_ABIDING
     swapped = tuple(other if s == seat else r for s, r in enumerate(t.roles))
     assert said not in cards.required_answers(asking.drawn, snapshot, seat, other)
-    found = M.judge(t.game, tuple(t.gift_kinds), tuple(t.discard_kinds), swapped)  # type: ignore[arg-type]
+    found, _ = M.judge(t.game, tuple(t.gift_kinds), tuple(t.discard_kinds), swapped)  # type: ignore[arg-type]
     assert (seat, seq) in {(v.seat, v.seq) for v in found}
+
+
+def closed_with(t: Table, data: st.DataObject) -> tuple[int, Any, Any, Any]:
+    """One seat forfeits: its tools and discard stay closed, and its role maybe (``None``)."""
+    seat = data.draw(st.integers(0, t.game.n - 1), label="forfeiter")
+    gifts = tuple(None if g.giver == seat else k for g, k in zip(t.game.gifts, t.gift_kinds))
+    discards = tuple(
+        None if d.seat == seat else k for d, k in zip(t.game.discards, t.discard_kinds)
+    )
+    role_closed = data.draw(st.booleans(), label="role closed")
+    roles = tuple(None if s == seat and role_closed else r for s, r in enumerate(t.roles))
+    return seat, gifts, discards, roles
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_forfeiters_closed_tools_and_role_never_convict_an_honest_game(
+    data: st.DataObject,
+) -> None:
+    t, _ = random_game(data)
+    seat, gifts, discards, roles = closed_with(t, data)
+    found, unjudged = M.judge(t.game, gifts, discards, roles)
+    assert found == ()
+    assert all(f"seat {seat}" in u.needs for u in unjudged)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_lie_beside_a_forfeiter_is_caught_or_said_to_be_unjudged(data: st.DataObject) -> None:
+    t, _ = random_game(data)
+    answers = [(s, said, seq) for a in t.game.interrogations for s, said, seq in a.answers]
+    if not answers:
+        return
+    liar, _, seq = data.draw(st.sampled_from(answers), label="lie")
+    other = "C" if t.roles[liar] == LAW_ABIDING else LAW_ABIDING
+    t.roles = tuple(other if s == liar else r for s, r in enumerate(t.roles))  # type: ignore[assignment]
+    seat, gifts, discards, roles = closed_with(t, data)
+    found, unjudged = M.judge(t.game, gifts, discards, roles)
+    convicted = {(v.seat, v.seq) for v in found}
+    left_open = {(u.seat, u.seq) for u in unjudged}
+    assert (liar, seq) in convicted | left_open
+    assert all(f"seat {seat}" in u.needs for u in unjudged)
+    assert convicted <= {(s, q) for s, _, q in answers if s == liar}
 
 
 def test_seeded_selfplay_is_deterministic_and_replays_byte_for_byte() -> None:
