@@ -36,8 +36,8 @@ conformance suite (``tests/conformance``) plays and checks it; its own tests are
 examples, its cheaters and its leaks. Its final reveal follows the kit's rule of what a
 forfeiter owes (``engines.table``): it asks openings only of the seats that have not forfeited,
 judges nothing on a forfeiter's closed secrets (the sub-protocols say what the opened ones
-prove: ``role_deal.roles_known``, ``deck_ops.faces_known``) and returns what that leaves open
-as ``Unjudged`` in its ``Over``; ``tests/conformance/test_forfeits.py`` holds every game to it.
+prove: ``role_deal.roles_known``) and returns what that leaves open as ``Unjudged`` in its
+``Over``; ``tests/conformance/test_forfeits.py`` holds every game to it.
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ refused at once if one is missing or false (the fraud interrupt then proves it).
 writes no more records, so its secrets stay *closed*: a closed secret is never a violation, and
 neither is anything that can only be judged with it. The game judges what the opened secrets and
 the public record prove (a card the deck count leaves no choice for is proven, not guessed:
-``role_deal.roles_known``, ``deck_ops.faces_known``), and lists each act it cannot judge as an
-``Unjudged`` in ``Over.unjudged``, the forfeiter's own and an honest seat's whose truth depends
+``role_deal.roles_known``), and lists each act it cannot judge as an ``Unjudged`` in
+``Over.unjudged``, the forfeiter's own and an honest seat's whose truth depends
 on a closed secret alike; ``settle`` writes them into the result in words, so the audit says
 what was not checked and why.
 """

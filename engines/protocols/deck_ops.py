@@ -18,12 +18,11 @@ hands the deck's record kinds to ``APPLY``. Operations, each one record per seat
               seat's tokens and its faces are in ``opened``.
 
 Every token carries a Chaum-Pedersen proof against its seat's key share, checked on arrival, so
-a false token is caught at once and blamed on its seat and seq. Once every seat but one has
-published its token of a card, the public knows face + x_h * c1 for the holder h
-(``holder_statement``), so h can prove facts about the face at once without showing it. At the
-final reveal ``faces_known`` opens every card whose tokens are all known (opened key shares and
-published tokens); a card that needs a forfeiter's closed share stays unknown. What a seat has
-learnt is derived from the public tokens and its own secret, never stored: ``DeckHand.peek``.
+a false token is caught at once and blamed on its seat and seq. Once a card is revealed to one
+seat h, the public knows face + x_h * base for it
+(``holder_statement``, sealed tokens included, see below), so h can prove facts about the
+face at once without showing it. What a seat has learnt is derived from the public tokens and
+its own secret, never stored: ``DeckHand.peek``.
 
 A card may be revealed privately to several seats in turn (a draft hand passed on, a pile that
 several seats look at, a card passed to a teammate). Publishing every token twice would make it
@@ -41,7 +40,6 @@ a seal is left for the final reveal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -261,39 +259,31 @@ def ops_tokens(reveal: Reveal, card: int) -> tuple[Point, ...]:
     return tuple(t for _, tokens in reveal.tokens if (t := tokens[index]) is not None)
 
 
-def holder_statement(ops: DeckOps, card: int, holder: int) -> tuple[Point, Point] | None:
-    """What the public knows of a card only ``holder`` can read: ``(base, residue)`` with
-    residue = face + x_holder * base, or None while another seat's token of it is not public.
+def holder_statement(ops: DeckOps, card: int, holder: int) -> tuple[Point, Point]:
+    """What the public knows of a card revealed to ``holder`` alone: ``(base, residue)`` with
+    residue = face + x_h * base, x_h the holder's key share secret.
 
-    Once every other seat's token of the card is published, c2 - sum of them = face + x_h * c1:
-    the holder can then prove, with ``proofs.prove_encrypts_one_of`` (pk = base, c1 = its key
-    share X_h, randomness x_h), that the face is one of a set, without saying which. A token
-    that reached the holder sealed is not public, so such a card has no statement yet."""
-    others = {seat: token for seat, token in ops.public[card] if seat != holder}
-    if len(others) != ops.seats - 1:
-        return None
+    Every other seat's token of such a card is public or sealed to the holder: (e1, e2) =
+    (k*G, T + k*X_h), proven when it was sealed. So c2 - the public tokens - the e2 =
+    face + x_h * (c1 - the e1), and the holder can prove facts about the face at once without
+    showing it (``proofs.prove_encrypts_one_of`` with pk = base, c1 = X_h, randomness x_h). A
+    card not revealed to the holder has no statement: asking for one is a bug of the game."""
+    public = [token for seat, token in ops.public[card] if seat != holder]
+    sealed = [s.sealed for s in ops.seals if s.card == card and s.receiver == holder]
+    senders = {seat for seat, _ in ops.public[card]} | {
+        s.sender for s in ops.seals if s.card == card and s.receiver == holder
+    }
+    if len(public) + len(sealed) != ops.seats - 1 or senders - {holder} != (
+        set(range(ops.seats)) - {holder}
+    ):
+        raise RuntimeError(f"card {card} was not revealed to seat {holder}")
     cipher = ops.deck.cards[card]
-    residue = cipher.c2
-    for seat in sorted(others):
-        residue = residue - others[seat]
-    return cipher.c1, residue
-
-
-def faces_known(ops: DeckOps, secrets: Sequence[Scalar | None]) -> tuple[str | None, ...]:
-    """Every card's face once the final reveal opened ``secrets`` (None for a seat whose share
-    stayed closed): a card opens when each seat's token is known, from its opened secret or
-    published during play; a card that needs a closed share stays None (``engines.table``,
-    "What a forfeiter owes")."""
-    faces: list[str | None] = []
-    for card, cipher in enumerate(ops.deck.cards):
-        public = dict(ops.public[card])
-        tokens = [
-            cipher.c1 * secret if secret is not None else public.get(seat)
-            for seat, secret in enumerate(secrets)
-        ]
-        known = [t for t in tokens if t is not None]
-        faces.append(ops.deck.open(card, known) if len(known) == len(tokens) else None)
-    return tuple(faces)
+    base, residue = cipher.c1, cipher.c2
+    for token in public:
+        residue = residue - token
+    for share in sealed:
+        base, residue = base - share.e1, residue - share.e2
+    return base, residue
 
 
 APPLY = {"deck_key": apply_key, "deck_shuffle": apply_shuffle, "deck_tokens": apply_tokens}

@@ -266,7 +266,8 @@ def judge(
     """Rules §7.4 once kinds are open: each tool used once and only while held, every answer in
     T (Law-abiding) or outside it (Corrupt). ``None`` is a closed secret (a forfeiter's tools
     and, where the deck count leaves a choice, its role: ``engines.table``, "What a forfeiter
-    owes"); nothing is judged against one. A closed seat's tool uses are not judged. An answer
+    owes"); nothing is judged against one, nor a closed tool's use (the seat's ``both`` proof
+    already showed one Bullet and one Medkit when the second was given). An answer
     whose snapshot holds closed kinds is judged on every way they could be: a violation if it
     breaks its team's rule in all of them (the closed kinds cannot excuse it), fine if in none;
     otherwise, and whenever the answerer's role is closed, it is not judged. Returns the
@@ -283,8 +284,7 @@ def judge(
         ]
         held = set(TOOLS)
         for seq, kind, verb in sorted(uses, key=lambda use: use[0]):
-            if kind is None:
-                unjudged.append(Unjudged(seat, seq, "tool use", f"seat {seat}'s openings"))
+            if kind is None:  # closed with a forfeiter; `both` proved the count when it was made
                 continue
             if kind not in held:
                 what = f"seat {seat} {verb} a {names[kind]} it no longer held"

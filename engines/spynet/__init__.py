@@ -56,8 +56,8 @@ MOVES: dict[str, Move[State]] = moves(
         Seat.build_deploy,
         "deploy",
     ),
-    Move("play_mission", body(card=POSITION, branch=BRANCH), P.apply_play_mission,
-         Seat.build_deploy, "deploy"),
+    Move("play_mission", body(card=POSITION, branch=BRANCH, proof=Encoded("mission proof or null")),
+         P.apply_play_mission, Seat.build_deploy, "deploy"),
     Move("pass_card", body(card=POSITION), P.apply_pass_card, Seat.build_deploy, "deploy"),
     Move("end_deploy", body(), P.apply_end_deploy, Seat.build_deploy, "deploy"),
     Move(

@@ -20,12 +20,19 @@ The engine never knows which seat is local. Acts:
             faces contradict the record that asked for it (no agent, no funding, a special
             discard that is another card) is a violation of that record: play stops and the
             seat forfeits. A card named that is not in the seat's hand, a mission without
-            dominance, a second pass are refused at once.
+            dominance, a second pass are refused at once. A face-down mission carries an
+            OR-proof that it is a mission of its branch, checked at once
+            (``apply_play_mission``): every other seat's token of a card in a hand is public or
+            sealed to its holder, so the public knows face + x_h * base for it
+            (``deck_ops.holder_statement``).
 ``reveal``  ``reveal`` by every seat that has not forfeited: its key share secret (checked
-            against its public share). The engine then opens every card, checks every
-            face-down mission (a mission, in a branch it belongs to), and scores the game from
-            the faces (§9). A false mission is a violation of its record.
-``done``    the result: the team with the most points (ties by funding cards, then shared).
+            against its public share). Once every share is in, the engine opens every card and
+            scores the game from the faces (§9). A forfeiter owes nothing (``engines.table``):
+            its closed share leaves the cards it never showed closed, and nothing is left to
+            judge on them (every seal and every face-down mission was proven when made); the
+            forfeit decides.
+``done``    the result (``natural_result``): the team with the most points; a tie goes to the
+            most funding cards (``TIE_BREAK``); still tied, the tied teams share the win.
 """
 
 from __future__ import annotations
@@ -34,23 +41,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spycraft.crypto import elgamal
+from spycraft.crypto import elgamal, proofs
 from spycraft.crypto.deck import Faces
-from spycraft.crypto.errors import BadOpening
-from spycraft.crypto.group import Scalar
+from spycraft.crypto.errors import BadOpening, MalformedRecord
+from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.hashing import uniform_from
+from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.game import Option, Rules
 from spycraft.engines.game import proof_context as game_proof_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
-from spycraft.engines.spynet.cards import BRANCHES, DECK, SITUATIONS, Kind, card
+from spycraft.engines.spynet.cards import (
+    DECK,
+    OPEN_SECRETS,
+    SITUATIONS,
+    Branch,
+    Kind,
+    card,
+)
 from spycraft.engines.spynet.deploy import EffectUse, Target
 from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, score, teams
 from spycraft.engines.table import (
     FRAUD,
+    SHARED,
     Draw,
     Forfeit,
     GameNeed,
@@ -190,15 +206,29 @@ class SpyNetRules(Rules[State]):
         )
         natural = None
         if state.final is not None and not state.forfeits and not state.violations:
-            winners = state.final.winners
-            points = ", ".join(
-                f"{side_name(t)} {p}" for t, p in zip(state.final.teams, state.final.points)
-            )
-            if len(winners) == 1:
-                natural = Result(side_name(winners[0]), "score", detail=points)
-            else:
-                natural = Result(None, "shared", detail=points)
+            natural = natural_result(state.final)
         return Over(natural, cheats)
+
+
+TIE_BREAK = "tie broken by funding cards"
+
+
+def natural_result(final: Score) -> Result:
+    """§9.4: the most points wins; a tie goes to the tied team with the most funding cards in
+    play (reason ``TIE_BREAK``); still tied, the tied teams share the win (``SHARED``, every
+    sharing side named). The detail gives the points, and the funding cards of a tie."""
+    detail = ", ".join(f"{side_name(t)} {p}" for t, p in zip(final.teams, final.points))
+    best = max(final.points)
+    tied = [i for i, p in enumerate(final.points) if p == best]
+    if len(tied) > 1:
+        funding = ", ".join(f"{side_name(final.teams[i])} {final.funding[i]}" for i in tied)
+        detail += f"; tied on points, funding cards: {funding}"
+    if len(final.winners) > 1:
+        return Result(None, SHARED, detail=detail, shared=tuple(map(side_name, final.winners)))
+    reason = "score" if len(tied) == 1 else TIE_BREAK
+    return Result(side_name(final.winners[0]), reason, detail=detail)
+
+
 
 
 def context_of(state: State, record: Record) -> bytes:
@@ -268,9 +298,54 @@ apply_pile = _step(lambda g, r, b: M.pile_choice(g, r.seat, b["take"]))
 apply_play_agent = _step(
     lambda g, r, b: M.play_agent(g, r.seat, b["card"], M.branch_of(b["branch"]), b["funding"])
 )
-apply_play_mission = _step(
-    lambda g, r, b: M.play_mission(g, r.seat, b["card"], M.branch_of(b["branch"]), r.seq)
-)
+def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> State:
+    """§7.2, and the face-down card proven at once to be a mission of its branch: an OR-proof
+    over the branch's missions against the card's statement (``mission_statement``). Under S03
+    the card is shown instead, so the proof is null."""
+    position, branch = body["card"], M.branch_of(body["branch"])
+    game = M.play_mission(_game(state), record.seat, position, branch, record.seq)
+    state = replace(state, game=game, asked_by=(record.seat, record.seq))
+    statement = mission_statement(state, record.seat, position)
+    proof = body["proof"]
+    if statement is None:
+        if proof is not None:
+            raise MalformedRecord(record.seat, record.seq, "a mission played face up takes no "
+                                  "proof (null)")
+        return state
+    if proof is None:
+        raise MalformedRecord(
+            record.seat, record.seq, "a face-down mission carries the proof that it is a "
+            "mission of its branch"
+        )
+    base, residue = statement
+    candidates = mission_points(branch)
+    proofs.verify_encrypts_one_of(
+        base, state.ops.key_shares[record.seat], residue, candidates,
+        OneOfProof.decode(proof, len(candidates)), context_of(state, record),
+    )
+    return state
+
+
+def mission_statement(state: State, seat: int, position: int) -> tuple[Point, Point] | None:
+    """What a face-down mission in ``seat``'s hand is proven against
+    (``deck_ops.holder_statement``); None under S03, where missions are played face up."""
+    game = state.game
+    if game is None or game.situation == OPEN_SECRETS:
+        return None
+    return deck_ops.holder_statement(state.ops, position, seat)
+
+
+def mission_faces(branch: Branch) -> tuple[str, ...]:
+    """The faces a mission played face down in ``branch`` may have (§7.2), in deck order."""
+    return tuple(
+        c for c in DECK if card(c).kind is Kind.MISSION and card(c).belongs_to(branch)
+    )
+
+
+def mission_points(branch: Branch) -> tuple[Point, ...]:
+    return tuple(FACES.points[FACES.labels.index(c)] for c in mission_faces(branch))
+
+
 apply_pass_card = _step(lambda g, r, b: M.pass_card(g, r.seat, b["card"]))
 apply_end_deploy = _step(lambda g, r, b: M.end_deploy(g, r.seat))
 apply_paper_trail = _step(lambda g, r, b: M.paper_trail(g, r.seat, b["cards"]))
@@ -316,23 +391,17 @@ def _maybe_finish(state: State) -> State:
 
 
 def _audit(state: State) -> State:
-    """Every card opened, every face-down mission checked, the game scored (§9.2)."""
-    violations = list(state.violations)
+    """Every card opened and the game scored (§9.2), once every key share is in. Nothing hidden
+    is left to judge: every seal and every face-down mission was proven when it was made. A
+    forfeiter's closed share keeps the cards it never showed closed (``engines.table``, "What
+    a forfeiter owes"), and the forfeit decides."""
     if any(s is None for s in state.secrets) or state.game is None:
-        return replace(state, violations=tuple(violations))
+        return state
     secrets = [s for s in state.secrets if s is not None]
     deck = state.ops.deck
     faces = tuple(deck.open_with_secrets(p, secrets) for p in range(len(deck)))
     game = state.game
-    for seat, piles in enumerate(game.missions):
-        for branch, pile in zip(BRANCHES, piles):
-            for mission in pile:
-                face = faces[mission.position]
-                printed = card(face)
-                if printed.kind is not Kind.MISSION or not printed.belongs_to(branch):
-                    what = f"{face} played face down as a mission in {branch}"
-                    violations.append(Violation(seat, mission.seq, what))
     final = None
-    if not violations and game.phase == M.END:
+    if not state.violations and game.phase == M.END:
         final = score(M.board_with_missions(game, dict(enumerate(faces))))
-    return replace(state, violations=tuple(violations), faces=faces, final=final)
+    return replace(state, faces=faces, final=final)

@@ -44,7 +44,7 @@ from spycraft.engines.spynet.cards import (
     Kind,
     Verb,
 )
-from spycraft.engines.spynet.protocol import State, effect_use, side_name
+from spycraft.engines.spynet.protocol import TIE_BREAK, State, effect_use, side_name
 from spycraft.engines.spynet.scoring import (
     CELL_MISSIONS,
     DEEP_AGENTS,
@@ -62,7 +62,7 @@ from spycraft.engines.spynet.scoring import (
     teams,
 )
 from spycraft.engines.spynet.view import SeatView
-from spycraft.engines.table import ABANDONED, DESERTED, FRAUD, TableState
+from spycraft.engines.table import ABANDONED, DESERTED, FRAUD, SHARED, TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 TITLE = "SpyNet"
@@ -505,10 +505,7 @@ def _result(state: State, table: TableState[Any], seat: int | None) -> Result | 
         )
         reveal.append(Grid("Hands at the end", ("Seat", "Cards"), hands))
     mine = None if seat is None else side_name(team_of(seat, state.n))
-    end = outcome(result, mine, lambda side: sentence(_side_text(side)), detail, reveal)
-    if result.winner is None and result.reason == "shared":
-        return replace(end, headline="Shared win")
-    return end
+    return outcome(result, mine, lambda side: sentence(_side_text(side)), detail, reveal)
 
 
 def screen(table: TableState[Any], seat: int | None, view: Any) -> Screen:
@@ -635,14 +632,19 @@ def _tokens_story(before: State, after: State, seq: int) -> Event | None:
 def _result_text(body: Any) -> str:
     winner = body.get("winner") if isinstance(body, dict) else None
     reason = body.get("reason") if isinstance(body, dict) else None
-    if winner:
+    if isinstance(winner, tuple) and winner:
+        names = [_side_text(str(side)) for side in winner]
+        text = sentence(", ".join(names[:-1]) + f" and {names[-1]} share the win")
+    elif winner:
         text = f"{sentence(_side_text(str(winner)))} won"
-    elif reason == "shared":
-        text = "The win is shared"
     else:
         text = "The game ends with no winner"
     if reason == "score":
         return text + " on points"
+    if reason == TIE_BREAK:
+        return text + ": tied on points, with the most funding cards in play"
+    if reason == SHARED:
+        return text + ": tied on points and on funding cards"
     if reason == FRAUD:
         return text + ": a player was caught breaking the rules"
     if reason in (ABANDONED, DESERTED):

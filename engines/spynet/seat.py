@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from spycraft.crypto import proofs
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Point, Scalar
 from spycraft.engines.agent import Agent, Decision
@@ -22,7 +23,8 @@ from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT
+from spycraft.engines.spynet import protocol as P
+from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch
 from spycraft.engines.spynet.knowledge import seat_view
 from spycraft.engines.spynet.labels import describe_option
 from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
@@ -101,10 +103,26 @@ class SpyNetSeat(GameSeat[State, SeatView]):
         if kind == "play_agent":
             return {"card": choice[1], "branch": str(choice[2]), "funding": list(choice[3])}
         if kind == "play_mission":
-            return {"card": choice[1], "branch": str(choice[2])}
+            return {"card": choice[1], "branch": str(choice[2]),
+                    "proof": self.mission_proof(state, choice[1], choice[2], b)}
         if kind == "pass_card":
             return {"card": choice[1]}
         return {}
+
+    def mission_proof(self, state: State, position: int, branch: Branch, b: Build) -> Any:
+        """The proof that a face-down mission is a mission of ``branch``
+        (``protocol.mission_statement``); None under S03, where it is played face up."""
+        statement = P.mission_statement(state, self.seat, position)
+        face = self.face(state, position)
+        if statement is None or face is None:
+            return None
+        base, residue = statement
+        faces = P.mission_faces(branch)
+        proof = proofs.prove_encrypts_one_of(
+            base, self.public, residue, P.mission_points(branch), faces.index(face), self.key,
+            b.context, b.entropy.child("mission"),
+        )
+        return proof.encode()
 
     def build_effect(self, state: State, b: Build) -> Body:
         chosen = self._ask(state, b.agent, "effect", self.effect_options(state))

@@ -159,27 +159,26 @@ def test_a_lie_no_closed_tool_can_excuse_is_still_proven_after_an_absence() -> N
     pytest.fail("no table where a Law-abiding lie was proven after an absence")
 
 
-def test_an_honest_answer_that_needs_an_absent_seats_tool_is_not_judged_and_says_why() -> None:
-    for seed in range(60):
+def test_with_one_absent_seat_every_honest_answer_is_judged() -> None:
+    """An honest answer reads only the answerer's own tools (given, received, discarded), which
+    its own key share opens, a gift from the absent seat included; so what stays unjudged is
+    the absent seat's own (an answer needing its closed discard, or its role)."""
+    checked = 0
+    for seed in range(20):
         local, agents = table(6, seed)
 
-        def gave_then_asked(state: State, turn: Any) -> bool:
+        def answered_then_turn(state: State, turn: Any) -> bool:
             game = state.game
-            if state.act != "play" or turn.kinds in (("beacon",), ("answer",)):
-                return False
-            return any(g.giver == turn.seat and g.round == 1 for g in game.gifts) and any(
-                a.answers for a in game.interrogations
+            return state.act == "play" and turn.kinds not in (("beacon",), ("answer",)) and (
+                any(a.answers for a in game.interrogations)
             )
 
-        if not until(local, agents, gave_then_asked):
+        if not until(local, agents, answered_then_turn):
             continue
         absent, _ = declare_absent(local)
         local.run(agents)
         result = local.state.result
         assert result is not None and result.reason != FRAUD, result.describe()
-        needing = [w for w in result.unjudged if f"tool seat {absent} gave" in w]
-        if needing:
-            assert all(w in result.detail for w in needing)
-            assert audit_transcript(local.transcript).valid
-            return
-    pytest.fail("no honest answer depended on an absent seat's tool")
+        assert all(w.startswith(f"seat {absent}'s") for w in result.unjudged), result.unjudged
+        checked += 1
+    assert checked >= 5

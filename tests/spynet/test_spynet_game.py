@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spycraft.crypto import proofs
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import (
     BadOpening,
@@ -32,9 +33,19 @@ from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.cards import BRANCHES, Kind, card
-from spycraft.engines.spynet.protocol import DECISION_KINDS, FACES, State, context_of
+from spycraft.engines.spynet.protocol import (
+    DECISION_KINDS,
+    FACES,
+    TIE_BREAK,
+    State,
+    context_of,
+    mission_points,
+    mission_statement,
+)
 from spycraft.engines.spynet.scoring import dominates, teammate
-from spycraft.engines.table import FRAUD, Forfeit, Over, TableState, Turn, settle
+from spycraft.engines.table import FRAUD, SHARED, Forfeit, Over, TableState, Turn, settle
+
+NATURAL = ("score", TIE_BREAK, SHARED)  # the reasons of a game played to its end
 
 
 def new_table(players: int, seed: int, situation: str = "off", bot: str = "random") -> Any:
@@ -227,7 +238,7 @@ def test_a_mission_in_a_branch_the_seat_does_not_dominate_is_refused() -> None:
     turn = play_until(local, agents, stuck)
     game = game_of(local.state)
     branch = next(b for b in BRANCHES if not dominates(game.board, turn.seat, b))
-    body = {"card": game.hands[turn.seat][0], "branch": str(branch)}
+    body = {"card": game.hands[turn.seat][0], "branch": str(branch), "proof": None}
     error = refused(local, forge(local, turn.seat, "play_mission", body), IllegalAction)
     assert "does not dominate" in error.what
 
@@ -257,33 +268,50 @@ def test_a_false_key_share_opening_at_the_final_reveal_is_refused() -> None:
     refused(local, forge(local, turn.seat, "reveal", body), BadOpening)
 
 
-def test_a_card_played_face_down_as_a_mission_that_is_none_forfeits_at_the_final_reveal() -> None:
-    local, agents = new_table(2, 13)
+def test_a_card_that_is_no_mission_played_face_down_is_refused_at_once_even_if_it_came_sealed(
+) -> None:
+    """Every other token of a card in a hand is public or sealed to its holder, so even a card
+    passed on in the draft has a statement, and no proof can make a non-mission a mission."""
+    for seed in range(13, 40):
+        local, agents = new_table(2, seed)
 
-    def may_lie(state: TableState[State], turn: Turn) -> bool:
-        game = state.game.game
-        if not deploying(state, turn) or game is None:
-            return False
-        seat = local.seats[turn.seat].game
-        return any(dominates(game.board, turn.seat, b) for b in BRANCHES) and any(
-            card(f).kind is not Kind.MISSION for _, f in seat.hand_faces(state.game)
+        def may_lie(state: TableState[State], turn: Turn, local: LocalTable = local) -> bool:
+            game = state.game.game
+            if not deploying(state, turn) or game is None:
+                return False
+            seat = local.seats[turn.seat].game
+            return any(dominates(game.board, turn.seat, b) for b in BRANCHES) and any(
+                card(f).kind is not Kind.MISSION and sealed_to(state, turn.seat, p)
+                for p, f in seat.hand_faces(state.game)
+            )
+
+        try:
+            turn = play_until(local, agents, may_lie)
+        except AssertionError:
+            continue
+        liar = turn.seat
+        game = game_of(local.state)
+        seat = local.seats[liar].game
+        position = next(
+            p for p, f in seat.hand_faces(local.state.game)
+            if card(f).kind is not Kind.MISSION and sealed_to(local.state, liar, p)
         )
+        branch = next(b for b in BRANCHES if dominates(game.board, liar, b))
+        statement = mission_statement(local.state.game, liar, position)
+        assert statement is not None
+        context = seat.context_of(local.state.game, local.state.seq + 1, "play_mission")
+        proof = proofs.prove_encrypts_one_of(
+            statement[0], seat.public, statement[1], mission_points(branch), 0, seat.key,
+            context, seat.entropy("play_mission", local.state.seq + 1),
+        )
+        body = {"card": position, "branch": str(branch), "proof": proof.encode()}
+        refused(local, forge(local, liar, "play_mission", body), InvalidProof)
+        return
+    pytest.fail("no seed gave a sealed non-mission card to play face down")
 
-    turn = play_until(local, agents, may_lie)
-    liar = turn.seat
-    game = game_of(local.state)
-    seat = local.seats[liar].game
-    position = next(
-        p for p, f in seat.hand_faces(local.state.game) if card(f).kind is not Kind.MISSION
-    )
-    branch = next(b for b in BRANCHES if dominates(game.board, liar, b))
-    lie = forge(local, liar, "play_mission", {"card": position, "branch": str(branch)})
-    accept(local, lie)
-    final = local.run(agents)
-    assert final.result is not None
-    assert final.result.reason == FRAUD and final.result.forfeits == (liar,)
-    assert final.result.evidence == (lie.seq,)
-    assert final.result.winner == f"seat {1 - liar}"
+
+def sealed_to(state: TableState[State], seat: int, position: int) -> bool:
+    return any(s.card == position and s.receiver == seat for s in state.game.ops.seals)
 
 
 def test_a_play_whose_public_faces_are_no_agent_forfeits_its_writer() -> None:
@@ -348,7 +376,7 @@ def test_whole_games_keep_every_card_in_one_place_and_replay_to_the_same_bytes(
 ) -> None:
     local, agents = new_table(players, seed, situation)
     final = local.run(agents, on_record=lambda signed, state: check_invariants(state.game))
-    assert final.result is not None and final.result.reason in ("score", "shared")
+    assert final.result is not None and final.result.reason in NATURAL
     again, agents = new_table(players, seed, situation)
     again.run(agents)
     assert again.transcript.to_bytes() == local.transcript.to_bytes()
@@ -384,7 +412,7 @@ def test_random_games_keep_every_invariant_and_end_with_a_scored_result(
 ) -> None:
     local, agents = new_table(players, seed, situation)
     final = local.run(agents, on_record=lambda signed, state: check_invariants(state.game))
-    assert final.result is not None and final.result.reason in ("score", "shared")
+    assert final.result is not None and final.result.reason in NATURAL
     assert final.game.final is not None
     assert final.game.final.points == tuple(
         sum(final.game.final.seat_points[s] for s in team) for team in final.game.final.teams

@@ -1,0 +1,322 @@
+"""SpyNet's forfeits, face-down missions and §9.4 results, each as an attack or a rule.
+
+* Issue 17, attack 1: with two honest seats, one declares the other absent; the absent seat's
+  unopened seals used to become violations and the audit said FRAUD. A forfeiter owes nothing
+  (``engines.table``), so the end is "abandoned, claimed by seat N"; with four seats the absent
+  seat is reported absent, never as a cheater.
+* A face-down mission is proven a mission of its branch when it is played
+  (``protocol.apply_play_mission``); a lie there is refused at once.
+* Attack 7 (§9.4): a win shared on funding names its winners, a loser's screen says it lost,
+  and a win on the funding tie-break is recorded and shown as one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spycraft.cli.outcome import verdict
+from spycraft.crypto import proofs
+from spycraft.crypto.errors import InvalidProof, MalformedRecord
+from spycraft.engines.audit import audit_transcript
+from spycraft.engines.local import LocalTable
+from spycraft.engines.spynet import GAME
+from spycraft.engines.spynet.cards import BRANCHES, Kind, card
+from spycraft.engines.spynet.protocol import (
+    TIE_BREAK,
+    State,
+    mission_faces,
+    mission_points,
+    mission_statement,
+    natural_result,
+)
+from spycraft.engines.spynet.scoring import Score, dominates
+from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, SHARED, TableState, Turn
+from tests.conformance.games import declare_absent
+from tests.spynet.test_spynet_game import (
+    accept,
+    deploying,
+    forge,
+    game_of,
+    new_table,
+    play_until,
+    refused,
+)
+
+
+def sealed_by(state: TableState[State], seat: int) -> list[int]:
+    """The seqs of the tokens ``seat`` has sealed so far."""
+    return [s.seq for s in state.game.ops.seals if s.sender == seat]
+
+
+def seat_has_sealed(seat: int) -> Any:
+    def found(state: TableState[State], turn: Turn) -> bool:
+        return turn.seat == seat and turn.kinds != ("beacon",) and bool(sealed_by(state, seat))
+
+    return found
+
+
+# --- attack 1: an abandon is not a fraud ------------------------------------------------------
+
+
+@pytest.mark.parametrize("absent", [0, 1])
+def test_two_honest_seats_an_abandon_ends_claimed_never_as_fraud(absent: int) -> None:
+    local, agents = new_table(2, 21)
+    play_until(local, agents, seat_has_sealed(absent))
+    seat, seq = declare_absent(local)
+    assert seat == absent
+    final = local.run(agents)
+    result = final.result
+    assert result is not None
+    (forfeit,) = final.forfeits
+    assert (forfeit.seat, forfeit.seq, forfeit.reason) == (absent, seq, DESERTED)
+    assert (result.winner, result.reason, result.forfeits, result.evidence) == (
+        None, ABANDONED, (absent,), (seq,)
+    )
+    claim = f"{CLAIMED} {1 - absent}"
+    assert result.detail.startswith(claim) and "rule violation" not in result.detail
+    assert result.unjudged == ()  # its seals were proven when sealed: nothing waits for it
+    report = audit_transcript(local.transcript)
+    assert report.valid and report.result == result, report.describe()
+    assert report.describe().startswith("VALID spynet")
+    assert f"result: abandoned, {claim}: no winner, no fraud" in report.describe()
+    end = GAME.screen(final, 1 - absent, None).result
+    assert end is not None and end.headline == "Abandoned"
+
+
+def test_four_seats_an_absent_seat_is_reported_absent_never_as_a_cheater() -> None:
+    local, agents = new_table(4, 22)
+    play_until(local, agents, seat_has_sealed(1))
+    seat, seq = declare_absent(local)
+    final = local.run(agents)
+    result = final.result
+    assert result is not None
+    assert (seat, result.forfeits, result.evidence) == (1, (1,), (seq,))
+    assert (result.winner, result.reason) == ("team 0+2", DESERTED)
+    assert result.detail.startswith(f"seat 1 at record {seq}: deserted after seeing its cards")
+    assert FRAUD not in result.describe() and "rule violation" not in result.detail
+    report = audit_transcript(local.transcript)
+    assert report.valid and report.result == result, report.describe()
+
+
+def test_three_seats_an_absent_seat_loses_alone_and_the_others_are_not_judged_on_its_cards() -> (
+    None
+):
+    local, agents = new_table(3, 23)
+    play_until(local, agents, seat_has_sealed(2))
+    seat, seq = declare_absent(local)
+    final = local.run(agents)
+    result = final.result
+    assert result is not None
+    assert (seat, result.evidence) == (2, (seq,))
+    assert (result.winner, result.reason, result.forfeits) == (None, DESERTED, (2,))
+    assert "rule violation" not in result.detail
+    state: State = final.game
+    assert state.faces == ()  # seat 2's key share stayed closed: not every card opens
+    assert audit_transcript(local.transcript).valid
+
+
+# --- face-down missions proven at once ----------------------------------------------------------
+
+
+def deploying_with(local: LocalTable, wanted: Any) -> Any:
+    def found(state: TableState[State], turn: Turn) -> bool:
+        if not deploying(state, turn):
+            return False
+        seat = local.seats[turn.seat].game
+        return any(wanted(state, turn.seat, p, f) for p, f in seat.hand_faces(state.game))
+
+    return found
+
+
+def dominated(state: TableState[State], seat: int) -> list[Any]:
+    game = game_of(state)
+    return [b for b in BRANCHES if dominates(game.board, seat, b) and b not in
+            game.mission_branches]
+
+
+def provable(state: TableState[State], seat: int, position: int) -> bool:
+    return mission_statement(state.game, seat, position) is not None
+
+
+def lie_at_hand(seed: int, wrong: Any) -> tuple[LocalTable, int, int, Any]:
+    """A table where the seat to deploy dominates a branch and holds a card that
+    ``wrong(face, branch)`` says is no mission of that branch; (table, seat, position,
+    branch)."""
+    for attempt in range(seed, seed + 30):
+        local, agents = new_table(2, attempt)
+
+        def liable(state: TableState[State], s: int, p: int, f: str,
+                   local: LocalTable = local) -> bool:
+            return provable(state, s, p) and any(wrong(f, b) for b in dominated(state, s))
+
+        try:
+            turn = play_until(local, agents, deploying_with(local, liable))
+        except AssertionError:
+            continue
+        seat = local.seats[turn.seat].game
+        position, branch = next(
+            (p, b) for p, f in seat.hand_faces(local.state.game)
+            for b in dominated(local.state, turn.seat)
+            if provable(local.state, turn.seat, p) and wrong(f, b)
+        )
+        return local, turn.seat, position, branch
+    pytest.fail("no table offered that lie")
+
+
+def not_a_mission(face: str, branch: Any) -> bool:
+    return card(face).kind is not Kind.MISSION
+
+
+def mission_elsewhere(face: str, branch: Any) -> bool:
+    return card(face).kind is Kind.MISSION and not card(face).belongs_to(branch)
+
+
+def false_proof(local: LocalTable, seat: int, position: int, branch: Any) -> list[Any]:
+    """The best a liar can do: a proof with the allowed faces as candidates, made with its own
+    key share as if its card were the first of them."""
+    state = local.state.game
+    statement = mission_statement(state, seat, position)
+    assert statement is not None
+    own = local.seats[seat].game
+    context = own.context_of(state, local.state.seq + 1, "play_mission")
+    proof = proofs.prove_encrypts_one_of(
+        statement[0], own.public, statement[1], mission_points(branch), 0, own.key, context,
+        own.entropy("play_mission", local.state.seq + 1),
+    )
+    return proof.encode()
+
+
+@pytest.mark.parametrize("wrong", [not_a_mission, mission_elsewhere], ids=["agent", "branch"])
+def test_a_face_down_lie_is_refused_at_once(wrong: Any) -> None:
+    local, liar, position, branch = lie_at_hand(30, wrong)
+    body = {"card": position, "branch": str(branch)}
+    proven = {**body, "proof": false_proof(local, liar, position, branch)}
+    refused(local, forge(local, liar, "play_mission", proven), InvalidProof)
+    error = refused(local, forge(local, liar, "play_mission", {**body, "proof": None}),
+                    MalformedRecord)
+    assert "carries the proof" in error.what
+    refused(local, forge(local, liar, "play_mission", {**body, "proof": [b"junk", 7]}),
+            MalformedRecord)
+
+
+def test_every_honest_face_down_mission_carries_its_proof_sealed_tokens_and_all() -> None:
+    local, agents = new_table(4, 24)
+    local.run(agents)
+    missions = [r for r in local.records if r.record.kind == "play_mission"]
+    assert missions and all(r.record.body["proof"] is not None for r in missions)
+    sealed = {(s.card, s.receiver) for s in local.state.game.ops.seals}
+    assert any((r.record.body["card"], r.seat) in sealed for r in missions), (
+        "no mission came to its holder with a sealed token"
+    )
+    assert audit_transcript(local.transcript).valid
+
+
+def test_a_proof_copied_from_another_record_does_not_verify_here() -> None:
+    local, agents = new_table(2, 24)
+    honest = None
+    while honest is None:
+        before = len(local.records)
+        local.step(agents)
+        for signed in local.records[before:]:
+            if signed.record.kind == "play_mission" and signed.record.body["proof"] is not None:
+                honest = signed
+    seat = honest.record.seat
+    liable = deploying_with(local, lambda s, who, p, f: who == seat and provable(s, who, p)
+                            and card(f).kind is Kind.MISSION and any(
+                                card(f).belongs_to(b) for b in dominated(s, who)))
+    play_until(local, agents, liable)
+    own = local.seats[seat].game
+    position, branch = next(
+        (p, b) for p, f in own.hand_faces(local.state.game)
+        for b in dominated(local.state, seat)
+        if provable(local.state, seat, p) and card(f).kind is Kind.MISSION
+        and card(f).belongs_to(b)
+    )
+    body = {"card": position, "branch": str(branch), "proof": honest.record.body["proof"]}
+    refused(local, forge(local, seat, "play_mission", body), InvalidProof)
+
+
+def test_under_open_secrets_a_mission_is_shown_and_a_proof_is_malformed() -> None:
+    local, agents = new_table(2, 25, situation="S03")
+
+    def a_mission(state: TableState[State], s: int, p: int, f: str) -> bool:
+        return card(f).kind is Kind.MISSION and any(
+            card(f).belongs_to(b) for b in dominated(state, s))
+
+    turn = play_until(local, agents, deploying_with(local, a_mission))
+    own = local.seats[turn.seat].game
+    position, branch = next(
+        (p, b) for p, f in own.hand_faces(local.state.game)
+        for b in dominated(local.state, turn.seat)
+        if card(f).kind is Kind.MISSION and card(f).belongs_to(b)
+    )
+    assert not provable(local.state, turn.seat, position)
+    body = {"card": position, "branch": str(branch), "proof": [[], []]}
+    error = refused(local, forge(local, turn.seat, "play_mission", body), MalformedRecord)
+    assert "takes no proof" in error.what
+    accept(local, forge(local, turn.seat, "play_mission", {**body, "proof": None}))
+
+
+def test_the_faces_a_face_down_mission_may_have_are_the_missions_of_its_branch() -> None:
+    for branch in BRANCHES:
+        faces = mission_faces(branch)
+        assert len(faces) == 6 + 3 + 2  # its own six, three two-branch missions, the purple two
+        assert all(card(f).kind is Kind.MISSION and card(f).belongs_to(branch) for f in faces)
+
+
+# --- attack 7: §9.4 at three seats ------------------------------------------------------------
+
+
+def score(points: tuple[int, ...], funding: tuple[int, ...], winners: tuple[int, ...]) -> Score:
+    sides = tuple((s,) for s in range(len(points)))
+    return Score((), points, sides, points, funding, tuple((w,) for w in winners))
+
+
+def test_the_result_of_section_9_4_names_the_winners_and_the_tie_break() -> None:
+    alone = natural_result(score((7, 5, 3), (1, 4, 0), (0,)))
+    assert (alone.winner, alone.reason, alone.shared) == ("seat 0", "score", ())
+    tie = natural_result(score((7, 7, 3), (1, 4, 0), (1,)))
+    assert (tie.winner, tie.reason) == ("seat 1", TIE_BREAK)
+    assert tie.detail == "seat 0 7, seat 1 7, seat 2 3; tied on points, funding cards: " \
+        "seat 0 1, seat 1 4"
+    shared = natural_result(score((7, 3, 7), (2, 4, 2), (0, 2)))
+    assert (shared.winner, shared.reason, shared.shared) == (None, SHARED, ("seat 0", "seat 2"))
+    assert shared.winners == ("seat 0", "seat 2")
+    assert shared.to_cbor()["winner"] == ["seat 0", "seat 2"]
+    assert shared.describe().startswith("winners: seat 0 and seat 2 (shared)")
+
+
+def test_a_three_seat_win_shared_on_funding_names_both_and_the_third_seat_lost() -> None:
+    local, agents = new_table(3, 6)  # a game that ends tied on points and on funding cards
+    final = local.run(agents)
+    result = final.result
+    assert result is not None and result.reason == SHARED, result.describe()
+    assert (result.winner, result.shared) == (None, ("seat 1", "seat 2"))
+    assert local.records[-1].record.body["winner"] == ("seat 1", "seat 2")
+    report = audit_transcript(local.transcript)
+    assert report.valid and report.result == result
+    assert "result: winners: seat 1 and seat 2 (shared)" in report.describe()
+    headlines = [GAME.screen(final, seat, None).result.headline for seat in range(3)]
+    assert headlines == ["You lost", "You share the win", "You share the win"]
+    assert GAME.screen(final, None, None).result.headline == "Seat 1 and seat 2 share the win"
+    story = GAME.story(final.game, local.records[-1], final.game)
+    assert story.text == "Seat 1 and seat 2 share the win: tied on points and on funding cards"
+    assert "you lost" in verdict(GAME, final, 0) and "you share the win" in verdict(GAME, final, 1)
+
+
+def test_a_win_on_the_funding_tie_break_is_recorded_and_shown_as_one() -> None:
+    local, agents = new_table(4, 1)  # a game that ends tied on points, not on funding cards
+    final = local.run(agents)
+    result = final.result
+    assert result is not None and result.reason == TIE_BREAK, result.describe()
+    assert "tied on points, funding cards: " in result.detail
+    assert local.records[-1].record.body["reason"] == TIE_BREAK
+    report = audit_transcript(local.transcript)
+    assert report.valid and f"({TIE_BREAK})" in report.describe()
+    winners = {seat for seat in range(4)
+               if GAME.screen(final, seat, None).result.headline == "You won"}
+    assert winners == ({0, 2} if result.winner == "team 0+2" else {1, 3})
+    story = GAME.story(final.game, local.records[-1], final.game)
+    assert story.text.endswith("tied on points, with the most funding cards in play")
