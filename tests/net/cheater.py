@@ -10,14 +10,15 @@ back every seat that hangs up on it (an honest peer only redials lower seats), s
 can be tried on every link again. It prints ``seat N`` once seated and one line per attack.
 
 The *trigger kind* of a game is the record kind the turn-bound attacks wait for: ``guess`` in
-Spies & Lies, ``vote_commit`` in The Resistance (the team vote).
+Spies & Lies, ``vote_commit`` in The Resistance (the team vote), ``action`` in SpyNet.
 
 MODE is one of
   equivocate     at its first trigger turn, signs two different records for one place and
                  sends one to each half of its links (Spies & Lies: two guesses; The
                  Resistance: its record, and one whose body is off the game's schema)
   stall          at its first trigger turn (or ``--stall-at KIND``), goes silent (its
-                 connections stay open)
+                 connections stay open); in SpyNet only once it has sealed a token (issue 17:
+                 an absent seat's seals once counted as its fraud)
   forge          at its first turn, sends a record that claims to be another seat's
   lie            at its first ``reveal`` (Spies & Lies), opens its card with a false nonce
   garbage-seal   (SpyNet) at its first ``deck_tokens`` that owes a sealed token (a card it
@@ -126,7 +127,8 @@ class Cheater(Session):
         assert turn is not None
         now = trio.current_time()
         if not self.done:
-            if self.mode == "stall" and (self.stall_at or self.trigger) in turn.kinds:
+            if self.mode == "stall" and (self.stall_at or self.trigger) in turn.kinds \
+                    and self._sealed_if_spynet(state):
                 say("stalling")
                 await trio.sleep_forever()
             if self.mode == "equivocate" and self.trigger in turn.kinds:
@@ -175,6 +177,11 @@ class Cheater(Session):
                     say(f"sealed garbage at record {garbage.record.seq}")
                     await trio.sleep_forever()
         await super()._write_turn(state)
+
+    def _sealed_if_spynet(self, state: TableState[Any]) -> bool:
+        if self.game != "spynet":
+            return True
+        return any(seal.sender == self.seat for seal in state.game.ops.seals)
 
     # --- attacks at any time --------------------------------------------------------------
 

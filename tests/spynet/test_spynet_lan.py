@@ -1,5 +1,6 @@
-"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it;
-and a table where one seat is a modified client that seals garbage for a card it passes on.
+"""SpyNet on loopback: four bot seats (two teams) in two processes, and a host that opens it; a
+table where one seat is a modified client that seals garbage for a card it passes on; and a
+two-seat table where one real process stops answering.
 
 The game's stored session folders (``games/<table>-seat<N>`` of each bot process, the host's
 ``games/<table>-host``) are then scanned for leaks: nothing a seat stored before the final
@@ -117,3 +118,46 @@ def test_a_seat_that_seals_garbage_for_a_passed_card_forfeits_at_that_record(
     assert len(fraud) == 1 and fraud[0].seq == seq and fraud[0].seat != seat
     checked = audit(tmp_path / "host.cbor")
     assert checked.returncode == 1 and named in checked.stdout, checked.stdout
+
+
+def test_a_two_seat_abandon_between_real_processes_is_claimed_never_fraud(tmp_path: Path) -> None:
+    """Issue 17, attack 1, with real processes: a seat that has sealed tokens stops answering;
+    its opponent alone declares it absent. Its seals once counted as its fraud; a forfeiter owes
+    nothing, so both honest transcripts end "abandoned, claimed by seat N" and ``spycraft audit``
+    says VALID (exit 0), with no fraud record and no rule violation."""
+    timeout = "3"
+    h = host(tmp_path, "spynet", "--players", "2", timeout=timeout)
+    table = h.table_id(30)
+    cheater = Proc("cheater", ["stall", LO, str(tmp_path / "cheater.cbor"), table,
+                               "--game", "spynet", "--turn-timeout", timeout,
+                               "--stall-at", "action"],
+                   tmp_path, module="tests.net.cheater")
+    h.wait_for("sat down", 30)
+    honest = bots(tmp_path, "honest", table, 1, timeout=timeout)
+    cheater.wait_for("seat ", 30)
+    absent = int(re.search(r"seat (\d)", cheater.output()).group(1))
+    try:
+        cheater.wait_for("stalling", 90)
+        wait_all([h, honest], 90)
+    finally:
+        cheater.kill()
+    final = (tmp_path / "host.cbor").read_bytes()
+    (mine,) = sorted((tmp_path / "honest").glob("*.cbor"))
+    assert mine.read_bytes() == final, "the honest seat's transcript differs from the host's"
+    transcript = Transcript.from_bytes(final)
+    kinds = [r.record.kind for r in transcript.records]
+    assert "fraud" not in kinds and kinds.count("abandon") == 1
+    abandon = transcript.records[kinds.index("abandon")]
+    assert abandon.record.body["seat"] == absent and abandon.record.seat == 1 - absent
+    sealed = [r.seq for r in transcript.records[: kinds.index("abandon")]
+              if r.record.kind == "deck_tokens" and r.record.seat == absent
+              and any(x is not None for x in r.record.body["sealed"])]
+    assert sealed, "the absent seat had sealed no token: not the attack"
+    checked = audit(tmp_path / "host.cbor")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith("VALID spynet"), checked.stdout
+    claim = f"result: abandoned, claimed by seat {1 - absent}: no winner, no fraud"
+    assert claim in checked.stdout and "rule violation" not in checked.stdout, checked.stdout
+    report = audit_transcript(transcript)
+    assert report.result is not None
+    assert (report.result.forfeits, report.result.evidence) == ((absent,), (abandon.seq,))
