@@ -49,7 +49,7 @@ from spycraft.p2p.discovery import Announcer, TableAd, interface_address, option
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.handshake import HelloBuilder
 from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
-from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
 log = logging.getLogger("spycraft.p2p")
@@ -118,7 +118,10 @@ def _store(
     root: Any, genesis: SignedGenesis, definition: GameDefinition, roster: list[RosterSeat],
     seat: int | None, me: Me, interface: str, port: int, bot: dict[str, Any] | None,
 ) -> tuple[GameStore, SeatFile]:
-    store = GameStore.create(root, genesis.genesis.table, seat)
+    try:
+        store = GameStore.create(root, genesis.genesis.table, seat)
+    except GameExists as exc:
+        raise LobbyError(str(exc)) from None
     seat_file = SeatFile(
         game=definition.name,
         table=genesis.genesis.table,
@@ -323,8 +326,13 @@ async def join_table(
     bot: dict[str, Any] | None = None,
     session_class: type[Session] = Session,
 ) -> Session:
-    """Take a seat at an announced table; return the session once the genesis is signed."""
+    """Take a seat at an announced table; return the session once the genesis is signed. A
+    table whose id is that of a game stored here is refused before we knock (it would overwrite
+    that game)."""
     emit = events or (lambda kind, data: None)
+    for stored in stored_games_of(Path(root), ad.table_id):
+        raise LobbyError(f"refused to join table {ad.table_id.hex()}: it has the id of "
+                         f"{stored.describe()}, which it would overwrite")
     address = interface_address(interface)
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
     port = listener.socket.getsockname()[1]
@@ -502,7 +510,12 @@ async def watch_table(
         for i, keys in enumerate(genesis.seats)
     ]
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
-    store = GameStore(root / "watching" / f"{genesis.table.hex()}-{identity.fingerprint[:4]}")
+    name = f"{genesis.table.hex()}-{identity.fingerprint[:4]}"
+    store = GameStore(root / "watching" / name)
+    again = 1
+    while store.holds_a_game():  # a game watched before under this id: keep both apart
+        again += 1
+        store = GameStore(root / "watching" / f"{name}-{again}")
     store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     seat_file = SeatFile(game=genesis.game, table=genesis.table, seat=None, master=me.master,
                          memo={}, roster=[r.to_cbor() for r in roster], identity=None,
