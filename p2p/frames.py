@@ -4,8 +4,9 @@
 join       beacon (32 B), port (int): sent after the hello by a peer that asks for a seat: its
            beacon chain tip and the TCP port it listens on for the mesh
 roster     game (text), options (bytes: canonical CBOR map), total (int), beacon_length (int),
-           seats (array of bytes: canonical CBOR {name, identity, table_key, beacon, host,
-           port}): the lobby is full; everyone builds the same genesis from this
+           turn_timeout_ms (int), seats (array of bytes: canonical CBOR {name, identity,
+           table_key, beacon, host, port}): the lobby is full; everyone builds the same genesis
+           from this
 gsig       seat (int), sig (64 B): one seat's signature over the genesis
 head       seq (int), link (32 B): the sender's last record, sent after every hello on a
            play connection, so whoever is behind asks for what it misses
@@ -31,6 +32,7 @@ _SESSION_FRAMES = {
         "options": raw(max_size=4096),
         "total": UINT,
         "beacon_length": UINT,
+        "turn_timeout_ms": UINT,
         "seats": array(raw(max_size=512), max_size=16),
     },
     "gsig": {"seat": UINT, "sig": raw(64)},

@@ -20,7 +20,9 @@ this module only moves bytes and time:
   thread (a person may think), or on the event loop for a bot that decides at once
   (``inline_agent``: a thread hop costs more than most records); the record goes to the
   protocol, which remembers it with the memo of private choices before it is sent.
-* **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result).
+* **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result). The
+  turn timeout is the table's, from the genesis (``config.turn_timeout`` is set from it, so a
+  screen that shows the timer shows the table's), whatever this peer's own setting was.
 * **The end.** Once the result is recorded, the session lingers until every link has
   confirmed our head, or ``linger`` seconds pass.
 * **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
@@ -36,8 +38,9 @@ this module only moves bytes and time:
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trio
@@ -131,7 +134,7 @@ class RosterSeat:
 
 @dataclass
 class SessionConfig:
-    turn_timeout: float = 300.0
+    turn_timeout: float = 300.0  # what an opener proposes; in play, the genesis's (``Session``)
     linger: float = 3.0
     dial_timeout: float = 30.0
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
@@ -218,7 +221,9 @@ class Session:
         self.listener = listener
         self.agent = agent
         self.observers = observers
-        self.config = config or SessionConfig()
+        # The turn timeout is the table's (the genesis's), whatever this peer would have chosen.
+        self.config = replace(config or SessionConfig(),
+                              turn_timeout=genesis.genesis.turn_timeout)
         self.events = events or (lambda kind, data: None)
         own, memo = store.load_own()
         if memo is not None:  # newer than seat.cbor's: kept with our last record
