@@ -16,6 +16,8 @@ absent     seq (int), prev (32 B), seat (int), voter (int), sig (64 B): the vote
 chat       message (bytes <= 2048): one signed chat message (``crypto.chat``), said or relayed
 genesis    genesis (bytes): the signed genesis, the first frame a seat sends a spectator after
            the handshake (the spectator checks every signature and the table id it asked for)
+ping       nonce (8 B): is this link alive? (sent on a live link when its peer connects again)
+pong       nonce (8 B): the answer to the ping with that nonce
 ========== ===================================================================================
 """
 
@@ -24,6 +26,8 @@ from __future__ import annotations
 from spycraft.crypto.chat import MAX_CHAT_BYTES
 from spycraft.crypto.records import MAX_RECORD_BYTES
 from spycraft.p2p.wire import UINT, array, raw, register_frame_type, text
+
+PING_SIZE = 8
 
 _SESSION_FRAMES = {
     "join": {"beacon": raw(32), "port": UINT},
@@ -41,6 +45,8 @@ _SESSION_FRAMES = {
     "absent": {"seq": UINT, "prev": raw(32), "seat": UINT, "voter": UINT, "sig": raw(64)},
     "chat": {"message": raw(max_size=MAX_CHAT_BYTES)},
     "genesis": {"genesis": raw(max_size=MAX_RECORD_BYTES)},
+    "ping": {"nonce": raw(PING_SIZE)},
+    "pong": {"nonce": raw(PING_SIZE)},
 }
 
 for _name, _fields in _SESSION_FRAMES.items():
