@@ -98,7 +98,7 @@ log = logging.getLogger("spycraft.p2p")
 
 OUTBOX_BYTES = 4 << 20
 """Encoded frames a seat's link may have waiting to be sent (a sync reply is 512 KiB at most)."""
-OBSERVER_OUTBOX_BYTES = 2 << 20
+OBSERVER_OUTBOX_BYTES = 1 << 20
 """The same for a spectator's link (the genesis, the latest talk, sync replies)."""
 OUTBOX_TOTAL = 32 << 20
 """Everything waiting to be sent on all links of the session: over it, the link that holds the
@@ -116,6 +116,11 @@ REDIAL_AFTER_BYE = 3.0
 LOWER_SEAT_DELAY = 1.5
 """The lower seat of a lost link dials back this much later than the higher one, so the two
 seldom dial at once (if they do, both keep the link the lower seat dialed)."""
+READ_BURST, READ_RATE = 1024.0, 512.0
+OBSERVER_READ_BURST, OBSERVER_READ_RATE = 32.0, 8.0
+"""Frames a link's reader takes at once and a second, before it waits (so TCP slows the peer
+down): what a peer's frames cost us in CPU is bounded whatever it sends, even frames that are
+each cheap to answer (a spectator sends a head and a sync request every half second at most)."""
 OFFENCE_BURST = 8.0
 OFFENCE_RATE = 0.1
 """Times a seat may be cut off for what it sent and come straight back, at once and a second."""
@@ -704,11 +709,16 @@ class Session:
         link.close()
 
     async def _reader(self, link: Link, held: list[dict[str, Any]]) -> None:
+        burst, rate = (READ_BURST, READ_RATE) if link.seat is not None else \
+            (OBSERVER_READ_BURST, OBSERVER_READ_RATE)
+        reads = Bucket.full(burst, rate, trio.current_time())
         try:
             for frame in held:
                 self._on_frame(link, frame)
             with link.reading:
                 while not link.closed:
+                    while not reads.take(trio.current_time()):
+                        await trio.sleep((1 - reads.tokens) / rate)
                     frame = await link.stream.receive()
                     self.frames_received += 1
                     if link.closed:

@@ -319,3 +319,87 @@ def test_handshakes_in_progress_are_bounded_and_the_oldest_gives_way() -> None:
         assert door.pending == []
 
     trio.run(main)
+
+
+def test_strangers_that_hold_connections_open_without_a_word_keep_no_seat_out(
+    tmp_path: Path,
+) -> None:
+    """Twice as many silent connections as the door lets wait: the oldest give way, and seat
+    1's handshake goes through at once."""
+
+    async def main() -> None:
+        zero, one = await mesh(tmp_path, 2)
+        zero.config.dial_timeout = 0.1
+        zero.door = handshake.Door(total=4, per_address=4)
+        port = zero.listener.socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            silent = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(8)]
+            await trio.sleep(0.2)
+            with trio.fail_after(3):
+                await knock(one, zero)
+            await linked(zero, one)
+            for stream in silent:
+                await stream.aclose()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def test_a_held_connection_that_floods_loses_and_the_live_link_stays(tmp_path: Path) -> None:
+    """Seat 1's key opens a second connection and floods it while it is held: it is refused
+    for what it sent, and seat 1's live link carries the game on."""
+    answers: list[str] = []
+
+    async def main() -> None:
+        zero, one = await mesh(tmp_path, 2, laps=20)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            nursery.start_soon(one.run)
+            await linked(zero, one)
+            live = zero._by_identity[one.identity.public]
+            framed, _ = await knock(one, zero)
+            head = encode_frame({"t": "head", "seq": 0, "link": bytes(32)})
+            await framed.stream.send_all(head * (session_module.HOLD_FRAMES + 10))
+            with trio.fail_after(session_module.PROBE_TIMEOUT + 5):
+                while True:
+                    frame = await framed.receive()
+                    if frame["t"] == "bye":
+                        answers.append(frame["reason"])
+                        break
+            assert zero._by_identity[one.identity.public] is live and not live.closed
+        same_transcripts([zero, one])
+
+    trio.run(main)
+    assert answers and "while on hold" in answers[0]
+
+
+def test_a_spectator_that_sends_frames_in_a_storm_is_read_at_a_bounded_pace(
+    tmp_path: Path,
+) -> None:
+    """Two hundred sync requests at once from a spectator: its reader takes a burst, then a few
+    a second (TCP slows the sender down), so the storm costs a bounded share of the loop."""
+    taken: list[int] = []
+
+    async def main() -> None:
+        zero, _ = await mesh(tmp_path, 2)
+        zero.config.dial_timeout = 0.1
+        port = zero.listener.socket.getsockname()[1]
+        stranger = Identity(b"\x0c" * 32)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+            table = zero.genesis.genesis.table
+            await handshake.dial(framed, stranger, lambda nonce, echo: make_hello(
+                stranger, table_key_public(b"\x0d" * 32), table, "spectator", nonce=nonce,
+                echo=echo), table)
+            before = zero.frames_received
+            sync = encode_frame({"t": "sync", "from_seq": 1})
+            await framed.stream.send_all(sync * 200)
+            await trio.sleep(1.0)
+            taken.append(zero.frames_received - before)
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    burst, rate = session_module.OBSERVER_READ_BURST, session_module.OBSERVER_READ_RATE
+    assert burst <= taken[0] <= burst + 2 * rate, taken
