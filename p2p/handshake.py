@@ -177,5 +177,7 @@ class Door:
             bucket = self.refusals[address] = Bucket.full(self.burst, self.rate, now)
         bucket.take(now)
         if len(self.refusals) > 4 * self.total:  # forget the addresses that are quiet again
-            for quiet in [a for a, b in self.refusals.items() if b.tokens >= self.burst - 1]:
-                del self.refusals[quiet]
+            for quiet, other in list(self.refusals.items()):
+                other.refill(now)
+                if other.tokens >= self.burst - 1:
+                    del self.refusals[quiet]

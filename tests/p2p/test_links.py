@@ -337,8 +337,9 @@ def test_strangers_that_hold_connections_open_without_a_word_keep_no_seat_out(
             silent = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(8)]
             await trio.sleep(0.2)
             with trio.fail_after(3):
-                await knock(one, zero)
+                framed, _ = await knock(one, zero)
             await linked(zero, one)
+            await framed.aclose()
             for stream in silent:
                 await stream.aclose()
             nursery.cancel_scope.cancel()
