@@ -87,9 +87,17 @@ def _definition(game: str) -> registry.GameDefinition:
     """A registered game, or the relay race of the protocol tests (plain records only)."""
     if game == "relay":
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-        from tests.p2p.relay import GAME
+        from dataclasses import replace
 
-        return GAME
+        from tests.p2p.relay import GAME, Race, RelayRules
+
+        class AdRelay(RelayRules):
+            """The laps as an ad can carry them (a short choice, "30"), not an integer."""
+
+            def initial(self, genesis: Any) -> Race:
+                return Race(len(genesis.seats), int(genesis.options.get("laps", "2")))
+
+        return replace(GAME, rules=AdRelay())
     return registry.load(game)
 
 
@@ -381,7 +389,8 @@ def targets(r: dict[str, Any]) -> None:
     """The figures issue 7 sets targets for: latency of plain records, CPU and frames per record."""
     records = max(r["records"], 1)
     print(f"\n{r['label']} ({'coop' if r['coop'] else 'real'} probing): {r['records']} records, "
-          f"{r['frames'] / records:.1f} frames/record, CPU in play summed over peers "
+          f"{r['frames'] / records:.1f} frames/record, {r['bytes'] / records:.0f} bytes/record, "
+          f"CPU in play summed over peers "
           f"{1000 * r['cpu_play'] / records:.2f} ms/record ({r['cpu_play']:.2f} s), "
           f"identical: {r['identical']}")
     print(f"  {'kind':<16}{'n':>6}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
@@ -409,7 +418,7 @@ def main() -> None:
     res = registry.load("resistance")
     sal = registry.load("spies-and-lies")
     if args.targets:
-        targets(one_table("relay 10p", "relay", {"laps": 30}, 10, True, True))
+        targets(one_table("relay 10p", "relay", {"laps": "30"}, 10, True, True))
         if not args.relay_only:
             targets(one_table("resistance 10p", "resistance", res.genesis_options(10), 10, True,
                               True))

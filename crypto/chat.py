@@ -19,8 +19,14 @@ Theory of operation
   A peer keeps the messages it accepted, in the order it accepted them, as a second CBOR
   sequence beside the transcript (``chat.cbor``); ``check_chat_log`` is what ``spycraft audit``
   runs on such a file: every message readable, of this table, signed by the key the genesis
-  gives its seat, each speaker's counters rising and its ``seen`` never going back nor past the
-  transcript's end. Each failure names the message by speaker and counter.
+  gives its seat, in its speaker's order (``ChatOrder``) and never tied past the transcript's
+  end. Each failure names the message by speaker and counter.
+* **One order rule** (``ChatOrder``): a speaker's messages come with rising counters and a
+  ``seen`` that never goes back; a second message with a counter already held is an
+  equivocation of chat (kept, shown as such, outside the order), a third is not kept. A peer
+  keeps a message only if the rule admits it after what it kept before, and the audit checks
+  the file with the very same rule, so what an honest peer keeps always audits: a message
+  whose ``seen`` goes back, signed by a lying speaker, is dropped where it arrives.
 """
 
 from __future__ import annotations
@@ -196,6 +202,54 @@ def check_chat(signed: SignedChat, genesis: Genesis) -> None:
     raise ChatError(seat, counter, "the signature does not verify (forged or altered)")
 
 
+# --- the order of a speaker's messages ----------------------------------------------------------
+
+VARIANTS = 2
+"""Different messages kept for one speaker and counter: the first and the one that proves an
+equivocation of chat."""
+
+
+class ChatOrder:
+    """The one order rule of table talk (see the theory of operation): what a receiver keeps
+    and what the audit of a chat file checks."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, SignedChat] = {}  # speaker -> its last message in order
+        self.variants: dict[tuple[int, int], list[bytes]] = {}
+
+    def fault(self, signed: SignedChat) -> str | None:
+        """Why ``signed`` cannot follow what was kept (None: it can)."""
+        variants = self.variants.get((signed.seat, signed.counter))
+        if variants:
+            if signed.raw in variants:
+                return "it is stored twice"
+            if len(variants) >= VARIANTS:
+                return f"more than {VARIANTS} different messages with this counter"
+            return None  # an equivocation of chat: kept outside the order
+        before = self.last.get(signed.seat)
+        if before is None:
+            return None
+        if signed.counter < before.counter:
+            return f"out of order: it comes after message {before.counter} of this seat"
+        if signed.seen < before.seen:
+            return (f"out of order: it comes after message {before.counter} of this seat "
+                    f"(tied to record {before.seen}) but is tied to record {signed.seen}")
+        return None
+
+    def keep(self, signed: SignedChat) -> bool:
+        """Keep a message the rule admits; True if it is an equivocation of chat."""
+        variants = self.variants.setdefault((signed.seat, signed.counter), [])
+        variants.append(signed.raw)
+        if len(variants) > 1:
+            return True
+        self.last[signed.seat] = signed
+        return False
+
+    def highest(self, seat: int) -> SignedChat | None:
+        """The speaker's last message in order (the highest counter, the latest ``seen``)."""
+        return self.last.get(seat)
+
+
 # --- a stored chat file ----------------------------------------------------------------------
 
 
@@ -237,7 +291,7 @@ def check_chat_log(data: bytes, genesis: Genesis, head: int) -> ChatAudit:
         report.problems.append(f"the chat file is larger than {MAX_CHAT_FILE_BYTES} bytes")
         return report
     items, cut = chat_items(data)
-    last: dict[int, SignedChat] = {}
+    order = ChatOrder()
     for index, raw in enumerate(items, start=1):
         try:
             signed = parse_chat(raw)
@@ -246,29 +300,18 @@ def check_chat_log(data: bytes, genesis: Genesis, head: int) -> ChatAudit:
             where = "" if exc.seat is not None else f"item {index}: "
             report.problems.append(f"{where}{exc}")
             continue
-        before = last.get(signed.seat)
-        if before is not None and signed.counter == before.counter:
-            if signed.raw == before.raw:
-                report.problems.append(str(ChatError(signed.seat, signed.counter,
-                                                     "it is stored twice")))
-            else:
-                report.equivocations.append((before, signed))
-                report.lines.append(signed)
-            continue
-        if before is not None and (signed.counter < before.counter or signed.seen < before.seen):
-            report.problems.append(str(ChatError(
-                signed.seat, signed.counter,
-                f"out of order: it comes after message {before.counter} of this seat "
-                f"(tied to record {before.seen}) but is tied to record {signed.seen}"
-                if signed.counter > before.counter
-                else f"out of order: it comes after message {before.counter} of this seat")))
+        fault = order.fault(signed)
+        if fault is not None:
+            report.problems.append(str(ChatError(signed.seat, signed.counter, fault)))
             continue
         if signed.seen > head:
             report.problems.append(str(ChatError(
                 signed.seat, signed.counter,
                 f"it is tied to record {signed.seen}, past the transcript's end ({head})")))
             continue
-        last[signed.seat] = signed
+        if order.keep(signed):
+            first = next(parse_chat(r) for r in order.variants[(signed.seat, signed.counter)])
+            report.equivocations.append((first, signed))
         report.lines.append(signed)
     if cut is not None:
         report.problems.append(cut)
@@ -286,9 +329,11 @@ __all__ = [
     "MAX_CHAT_BYTES",
     "MAX_CHAT_CHARS",
     "PROTECTED_CHAT",
+    "VARIANTS",
     "ChatAudit",
     "ChatError",
     "ChatMessage",
+    "ChatOrder",
     "SignedChat",
     "chat_items",
     "check_chat",

@@ -14,6 +14,15 @@ a huge value), since only the COSE tags are admitted.
 
 Values are restricted to what records need: None, bool, int, bytes, str, list/tuple and maps.
 No floats (their encodings invite surprises), no tags other than the ones the caller wraps.
+
+**Bounded cost.** What a stranger sends is read in time and memory bounded by its length, before
+any value is built: nesting is bounded (``MAX_NESTING``), and so is the number of items,
+``item_budget(len)`` = 64 + one per 16 bytes (the records of every game hold at most 17 more than
+one per 16 bytes; a 1 MiB array of a million empty maps is a million items in 1 MiB). Each
+container is charged its item count from its head, before its first item is read, so an
+oversize one is refused in constant time: a value is never built to find out it is too big.
+``scan`` and ``decode`` apply the budget by default; ``decode_own`` reads files this peer wrote
+itself (its seat file, the memo of its own choices) without it.
 """
 
 from __future__ import annotations
@@ -72,31 +81,49 @@ def bytes_head(length: int) -> bytes:
 
 COSE_TAGS = frozenset({18, 98})  # COSE_Sign1 and COSE_Sign: the only tags records use
 MAX_NESTING = 32
+ITEMS_BASE = 64
+BYTES_PER_ITEM = 16
+
+
+def item_budget(size: int) -> int:
+    """The most CBOR items a value of ``size`` bytes may hold (see "Bounded cost")."""
+    return ITEMS_BASE + size // BYTES_PER_ITEM
+
+
+def _over_budget(budget: int) -> EncodingError:
+    return EncodingError(f"more CBOR items than {budget} (at most {ITEMS_BASE} and one per "
+                         f"{BYTES_PER_ITEM} bytes)")
 
 
 def scan(
-    data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: int = MAX_NESTING
+    data: bytes, *, allowed_tags: frozenset[int] = COSE_TAGS, max_nesting: int = MAX_NESTING,
+    max_items: int | None = None,
 ) -> None:
     """Admit exactly one item of the plain CBOR profile spycraft uses, in O(len(data)).
 
     Integers, byte and text strings, arrays, maps, false/true/null, definite lengths that fit in
-    what remains, bounded nesting, and only the ``allowed_tags``. Only the structure is walked
-    (no value is built); ``decode`` admits the same profile (with the COSE tags) and checks
-    canonical forms besides.
+    what remains, bounded nesting, at most ``max_items`` items (default ``item_budget``), and
+    only the ``allowed_tags``. Only the structure is walked (no value is built); ``decode``
+    admits the same profile (with the COSE tags) and checks canonical forms besides.
     """
-    if _walk(data, 0, allowed_tags, max_nesting) != len(data):
+    budget = item_budget(len(data)) if max_items is None else max_items
+    if _walk(data, 0, allowed_tags, max_nesting, budget) != len(data):
         raise EncodingError("trailing bytes after the CBOR item")
 
 
 def item_length(data: bytes, start: int = 0) -> int:
-    """The length in bytes of the one item of the profile that begins at ``start``."""
-    return _walk(data, start, COSE_TAGS, MAX_NESTING) - start
+    """The length in bytes of the one item of the profile that begins at ``start`` (a file's
+    item: whoever reads its value applies the item budget then)."""
+    return _walk(data, start, COSE_TAGS, MAX_NESTING, len(data)) - start
 
 
-def _walk(data: bytes, start: int, allowed_tags: frozenset[int], max_nesting: int) -> int:
-    """Where the profile item that begins at ``start`` ends; EncodingError if it is not one."""
+def _walk(data: bytes, start: int, allowed_tags: frozenset[int], max_nesting: int,
+          budget: int) -> int:
+    """Where the profile item that begins at ``start`` ends; EncodingError if it is not one
+    (or holds more than ``budget`` items: each container pays for its items at its head)."""
     end = len(data)
     pos = start
+    left = budget - 1
     pending: list[int] = [1]  # items still expected by each open array or map (or tag)
     while pending:
         if pending[-1] == 0:
@@ -142,27 +169,40 @@ def _walk(data: bytes, start: int, allowed_tags: frozenset[int], max_nesting: in
         if count:
             if len(pending) > max_nesting:
                 raise EncodingError(f"CBOR nested deeper than {max_nesting}")
+            left -= count
+            if left < 0:
+                raise _over_budget(budget)
             pending.append(count)
     return pos
 
 
-def decode(data: bytes, *, max_size: int = 1 << 24) -> Any:
+def decode(data: bytes, *, max_size: int = 1 << 24, max_items: int | None = None) -> Any:
     """Decode one canonical CBOR item; anything else raises ``EncodingError``.
 
     One pass over the bytes (``_read``) both checks and builds the value: it admits exactly what
     ``encode`` gives back byte for byte (shortest heads, map keys all text or all non-negative
     integers in strictly increasing bytewise order, only the profile of ``item_length``), so
-    decoding needs neither cbor2 nor a second encoding to compare with.
+    decoding needs neither cbor2 nor a second encoding to compare with. At most ``max_items``
+    items (default ``item_budget(len(data))``), each container refused at its head if its items
+    do not fit: no value is built beyond the budget.
     """
     if not isinstance(data, (bytes, bytearray)):
         raise EncodingError("not bytes")
     if len(data) > max_size:
         raise EncodingError(f"item of {len(data)} bytes exceeds the limit of {max_size}")
     data = bytes(data)
-    value, end = _read(data, 0, 0)
+    budget = item_budget(len(data)) if max_items is None else max_items
+    left = [budget - 1, budget]  # items still allowed, and the budget (for the message)
+    value, end = _read(data, 0, 0, left)
     if end != len(data):
         raise EncodingError("trailing bytes after the CBOR item")
     return value
+
+
+def decode_own(data: bytes) -> Any:
+    """``decode`` without the item budget, for files this peer wrote itself (its seat file,
+    the memo of its own choices): nobody else's bytes."""
+    return decode(data, max_items=len(data) + 1)
 
 
 _SIMPLE_VALUES = {0xF4: False, 0xF5: True, 0xF6: None}
@@ -172,9 +212,11 @@ _SHORTEST = {25: 1 << 8, 26: 1 << 16, 27: 1 << 32}  # the least argument each wi
 _NOT_CANONICAL = "not canonical CBOR (RFC 8949 §4.2.1)"
 
 
-def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
+def _read(data: bytes, pos: int, depth: int, left: list[int]) -> tuple[Any, int]:
     """The value of the canonical profile item at ``pos`` (``depth`` containers around it), and
-    where it ends. Arrays become tuples, so decoded values are immutable and hashable."""
+    where it ends. Arrays become tuples, so decoded values are immutable and hashable. ``left``
+    holds the items still allowed (each container pays for its items at its head) and the
+    budget."""
     end = len(data)
     if pos >= end:
         raise EncodingError("truncated CBOR")
@@ -214,12 +256,19 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
             )
         if depth >= MAX_NESTING:
             raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
-        inner, pos = _read(data, pos, depth + 1)
+        left[0] -= 1
+        if left[0] < 0:
+            raise _over_budget(left[1])
+        inner, pos = _read(data, pos, depth + 1, left)
         return cbor2.CBORTag(argument, inner), pos
-    if (argument * 2 if major == 5 else argument) > end - pos:
+    count = argument * 2 if major == 5 else argument
+    if count > end - pos:
         raise EncodingError("CBOR container longer than the data")
     if argument and depth >= MAX_NESTING:
         raise EncodingError(f"CBOR nested deeper than {MAX_NESTING}")
+    left[0] -= count
+    if left[0] < 0:
+        raise _over_budget(left[1])
     if major == 4:
         items = []
         for _ in range(argument):
@@ -228,7 +277,7 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
                 items.append(_SMALL_SCALARS[initial])
                 pos += 1
                 continue
-            item, pos = _read(data, pos, depth + 1)
+            item, pos = _read(data, pos, depth + 1, left)
             items.append(item)
         return tuple(items), pos
     result: dict[Any, Any] = {}
@@ -241,7 +290,7 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
             pos += 1 + (initial & 0x1F)
             key = _text(data, start + 1, pos)
         else:
-            key, pos = _read(data, pos, depth + 1)
+            key, pos = _read(data, pos, depth + 1, left)
         if initial >> 5 != key_major:  # the first key, or a key of another type than the first
             if key_major != -1 or initial >> 5 not in (0, 3):
                 raise EncodingError("map keys must be all text or all non-negative integers")
@@ -267,7 +316,7 @@ def _read(data: bytes, pos: int, depth: int) -> tuple[Any, int]:
             result[key] = data[pos + 1 : stop] if initial < 0x60 else _text(data, pos + 1, stop)
             pos = stop
         else:
-            result[key], pos = _read(data, pos, depth + 1)
+            result[key], pos = _read(data, pos, depth + 1, left)
     return result, pos
 
 

@@ -6,7 +6,8 @@ Theory of operation:
   payload of a COSE_Sign1 message (RFC 9052 §4.2, tag 18) signed with the seat's Ed25519 key
   (alg EdDSA, -8, in the protected header; unprotected header empty). ``prev`` is the link hash
   of the previous item, so the transcript is a hash chain and the order of records is signed.
-* The **genesis** fixes the table: game, options, seat order and each seat's public keys. Every
+* The **genesis** fixes the table: game, options, seat order, each seat's public keys and the
+  turn timeout (so every peer waits the same time before it votes a seat absent). Every
   seat signs it: it is a COSE_Sign message (RFC 9052 §4.1, tag 98) with one signature per seat,
   in seat order, each naming its signer by ``kid`` = the seat's identity key. Genesis is item 0
   of the transcript; the first record has seq 1 and ``prev`` = link hash of the genesis.
@@ -272,6 +273,11 @@ class SeatKeys:
         return fingerprint(self.identity)
 
 
+DEFAULT_TURN_TIMEOUT_MS = 300_000
+MAX_TURN_TIMEOUT_MS = 86_400_000
+"""A table's turn timeout: 5 minutes unless its opener says otherwise; at most a day."""
+
+
 @dataclass(frozen=True)
 class Genesis:
     protocol: int
@@ -280,6 +286,9 @@ class Genesis:
     options: Mapping[str, Any]
     seats: tuple[SeatKeys, ...]
     beacon_length: int
+    turn_timeout_ms: int = DEFAULT_TURN_TIMEOUT_MS
+    """How long a seat may take over its record before the others may vote it absent: the
+    table's, signed by every seat, so every peer counts the same time (``p2p.protocol``)."""
 
     def to_cbor(self) -> dict[str, Any]:
         return {
@@ -289,7 +298,13 @@ class Genesis:
             "options": dict(self.options),
             "seats": [s.to_cbor() for s in self.seats],
             "beacon_length": self.beacon_length,
+            "turn_timeout_ms": self.turn_timeout_ms,
         }
+
+    @property
+    def turn_timeout(self) -> float:
+        """The turn timeout in seconds."""
+        return self.turn_timeout_ms / 1000
 
     @property
     def payload(self) -> bytes:
@@ -358,7 +373,7 @@ def parse_genesis(raw: bytes) -> SignedGenesis:
         m = decode(payload, max_size=MAX_RECORD_BYTES)
     except EncodingError as exc:
         raise _genesis_error(f"payload: {exc}") from None
-    keys = {"protocol", "table", "game", "options", "seats", "beacon_length"}
+    keys = {"protocol", "table", "game", "options", "seats", "beacon_length", "turn_timeout_ms"}
     if not isinstance(m, dict) or set(m) != keys:
         raise _genesis_error("payload must be a map of " + ", ".join(sorted(keys)))
     if not _is_uint(m["protocol"]) or not isinstance(m["game"], str):
@@ -369,6 +384,9 @@ def parse_genesis(raw: bytes) -> SignedGenesis:
         raise _genesis_error("options must be a map with text keys")
     if not _is_uint(m["beacon_length"]) or not 1 <= m["beacon_length"] <= 4096:
         raise _genesis_error("beacon_length must be 1..4096")
+    timeout = m["turn_timeout_ms"]
+    if not _is_uint(timeout) or not 1 <= timeout <= MAX_TURN_TIMEOUT_MS:
+        raise _genesis_error(f"turn_timeout_ms must be 1..{MAX_TURN_TIMEOUT_MS}")
     if not isinstance(m["seats"], tuple) or not 1 <= len(m["seats"]) <= 16:
         raise _genesis_error("seats must be a list of 1..16 seats")
     seats = []
@@ -387,7 +405,8 @@ def parse_genesis(raw: bytes) -> SignedGenesis:
     if len({s.identity for s in seats}) != len(seats):
         raise _genesis_error("two seats share an identity key")
     genesis = Genesis(
-        m["protocol"], m["table"], m["game"], m["options"], tuple(seats), m["beacon_length"]
+        m["protocol"], m["table"], m["game"], m["options"], tuple(seats), m["beacon_length"],
+        m["turn_timeout_ms"],
     )
     if not isinstance(signatures, tuple) or len(signatures) != len(seats):
         raise _genesis_error("there must be one signature per seat")

@@ -37,6 +37,13 @@ class AuditReport:
     error: RecordError | None = None
     frauds: list[str] = field(default_factory=list)
     state: TableState[Any] | None = None
+    turn_timeout: float | None = None  # the genesis's, in seconds
+
+    def _timeout(self) -> str:
+        """What a reader of an absence needs: how long each seat had (the table's timeout)."""
+        if self.turn_timeout is None:
+            return ""
+        return f"\n  turn timeout: {self.turn_timeout:g} s (the table's, in the genesis)"
 
     @property
     def valid(self) -> bool:
@@ -53,8 +60,9 @@ class AuditReport:
                 f"FRAUD {head}\n  "
                 + "\n  ".join(self.frauds)
                 + f"\n  result: {self.result.describe()}"
+                + self._timeout()
             )
-        return f"VALID {head}\n  result: {self.result.describe()}"
+        return f"VALID {head}\n  result: {self.result.describe()}{self._timeout()}"
 
 
 def audit(data: bytes) -> AuditReport:
@@ -83,7 +91,8 @@ def audit_transcript(
 ) -> AuditReport:
     """Replay and check a transcript; ``definition``: a game not in the registry (tests)."""
     game = transcript.genesis.genesis.game
-    report = AuditReport(game, len(transcript.records))
+    report = AuditReport(game, len(transcript.records),
+                         turn_timeout=transcript.genesis.genesis.turn_timeout)
     if definition is None:
         try:
             definition = registry.load(game)

@@ -12,11 +12,15 @@ Theory of operation
   somewhere, and each peer that holds both keeps both (the audit shows them as an equivocation
   of chat) and passes the second on, so everyone learns of it. Observers receive every message
   and send none.
-* **Order.** A speaker's messages are accepted in its counter's order; a message older than the
-  last one held from its speaker came late by another path and is dropped. A message tied to a
-  seq we do not hold yet waits (``PENDING`` at most) until we hold it: a stored chat line is
-  always tied to a record of the stored transcript. At the end of the game what still waits is
-  dropped with a notice.
+* **Order.** A speaker's messages are kept by the one order rule the audit checks
+  (``crypto.chat.ChatOrder``): rising counters, a ``seen`` that never goes back, an
+  equivocation kept as such. A message older than the last one held from its speaker came late
+  by another path and is dropped; one whose ``seen`` goes back (its speaker lies about the
+  story) is dropped with a notice, so an honest peer's own chat file always audits. Our own
+  next message is tied to the later of our head and our last message's record (after a
+  rollback the head can go back). A message tied to a seq we do not hold yet waits
+  (``PENDING`` at most) until we hold it: a stored chat line is always tied to a record of the
+  stored transcript. At the end of the game what still waits is dropped with a notice.
 * **Limits.** Every text is 1 to 280 printable characters (``crypto.chat``). Each speaker has a
   token bucket (``SPEAKER_BURST`` messages, refilled at ``SPEAKER_RATE`` a second), kept by every
   receiver: a message over it is dropped, with one notice until the speaker's messages fit
@@ -33,6 +37,7 @@ from dataclasses import dataclass
 from spycraft.crypto.chat import (
     ChatError,
     ChatMessage,
+    ChatOrder,
     SignedChat,
     check_chat,
     parse_chat,
@@ -54,9 +59,6 @@ LINK_RATE = 16.0
 """Chat frames a link may send at once, and a second: the relays of a full table's talk fit."""
 PENDING = 256
 """Messages tied to a seq we do not hold yet, kept at most."""
-VARIANTS = 2
-"""Different messages kept for one speaker and counter: the first and the one that proves an
-equivocation of chat."""
 
 
 class ChatRefused(Exception):
@@ -117,8 +119,7 @@ class ChatBook:
         self.seat = seat
         self.identity = identity
         self.lines: list[ChatLine] = []
-        self.held: dict[tuple[int, int], list[bytes]] = {}
-        self.last: dict[int, int] = {}  # speaker -> the highest counter held
+        self.order = ChatOrder()
         self.buckets: dict[int, Bucket] = {}
         self.muted: set[int] = set()
         self.pending: list[SignedChat] = []
@@ -128,7 +129,7 @@ class ChatBook:
                 check_chat(signed, genesis)
             except ChatError:
                 continue
-            if signed.raw not in self.held.get((signed.seat, signed.counter), []):
+            if self.order.fault(signed) is None:
                 self._keep(signed)
 
     # --- our own words ------------------------------------------------------------------------
@@ -144,7 +145,10 @@ class ChatBook:
             raise ChatRefused(fault)
         if self._bucket(self.seat, now).tokens < 1:
             raise ChatRefused("you are talking too fast: wait a moment")
-        counter = self.last.get(self.seat, 0) + 1
+        last = self.order.highest(self.seat)
+        counter = 1 if last is None else last.counter + 1
+        if last is not None:
+            seen = max(seen, last.seen)  # never back, even after a rollback
         message = ChatMessage(self.genesis.table, self.seat, counter, seen, line)
         return sign_chat(message, self.identity)
 
@@ -179,16 +183,18 @@ class ChatBook:
                                f"the table never wrote") for p in dropped]
 
     def _take(self, signed: SignedChat, now: float) -> list[ChatVerdict]:
-        key = (signed.seat, signed.counter)
-        variants = self.held.get(key, [])
-        if signed.raw in variants:
-            return []  # a copy by another path
-        if variants:
-            if len(variants) >= VARIANTS:
+        variants = self.order.variants.get((signed.seat, signed.counter), [])
+        fault = self.order.fault(signed)
+        if fault is not None:
+            last = self.order.highest(signed.seat)
+            if variants or last is None or signed.counter < last.counter:
+                return []  # a copy by another path, or late after a newer one of this speaker
+            if signed.seat in self.muted:  # one notice until its lines are kept again
                 return []
+            self.muted.add(signed.seat)
+            return [Muted(signed.seat, f"its message {signed.counter} is dropped: {fault}")]
+        if variants:
             return [Heard(signed, self._keep(signed))]  # an equivocation: no bucket can stop it
-        if signed.counter < self.last.get(signed.seat, 0):
-            return []  # came late by another path, after a newer one of this speaker
         if not self._bucket(signed.seat, now).take(now):
             if signed.seat in self.muted:
                 return []
@@ -199,15 +205,12 @@ class ChatBook:
         return [Heard(signed, self._keep(signed))]
 
     def _keep(self, signed: SignedChat) -> ChatLine:
-        key = (signed.seat, signed.counter)
-        variants = self.held.setdefault(key, [])
-        variants.append(signed.raw)
+        equivocation = self.order.keep(signed)
         self.history.append(signed.raw)
-        self.last[signed.seat] = max(self.last.get(signed.seat, 0), signed.counter)
         name = self.genesis.seats[signed.seat].name if signed.seat < len(self.genesis.seats) \
             else "?"
         line = ChatLine(signed.seat, printable(name), signed.counter, signed.seen,
-                        printable(signed.text), equivocation=len(variants) > 1)
+                        printable(signed.text), equivocation=equivocation)
         self.lines.append(line)
         return line
 

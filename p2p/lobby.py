@@ -9,8 +9,11 @@ Theory of operation
 * A **joiner** listens for the mesh first, connects to the opener, sends a signed hello (its
   identity and table keys) and a ``join`` frame (its beacon chain tip and mesh port).
 * When the seats are full, the opener withdraws the announcement and sends everyone the
-  **roster**; each peer builds the same genesis from it, checks that its own entry is exactly
-  what it sent, signs, and sends its signature; the opener relays every signature to everyone.
+  **roster** (with the table's turn timeout, the opener's ``SessionConfig.turn_timeout``); each
+  peer builds the same genesis from it, checks that its own entry is exactly what it sent,
+  signs, and sends its signature; the opener relays every signature to everyone. The turn
+  timeout is thus the table's, in the genesis, the same for every peer: a joiner's own
+  ``turn_timeout`` is never used (the session takes the genesis's).
   A peer that holds all signatures assembles and verifies the genesis, stores it, connects to
   every seat before it in seat order (the full mesh), and the game session begins.
 * A **spectator** (``watch_table``) dials one seat of a table in play (its ad), proves its own
@@ -33,6 +36,7 @@ from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import (
+    MAX_TURN_TIMEOUT_MS,
     Genesis,
     SignedGenesis,
     assemble_genesis,
@@ -49,12 +53,14 @@ from spycraft.p2p.discovery import Announcer, TableAd, interface_address, option
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.handshake import HelloBuilder
 from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
-from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
 log = logging.getLogger("spycraft.p2p")
 
 JOIN_TIMEOUT = 10.0
+MIN_TURN_TIMEOUT_MS = 1000
+"""A joiner refuses a table whose turn timeout is shorter (nobody could answer in time)."""
 
 
 class LobbyError(Exception):
@@ -82,7 +88,8 @@ class Me:
 
 
 def build_genesis(
-    table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat]
+    table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat],
+    turn_timeout_ms: int,
 ) -> Genesis:
     return Genesis(
         protocol=PROTOCOL_VERSION,
@@ -91,7 +98,14 @@ def build_genesis(
         options=options,
         seats=tuple(r.keys() for r in roster),
         beacon_length=BEACON_LENGTH,
+        turn_timeout_ms=turn_timeout_ms,
     )
+
+
+def turn_timeout_ms(config: SessionConfig | None) -> int:
+    """The turn timeout an opener proposes, in whole milliseconds, within what a genesis holds."""
+    seconds = (config or SessionConfig()).turn_timeout
+    return max(MIN_TURN_TIMEOUT_MS, min(MAX_TURN_TIMEOUT_MS, round(seconds * 1000)))
 
 
 async def _receive(framed: FramedStream, timeout: float | None = None) -> dict[str, Any]:
@@ -118,7 +132,10 @@ def _store(
     root: Any, genesis: SignedGenesis, definition: GameDefinition, roster: list[RosterSeat],
     seat: int | None, me: Me, interface: str, port: int, bot: dict[str, Any] | None,
 ) -> tuple[GameStore, SeatFile]:
-    store = GameStore.create(root, genesis.genesis.table, seat)
+    try:
+        store = GameStore.create(root, genesis.genesis.table, seat)
+    except GameExists as exc:
+        raise LobbyError(str(exc)) from None
     seat_file = SeatFile(
         game=definition.name,
         table=genesis.genesis.table,
@@ -262,7 +279,8 @@ async def open_table(
         RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port)
         for j in joined
     ]
-    genesis = build_genesis(table, definition.name, options, roster)
+    timeout = turn_timeout_ms(config)
+    genesis = build_genesis(table, definition.name, options, roster, timeout)
     sigs: dict[int, bytes] = {}
     if seated:
         sigs[0] = genesis_signature(genesis, me.identity)
@@ -272,6 +290,7 @@ async def open_table(
         "options": encode(options),
         "total": players,
         "beacon_length": BEACON_LENGTH,
+        "turn_timeout_ms": timeout,
         "seats": [r.to_bytes() for r in roster],
     }
     offset = 1 if seated else 0
@@ -323,8 +342,13 @@ async def join_table(
     bot: dict[str, Any] | None = None,
     session_class: type[Session] = Session,
 ) -> Session:
-    """Take a seat at an announced table; return the session once the genesis is signed."""
+    """Take a seat at an announced table; return the session once the genesis is signed. A
+    table whose id is that of a game stored here is refused before we knock (it would overwrite
+    that game)."""
     emit = events or (lambda kind, data: None)
+    for stored in stored_games_of(Path(root), ad.table_id):
+        raise LobbyError(f"refused to join table {ad.table_id.hex()}: it has the id of "
+                         f"{stored.describe()}, which it would overwrite")
     address = interface_address(interface)
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
     port = listener.socket.getsockname()[1]
@@ -356,6 +380,11 @@ async def join_table(
         roster = [RosterSeat.from_bytes(s) for s in frame["seats"]]
         if len(roster) != frame["total"] or frame["beacon_length"] != BEACON_LENGTH:
             raise LobbyError("the roster is not full or uses another beacon length")
+        timeout = frame["turn_timeout_ms"]
+        if not MIN_TURN_TIMEOUT_MS <= timeout <= MAX_TURN_TIMEOUT_MS:
+            raise LobbyError(f"the table's turn timeout of {timeout / 1000:g} s is not playable "
+                             f"({MIN_TURN_TIMEOUT_MS // 1000} s to "
+                             f"{MAX_TURN_TIMEOUT_MS // 3_600_000} h)")
         matches = [
             i for i, r in enumerate(roster)
             if (r.identity, r.table_key, r.beacon, r.port)
@@ -364,7 +393,7 @@ async def join_table(
         if len(matches) != 1:
             raise LobbyError("the roster does not seat us as we asked")
         seat = matches[0]
-        genesis = build_genesis(ad.table_id, ad.game, options, roster)
+        genesis = build_genesis(ad.table_id, ad.game, options, roster, timeout)
         sigs = {seat: genesis_signature(genesis, me.identity)}
         await framed.send({"t": "gsig", "seat": seat, "sig": sigs[seat]})
         while len(sigs) < len(roster):
@@ -502,7 +531,12 @@ async def watch_table(
         for i, keys in enumerate(genesis.seats)
     ]
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
-    store = GameStore(root / "watching" / f"{genesis.table.hex()}-{identity.fingerprint[:4]}")
+    name = f"{genesis.table.hex()}-{identity.fingerprint[:4]}"
+    store = GameStore(root / "watching" / name)
+    again = 1
+    while store.holds_a_game():  # a game watched before under this id: keep both apart
+        again += 1
+        store = GameStore(root / "watching" / f"{name}-{again}")
     store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     seat_file = SeatFile(game=genesis.game, table=genesis.table, seat=None, master=me.master,
                          memo={}, roster=[r.to_cbor() for r in roster], identity=None,

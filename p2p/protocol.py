@@ -23,9 +23,10 @@ Theory of operation
 * **Bounded.** A record is verified before it is buffered or compared. Records from the future
   are buffered within ``FUTURE_WINDOW`` seqs and within a byte budget per link and in total;
   every resend (sync replies, records sent to answer a head, an ack or a vote) is paid from a
-  per-link token bucket; requests we send are rate-limited. A peer that floods, fakes acks or
-  asks for syncs in a storm exhausts its own budget, not ours, and a malformed or forged frame
-  closes its link.
+  token bucket per seat, kept across its links (one shared by all observers), so a peer that
+  connects again gets no fresh budget; requests we send are rate-limited. A peer that floods,
+  fakes acks or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or
+  forged frame closes its link.
 * **Conflicts.** Two records for one place. If one seat signed both (same seq, same prev),
   that is *equivocation*: the evidence is sent to everyone, we roll back to before it and a
   ``fraud`` record is written there (by the culprit's successor, then by the next seats after a
@@ -47,6 +48,16 @@ Theory of operation
   requests, a goodbye): a record or a vote from it closes its link, it never counts in a quorum,
   and it is sent no vote. Nothing secret is ever sent to anyone outside a record (seals live in
   the records), so an observer learns exactly what the transcript shows.
+* **What reaches this protocol** (the shell's guarantees, ``p2p.wire``, ``p2p.handshake`` and
+  ``p2p.session``, issue 18). A link is up only after a handshake that binds both identities,
+  both nonces, the table and the connection: a relayed handshake opens none. A live
+  authenticated link is never replaced without its failure being seen (a second connection is
+  held while the old link is probed; both alive, both ends keep the one the lower seat dialed),
+  and either seat dials a lost link back. No frame costs more than a bounded amount to refuse:
+  1 KiB before the handshake, and every decoder charges each container its items at its head
+  (``crypto.encoding.item_budget``), so nothing is built beyond the budget. Send queues are
+  bounded in bytes per link and in total, with a deadline per frame; the resend budget above
+  is the seat's, kept across its links (``link_up``), one for all observers.
 * **Table talk.** ``say`` and ``chat`` frames go to the ``ChatBook`` (``p2p.chat``): beside the
   game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
   link, stored by ``StoreChat`` beside the transcript.
@@ -243,6 +254,7 @@ class PeerProtocol:
             self.records.append(signed)
         self.own: dict[tuple[int, bytes], bytes] = dict(own or {})
         self.links: dict[LinkId, PeerLink] = {}
+        self.budgets: dict[int | None, tuple[Bucket, Bucket]] = {}  # seat -> resends, chat
         self.future: dict[int, tuple[SignedRecord, LinkId]] = {}
         self.reports: list[_Report] = []
         self.reported: set[int] = set()
@@ -300,8 +312,13 @@ class PeerProtocol:
     # --- inputs -------------------------------------------------------------------------
 
     def link_up(self, link: LinkId, seat: int | None, now: float) -> list[Action]:
-        self.links[link] = PeerLink(seat, resends=Bucket.full(RESEND_BURST, RESEND_RATE, now),
-                                    chat=Bucket.full(LINK_BURST, LINK_RATE, now))
+        # A seat's budgets are its own across its links (a peer that connects again gets no
+        # fresh budget); every observer shares one (a spectator has no identity to key by).
+        if seat not in self.budgets:
+            self.budgets[seat] = (Bucket.full(RESEND_BURST, RESEND_RATE, now),
+                                  Bucket.full(LINK_BURST, LINK_RATE, now))
+        resends, chat = self.budgets[seat]
+        self.links[link] = PeerLink(seat, resends=resends, chat=chat)
         self._send(link, self._head_frame())
         if self._voted and self.seat is not None and seat is not None:
             self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))

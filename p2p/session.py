@@ -6,21 +6,40 @@ One ``Session`` runs per peer once the genesis is signed. Every rule that decide
 accept, when a seat is absent, what is evidence and how to resync lives in ``PeerProtocol``;
 this module only moves bytes and time:
 
-* **Links.** Every connection starts with the handshake of ``p2p.handshake`` (each side answers
-  a fresh nonce with its identity key), so a link is authenticated before its first frame
-  reaches the protocol. A seat that connects again (after a crash) replaces its old link, with a
-  warning: only the holder of its key can, and a half-open old link would otherwise hold it
-  out. The mesh heals from the higher seat's side; an observer dials every seat it loses.
+* **Links.** Every connection starts with the handshake of ``p2p.handshake``, which binds both
+  identities, both nonces, the table and the connection, so a link is authenticated before its
+  first frame reaches the protocol and a relayed handshake opens none. **A live authenticated
+  link is never replaced without its failure being seen**: a second connection of a peer we
+  hold a live link to is held (its frames kept, its pings answered) while the old link is probed
+  with a ``ping``; no ``pong`` within ``PROBE_TIMEOUT``, or the old link fails, and the new one
+  takes its place (a peer that crashed and came back, a half-open link); an answer, and both
+  are alive (the two seats dialed each other at once), so both ends keep the one the lower seat
+  dialed (with one dialer, the older). **Either seat dials a lost link back** (the lower one
+  ``LOWER_SEAT_DELAY`` later); an observer, whom no seat dials, dials every seat it loses.
+* **Bounded.** A link's outbox holds encoded frames, bounded in bytes (``OUTBOX_BYTES``, less
+  for a spectator), and all links of the session together (``OUTBOX_TOTAL``): over its bound a
+  link is cut off, over the total the link that holds the most. Every frame must leave within
+  ``SEND_DEADLINE``, or the link is dead. A closed link's reader and writer are cancelled and
+  its queue dropped at once. So an honest session holds at most ``OUTBOX_TOTAL`` (32 MiB) of
+  queued frames, one frame being read per connection (1 MiB; 1 KiB before the handshake, at
+  most ``handshake.PENDING_TOTAL`` handshakes at once) and the protocol's bounded buffers,
+  whatever seated cheaters and spectators send or fail to read. Before the handshake the
+  listener's ``handshake.Door`` bounds what strangers cost (an address whose handshakes keep
+  failing, or whose spectator links send what they must not, is closed unread for a while); a
+  seat cut off for what it sent pays from a bucket of offences, then waits a backoff that
+  doubles, before it is let back in or dialed again.
 * **Actions.** Each frame, tick and record of ours goes into the protocol, and its actions are
   carried out in order: ``Remember`` and ``Store`` are written and fsynced inline (a fsync
   costs far less than a thread hop here), so nothing that follows them in the same list, our
   record or an ack, leaves before it is durable; ``Send`` queues a frame on the link's bounded
-  outbox (a peer that does not read is dropped); ``Close`` says goodbye and drops the link.
+  outbox; ``Close`` says goodbye and drops the link.
 * **Writing.** When the protocol says it is our turn, the seat builds its record in a worker
   thread (a person may think), or on the event loop for a bot that decides at once
   (``inline_agent``: a thread hop costs more than most records); the record goes to the
   protocol, which remembers it with the memo of private choices before it is sent.
-* **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result).
+* **Time.** A ticker feeds the clock to the protocol (timeouts, votes, reports, result). The
+  turn timeout is the table's, from the genesis (``config.turn_timeout`` is set from it, so a
+  screen that shows the timer shows the table's), whatever this peer's own setting was.
 * **The end.** Once the result is recorded, the session lingers until every link has
   confirmed our head, or ``linger`` seconds pass.
 * **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
@@ -36,8 +55,9 @@ this module only moves bytes and time:
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import trio
@@ -54,8 +74,10 @@ from spycraft.engines.seat import TableSeat, table_key_public
 from spycraft.engines.table import TableState
 from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p import handshake
+from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import ChatLine
 from spycraft.p2p.discovery import Announcer, DiscoveryError
+from spycraft.p2p.frames import PING_SIZE
 from spycraft.p2p.protocol import (
     Action,
     Close,
@@ -74,8 +96,38 @@ from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, mak
 
 log = logging.getLogger("spycraft.p2p")
 
-OUTBOX = 1024
+OUTBOX_BYTES = 4 << 20
+"""Encoded frames a seat's link may have waiting to be sent (a sync reply is 512 KiB at most)."""
+OBSERVER_OUTBOX_BYTES = 1 << 20
+"""The same for a spectator's link (the genesis, the latest talk, sync replies)."""
+OUTBOX_TOTAL = 32 << 20
+"""Everything waiting to be sent on all links of the session: over it, the link that holds the
+most is cut off (a reader that does not keep up, never the table)."""
+SEND_DEADLINE = 10.0
+"""Seconds one frame may take to leave: a link that takes longer is dead and is closed."""
+PROBE_TIMEOUT = 3.0
+"""Seconds a live link has to answer a probe before a new connection of its peer replaces it."""
+HOLD_BYTES = 1 << 20
+HOLD_FRAMES = 256
+"""What a held connection may send before it is decided (frames for after its adoption)."""
+REDIAL_AFTER = 1.0
 REDIAL_AFTER_BYE = 3.0
+"""Seconds before we dial a seat again after losing its link, and after we cut it off."""
+LOWER_SEAT_DELAY = 1.5
+"""The lower seat of a lost link dials back this much later than the higher one, so the two
+seldom dial at once (if they do, both keep the link the lower seat dialed)."""
+READ_BURST, READ_RATE = 1024.0, 512.0
+OBSERVER_READ_BURST, OBSERVER_READ_RATE = 32.0, 8.0
+"""Frames a link's reader takes at once and a second, before it waits (so TCP slows the peer
+down): what a peer's frames cost us in CPU is bounded whatever it sends, even frames that are
+each cheap to answer (a spectator sends a head and a sync request every half second at most)."""
+OFFENCE_BURST = 8.0
+OFFENCE_RATE = 0.1
+"""Times a seat may be cut off for what it sent and come straight back, at once and a second."""
+BACKOFF_MAX = 60.0
+"""A seat cut off for what it sent again and again waits at most this long to be let back in."""
+FORGIVE_AFTER = 60.0
+"""A link that lives this long without an offence clears its peer's backoff."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +183,7 @@ class RosterSeat:
 
 @dataclass
 class SessionConfig:
-    turn_timeout: float = 300.0
+    turn_timeout: float = 300.0  # what an opener proposes; in play, the genesis's (``Session``)
     linger: float = 3.0
     dial_timeout: float = 30.0
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
@@ -144,40 +196,127 @@ class SessionConfig:
     announce: bool = False  # announce the table in play for spectators (a seated peer only)
 
 
-@dataclass
+class Outboxes:
+    """The frames waiting to be sent on every link of a session, counted in bytes."""
+
+    def __init__(self, total: int = OUTBOX_TOTAL) -> None:
+        self.total = total
+        self.queued = 0
+        self.links: set[Link] = set()
+
+    def make_room(self, link: Link, size: int) -> bool:
+        """Whether ``link`` may queue ``size`` more bytes: over its own bound it is cut off;
+        over the total, the link that holds the most is (perhaps this very one)."""
+        if link.queued + size > link.limit:
+            link.close(f"does not keep up ({link.queued + size} bytes would wait to be sent)")
+            return False
+        while self.queued + size > self.total and self.links:
+            biggest = max(self.links, key=lambda other: other.queued)
+            biggest.close(f"holds the most of {self.queued} bytes waiting to be sent")
+            if biggest is link:
+                return False
+        return True
+
+
+@dataclass(eq=False)
 class Link:
-    """One authenticated connection to one peer."""
+    """One authenticated connection to one peer, with its queue of encoded frames (bounded in
+    bytes, see ``Outboxes``) and the scope its reader and writer run in."""
 
     id: LinkId
     stream: FramedStream
     hello: Hello
     seat: int | None  # None for an observer
-    send_channel: trio.MemorySendChannel[dict[str, Any] | bytes] = field(init=False)
-    receive_channel: trio.MemoryReceiveChannel[dict[str, Any] | bytes] = field(init=False)
+    dialed: bool = False  # we opened the connection
+    outboxes: Outboxes = field(default_factory=Outboxes)
     closed: bool = False
+    reason: str = ""
+    queue: deque[bytes] = field(default_factory=deque)
+    queued: int = 0  # bytes waiting, and in flight
+    in_flight: int = 0
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    reading: trio.CancelScope = field(default_factory=trio.CancelScope)
+    pongs: dict[bytes, trio.Event] = field(default_factory=dict)
+    offence: str | None = None  # closed for what its peer sent: "garbage" (a frame refused
+    # at the wire) or "misbehaved" (a frame the protocol refused)
+    since: float = 0.0
+    address: str = "?"
+    _ready: trio.Event = field(default_factory=trio.Event)
+    _ended: bool = False
 
     def __post_init__(self) -> None:
-        self.send_channel, self.receive_channel = trio.open_memory_channel[dict[str, Any] | bytes](
-            OUTBOX
-        )
+        self.outboxes.links.add(self)
 
     @property
     def name(self) -> str:
         who = "observer" if self.seat is None else f"seat {self.seat}"
         return f"{who} ({self.hello.name})"
 
+    @property
+    def limit(self) -> int:
+        return OBSERVER_OUTBOX_BYTES if self.seat is None else OUTBOX_BYTES
+
     def post(self, frame: dict[str, Any] | bytes) -> None:
+        """Queue one frame (or the bytes ``encode_frame`` made of one) to be sent."""
         if self.closed:
             return
-        try:
-            self.send_channel.send_nowait(frame)
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            log.warning("%s does not keep up; closing the link", self.name)
-            self.close()
+        data = frame if isinstance(frame, bytes) else encode_frame(frame)
+        if not self.outboxes.make_room(self, len(data)):
+            return
+        self.queue.append(data)
+        self.queued += len(data)
+        self.outboxes.queued += len(data)
+        self._ready.set()
 
-    def close(self) -> None:
-        self.closed = True
-        self.send_channel.close()
+    def _forget_queue(self) -> None:
+        """Drop what waits (a frame in flight stays counted until it is sent or cancelled)."""
+        dropped = self.queued - self.in_flight
+        self.outboxes.queued -= dropped
+        self.queued = self.in_flight
+        self.queue.clear()
+
+    def close(self, reason: str = "") -> None:
+        """Close at once: what waits is dropped, the reader and writer end, the stream closes."""
+        if self._ended:
+            return
+        self.closed, self._ended, self.reason = True, True, reason or self.reason
+        if reason:
+            log.warning("%s: closing the link: it %s", self.name, reason)
+        self._forget_queue()
+        self.outboxes.queued -= self.in_flight
+        self.queued = self.in_flight = 0
+        self.outboxes.links.discard(self)
+        self.scope.cancel()
+
+    def finish(self, frame: dict[str, Any], reason: str) -> None:
+        """Close after one last frame (a goodbye): nothing else is read or sent."""
+        if self.closed:
+            return
+        self.closed, self.reason = True, reason
+        self._forget_queue()
+        data = encode_frame(frame)
+        self.queue.append(data)
+        self.queued += len(data)
+        self.outboxes.queued += len(data)
+        self.reading.cancel()
+        self._ready.set()
+
+    async def take(self) -> bytes | None:
+        """The next frame to send, out of the queue but counted until ``sent`` (None once the
+        link is closed and its last frame sent)."""
+        while not self.queue:
+            if self.closed:
+                return None
+            self._ready = trio.Event()
+            await self._ready.wait()
+        data = self.queue.popleft()
+        self.in_flight = len(data)
+        return data
+
+    def sent(self) -> None:
+        self.queued -= self.in_flight
+        self.outboxes.queued -= self.in_flight
+        self.in_flight = 0
 
 
 Events = Callable[[str, Any], None]
@@ -218,7 +357,9 @@ class Session:
         self.listener = listener
         self.agent = agent
         self.observers = observers
-        self.config = config or SessionConfig()
+        # The turn timeout is the table's (the genesis's), whatever this peer would have chosen.
+        self.config = replace(config or SessionConfig(),
+                              turn_timeout=genesis.genesis.turn_timeout)
         self.events = events or (lambda kind, data: None)
         own, memo = store.load_own()
         if memo is not None:  # newer than seat.cbor's: kept with our last record
@@ -242,6 +383,11 @@ class Session:
         )
         self.links: dict[LinkId, Link] = {}
         self._by_identity: dict[bytes, Link] = {}
+        self._settling: set[bytes] = set()  # identities with a second connection on hold
+        self._dialing: set[int] = set()
+        self._backoff: dict[bytes, _Backoff] = {}  # a seat's identity -> its offences
+        self.outboxes = Outboxes()
+        self.door = handshake.Door()
         self._next_link = 0
         self._changed = trio.Event()
         self._watchers_changed = trio.Event()
@@ -317,8 +463,9 @@ class Session:
                 if link is not None:
                     log.warning("disconnecting %s: %s", link.name, action.reason)
                     self.events("closed", (link.name, action.reason))
+                    if action.reason != "goodbye":
+                        link.offence = "misbehaved"
                     self._bye(link, action.reason)
-                    self._redial(link, after=REDIAL_AFTER_BYE)
             elif isinstance(action, Notice):
                 self._notice(action)
         if actions:
@@ -370,7 +517,10 @@ class Session:
             self._nursery = nursery
             nursery.start_soon(self._serve)
             for stream, hello in self._initial_links:
-                self._add_link(stream, hello)
+                # the lobby's links: each joiner dialed the opener and the seats before it
+                seat = self.seat_of(hello.identity_key)
+                dialed = self.seat is None or (seat is not None and seat < self.seat)
+                self._add_link(stream, hello, dialed=dialed)
             for seat in self._initial_dial:
                 nursery.start_soon(self._dial, seat)
             nursery.start_soon(self._ticker)
@@ -457,76 +607,147 @@ class Session:
             self.identity, key, table, name, nonce=nonce, echo=echo, seat=self.seat
         )
 
-    def _add_link(self, stream: FramedStream, hello: Hello) -> Link:
+    def _add_link(self, stream: FramedStream, hello: Hello, *, dialed: bool = False,
+                  held: list[dict[str, Any]] | None = None) -> Link:
+        """Adopt an authenticated connection as the link to its peer (``held``: frames it sent
+        while it was on hold, handed to the protocol first)."""
         assert self._nursery is not None
         seat = self.seat_of(hello.identity_key)
         old = self._by_identity.get(hello.identity_key)
         if old is not None:
-            log.warning("%s connected again: its new authenticated link replaces the old one",
-                        old.name)
+            old.close(old.reason or "replaced by a newer link")
             self._drop(old)
         self._next_link += 1
-        link = Link(self._next_link, stream, hello, seat)
+        link = Link(self._next_link, stream, hello, seat, dialed=dialed, outboxes=self.outboxes,
+                    since=trio.current_time(), address=_address(stream.stream))
         self.links[link.id] = link
         self._by_identity[hello.identity_key] = link
         if seat is None:  # a spectator: the table's genesis before anything else
             link.post({"t": "genesis", "genesis": self.genesis.raw})
             self._watchers_changed.set()
-        self._nursery.start_soon(self._writer, link)
-        self._nursery.start_soon(self._reader, link)
+        self._nursery.start_soon(self._run_link, link, held or [])
         self._execute(self.protocol.link_up(link.id, seat, trio.current_time()))
         self.events("link", link)
         return link
 
-    def _drop(self, link: Link) -> None:
+    def _drop(self, link: Link) -> bool:
+        """Forget a link (closed or closing); True if it was the current link of its peer."""
         link.close()
-        if self.links.get(link.id) is link:
+        current = self.links.get(link.id) is link
+        if current:
             del self.links[link.id]
             self.protocol.link_down(link.id)
             if link.seat is None:
                 self._watchers_changed.set()
         if self._by_identity.get(link.hello.identity_key) is link:
             del self._by_identity[link.hello.identity_key]
+        return current
+
+    async def _run_link(self, link: Link, held: list[dict[str, Any]]) -> None:
+        """A link's reader and writer, in the link's scope; when they end, the link is gone: its
+        stream is closed, its queue dropped, and its peer dialed again if it has a seat."""
+        try:
+            with link.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, link)
+                    nursery.start_soon(self._reader, link, held)
+        finally:
+            link.close()
+            current = self._drop(link)
+            with trio.CancelScope(shield=True), trio.move_on_after(1):
+                await link.stream.aclose()
+            if link.seat is None and link.offence:  # a stranger's garbage: its address pays
+                self.door.refused(link.address, trio.current_time())
+            if current:
+                self._redial(link, after=self._after_losing(link))
+
+    def _after_losing(self, link: Link) -> float:
+        """When to dial a lost link's seat again, and let it back in. A link lost by chance:
+        at once-ish. A seat we cut off for what it sent (garbage at the wire, or a frame the
+        protocol refused) pays from its bucket of offences (``OFFENCE_BURST``, refilled at
+        ``OFFENCE_RATE``): while it holds some, it is let back in at once and dialed after
+        ``REDIAL_AFTER_BYE``; once they are spent, it waits a backoff that doubles each time
+        (up to ``BACKOFF_MAX``; a link that lived ``FORGIVE_AFTER`` clears it). So what a
+        seat's refused frames cost us is bounded per second, and an honest seat whose frame
+        was a relay's is never cut off for long."""
+        if link.seat is None:
+            return REDIAL_AFTER  # an observer's identity costs nothing: its address pays
+        key = link.hello.identity_key
+        now = trio.current_time()
+        record = self._backoff.get(key)
+        if record is None:
+            record = self._backoff[key] = _Backoff(Bucket.full(OFFENCE_BURST, OFFENCE_RATE, now))
+        if now - link.since >= FORGIVE_AFTER:
+            record.doubled = 0
+        if link.offence is None:
+            return REDIAL_AFTER
+        if record.offences.take(now):
+            return REDIAL_AFTER_BYE
+        record.doubled += 1
+        wait = min(REDIAL_AFTER_BYE * 2.0 ** (record.doubled - 1), BACKOFF_MAX)
+        record.until = now + wait
+        return wait
 
     async def _writer(self, link: Link) -> None:
+        """Send what the link's queue holds, one frame at a time, each within the deadline."""
         try:
-            async for frame in link.receive_channel:
+            while True:
+                data = await link.take()
+                if data is None:
+                    break
                 before = link.stream.bytes_sent
-                await link.stream.send(frame)
+                with trio.move_on_after(SEND_DEADLINE if not link.closed else 1.0) as deadline:
+                    await link.stream.send(data)
+                if deadline.cancelled_caught:
+                    link.close(f"took more than {SEND_DEADLINE:.0f} s to take one frame")
+                    break
+                link.sent()
                 self.frames_sent += 1
                 self.bytes_sent += link.stream.bytes_sent - before
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             log.info("link to %s lost while sending: %s", link.name, exc)
-        except FrameError as exc:
-            log.error("refused to send a frame to %s: %s", link.name, exc)
-        finally:
-            link.close()
-            with trio.CancelScope(shield=True):
-                with trio.move_on_after(1):
-                    await link.stream.aclose()
+        link.close()
 
-    async def _reader(self, link: Link) -> None:
+    async def _reader(self, link: Link, held: list[dict[str, Any]]) -> None:
+        burst, rate = (READ_BURST, READ_RATE) if link.seat is not None else \
+            (OBSERVER_READ_BURST, OBSERVER_READ_RATE)
+        reads = Bucket.full(burst, rate, trio.current_time())
         try:
-            while not link.closed:
-                frame = await link.stream.receive()
-                self.frames_received += 1
-                if link.closed:
-                    break
-                self._execute(self.protocol.receive(link.id, frame, trio.current_time()))
-                if frame["t"] == "ack":
-                    self._note_acked(frame["seq"])
+            for frame in held:
+                self._on_frame(link, frame)
+            with link.reading:
+                while not link.closed:
+                    while not reads.take(trio.current_time()):
+                        await trio.sleep((1 - reads.tokens) / rate)
+                    frame = await link.stream.receive()
+                    self.frames_received += 1
+                    if link.closed:
+                        break
+                    self._on_frame(link, frame)
+                return
         except trio.EndOfChannel:
             log.info("%s closed the connection", link.name)
         except FrameError as exc:
             log.warning("disconnecting %s: bad frame: %s", link.name, exc)
+            link.offence = "garbage"
             self._bye(link, f"bad frame: {exc}")
+            return
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             log.info("link to %s lost: %s", link.name, exc)
-        finally:
-            was_current = self.links.get(link.id) is link
-            self._drop(link)
-            if was_current:
-                self._redial(link)
+        link.close()
+
+    def _on_frame(self, link: Link, frame: dict[str, Any]) -> None:
+        kind = frame["t"]
+        if kind == "ping":
+            link.post({"t": "pong", "nonce": frame["nonce"]})
+        elif kind == "pong":
+            waiter = link.pongs.pop(frame["nonce"], None)
+            if waiter is not None:
+                waiter.set()
+        else:
+            self._execute(self.protocol.receive(link.id, frame, trio.current_time()))
+            if kind == "ack":
+                self._note_acked(frame["seq"])
 
     def _note_acked(self, seq: int) -> None:
         """For the benchmark: when every other seat confirmed one of our records."""
@@ -537,33 +758,147 @@ class Session:
         if len(peers) == len(self.roster) - 1 and all(p.acked >= seq for p in peers):
             self.all_acked_at[seq] = trio.current_time()
 
-    def _redial(self, link: Link, after: float = 1.0) -> None:
-        """The mesh heals from the higher seat's side (it dials the lower seat it lost); an
-        observer, whom no seat dials, dials every seat it loses. After we closed a link for a
-        bad frame we dial again too, later: a seat is cut off only while it misbehaves, never
-        for good (it may be honest and the frame a relay's)."""
-        if (
-            self._nursery is not None
-            and not self.finished
-            and link.seat is not None
-            and (self.seat is None or self.seat > link.seat)
-        ):
-            self._nursery.start_soon(self._dial, link.seat, after)
+    def _redial(self, link: Link, after: float = REDIAL_AFTER) -> None:
+        """Either seat of a lost link dials the other back (the lower one a little later, so
+        they seldom cross; if they do, ``_settle`` keeps one link on both sides); an observer,
+        whom no seat dials, dials every seat it loses. After we cut a seat off for what it sent
+        we dial it again too, later: a seat is cut off only while it misbehaves, never for good
+        (it may be honest and the frame a relay's)."""
+        if self._nursery is None or self.finished or link.seat is None:
+            return
+        if self.seat is not None and self.seat < link.seat:
+            after += LOWER_SEAT_DELAY
+        self._nursery.start_soon(self._dial, link.seat, after)
 
     def _bye(self, link: Link, reason: str) -> None:
-        link.post({"t": "bye", "reason": reason[:200]})
-        self._drop(link)
+        link.finish({"t": "bye", "reason": reason[:200]}, reason)
 
     def _admit(self, hello: Hello) -> str | None:
-        if self.seat_of(hello.identity_key) is not None or hello.identity_key in self.observers:
+        key = hello.identity_key
+        backoff = self._backoff.get(key)
+        if backoff is not None and backoff.until > trio.current_time():
+            wait = backoff.until - trio.current_time()
+            return f"cut off for what it sent: try again in {wait:.0f} s"
+        if key in self._settling:
+            return "already connecting (another connection of yours is being settled)"
+        if self.seat_of(key) is not None or key in self.observers:
             return None
         if self.seat is None:
             return "not seated at this table (watch through a seat)"
-        if hello.identity_key in self._by_identity:
-            return None  # a spectator that connects again replaces its old link
+        if key in self._by_identity:
+            return None  # a spectator that connects again: settled like a seat
         if self.watching >= self.config.watchers:
             return "no room for more spectators here (watch through another seat)"
         return None
+
+    def _linked(self, identity: bytes) -> bool:
+        """Whether we hold a live link to the holder of ``identity``."""
+        link = self._by_identity.get(identity)
+        return link is not None and not link.closed
+
+    def _offer(self, stream: FramedStream, hello: Hello, *, dialed: bool) -> None:
+        """A connection that passed the handshake: the link to its peer, unless that peer has a
+        live link already; then the new one is held and ``_settle`` decides."""
+        assert self._nursery is not None
+        old = self._by_identity.get(hello.identity_key)
+        if old is None or old.closed:
+            self._add_link(stream, hello, dialed=dialed)
+            return
+        if hello.identity_key in self._settling:
+            self._nursery.start_soon(self._refuse, stream, "already connecting")
+            return
+        self._settling.add(hello.identity_key)
+        self._nursery.start_soon(self._settle, old, stream, hello, dialed)
+
+    async def _settle(self, old: Link, stream: FramedStream, hello: Hello, dialed: bool) -> None:
+        """A second connection with a peer we hold a live link to. A live authenticated link is
+        never replaced without its failure being seen: the new connection is held (its frames
+        kept, its probes answered) while the old link is probed. If the old one does not answer
+        within ``PROBE_TIMEOUT``, or fails, it is dead and the new one takes its place. If it
+        answers, both are alive (the two seats dialed each other at once, or the peer dialed
+        again): both ends keep the same one, the link the lower seat dialed, or with one dialer
+        the older link; the other is closed with a goodbye."""
+        held = _Held()
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._hold, stream, held, nursery.cancel_scope)
+                alive = await self._probe(old)
+                nursery.cancel_scope.cancel()
+        finally:
+            self._settling.discard(hello.identity_key)
+        if held.error is not None:  # the held connection misbehaved: it loses
+            log.warning("%s: refused a second connection: %s", old.name, held.error)
+            await self._refuse(stream, f"bad frame: {held.error}")
+            return
+        if held.gone:
+            return
+        if not alive:
+            if old.closed:
+                log.info("%s: its old link failed: its new connection replaces it", old.name)
+            else:
+                log.warning("%s did not answer a probe: its new connection replaces the old "
+                            "link", old.name)
+            old.close("did not answer a probe")
+            self._add_link(stream, hello, dialed=dialed, held=held.frames)
+        elif self._keep_new(old, dialed):
+            log.info("%s: both seats dialed; keeping the link the lower seat dialed", old.name)
+            self._bye(old, "replaced by the link the lower seat dialed")
+            self._add_link(stream, hello, dialed=dialed, held=held.frames)
+        else:
+            await self._refuse(stream, "already linked")
+
+    def _keep_new(self, old: Link, dialed: bool) -> bool:
+        """Of two live links with one peer, whether the new one is the one both ends keep."""
+        if old.seat is None or self.seat is None or old.dialed == dialed:
+            return False  # one side dialed both (observers always dial): keep the older
+        new_dialer = self.seat if dialed else old.seat
+        return new_dialer == min(self.seat, old.seat)
+
+    async def _probe(self, link: Link) -> bool:
+        """Whether ``link`` answers a ping within ``PROBE_TIMEOUT``."""
+        nonce = handshake.fresh_nonce()[:PING_SIZE]
+        answered = link.pongs[nonce] = trio.Event()
+        link.post({"t": "ping", "nonce": nonce})
+        with trio.move_on_after(PROBE_TIMEOUT):
+            while not link.closed and not answered.is_set():
+                with trio.move_on_after(0.05):
+                    await answered.wait()
+        link.pongs.pop(nonce, None)
+        return answered.is_set() and not link.closed
+
+    async def _hold(self, stream: FramedStream, held: _Held, scope: trio.CancelScope) -> None:
+        """Read a held connection: answer its pings, keep the rest (``HOLD_BYTES`` at most)."""
+        start = stream.bytes_received
+        try:
+            while True:
+                frame = await stream.receive()
+                if frame["t"] == "ping":
+                    with trio.move_on_after(1):
+                        await stream.send({"t": "pong", "nonce": frame["nonce"]})
+                elif frame["t"] == "bye":
+                    raise trio.EndOfChannel
+                else:
+                    held.frames.append(frame)
+                    if stream.bytes_received - start > HOLD_BYTES or \
+                            len(held.frames) > HOLD_FRAMES:
+                        raise FrameError(f"sent more than {HOLD_FRAMES} frames or "
+                                         f"{HOLD_BYTES} bytes while on hold")
+        except FrameError as exc:
+            held.error = str(exc)
+        except (trio.EndOfChannel, trio.BrokenResourceError, trio.ClosedResourceError,
+                OSError):
+            held.gone = True
+            with trio.CancelScope(shield=True), trio.move_on_after(1):
+                await stream.aclose()
+        scope.cancel()
+
+    async def _refuse(self, stream: FramedStream, reason: str) -> None:
+        with trio.CancelScope(shield=True), trio.move_on_after(1):
+            try:
+                await stream.send({"t": "bye", "reason": reason})
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+            await stream.aclose()
 
     async def _announce(self) -> None:
         """Announce the table in play for spectators, and how many watch through us."""
@@ -587,16 +922,29 @@ class Session:
         table = self.genesis.genesis.table
 
         async def handle(stream: trio.SocketStream) -> None:
+            address = _address(stream)
+            if not self.door.open(address, trio.current_time()):
+                with trio.CancelScope(shield=True), trio.move_on_after(1):
+                    await stream.aclose()
+                return
             framed = FramedStream(stream)
             try:
-                hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
-            except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
-                    OSError) as exc:
-                log.warning("refused a connection: %s", exc or type(exc).__name__)
+                with self.door.knocking(address) as scope, scope:
+                    hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
+                if scope.cancelled_caught:
+                    raise trio.TooSlowError("gave way to newer connections")
+            except handshake.Refused:
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
                 return
-            self._add_link(framed, hello)
+            except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
+                    OSError) as exc:
+                log.warning("refused a connection: %s", exc or type(exc).__name__)
+                self.door.refused(address, trio.current_time())
+                with trio.CancelScope(shield=True), trio.move_on_after(1):
+                    await framed.aclose()
+                return
+            self._offer(framed, hello, dialed=False)
 
         async with trio.open_nursery() as nursery:
             while True:
@@ -604,13 +952,26 @@ class Session:
                 nursery.start_soon(handle, stream)
 
     async def _dial(self, seat: int, after: float = 0.0) -> None:
-        """Connect to a seat (the mesh after genesis, everyone after a resume), retrying."""
+        """Connect to a seat (the mesh after genesis, everyone after a resume), retrying; one
+        dialer per seat at a time."""
+        if seat in self._dialing:
+            return
+        self._dialing.add(seat)
+        try:
+            await self._dial_until_linked(seat, after)
+        finally:
+            self._dialing.discard(seat)
+
+    async def _dial_until_linked(self, seat: int, after: float) -> None:
         entry = self.roster[seat]
         table = self.genesis.genesis.table
         await trio.sleep(after)
+        backoff = self._backoff.get(entry.identity)
+        if backoff is not None:
+            await trio.sleep_until(backoff.until)
         with trio.move_on_after(self.config.dial_timeout):
             delay = 0.1
-            while entry.identity not in self._by_identity and not self.finished:
+            while not self._linked(entry.identity) and not self.finished:
                 try:
                     stream = await trio.open_tcp_stream(entry.host, entry.port)
                 except OSError as exc:
@@ -629,7 +990,7 @@ class Session:
                         with trio.CancelScope(shield=True), trio.move_on_after(1):
                             await framed.aclose()
                     else:
-                        self._add_link(framed, hello)
+                        self._offer(framed, hello, dialed=True)
                         return
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -637,6 +998,32 @@ class Session:
     def _broadcast(self, frame: dict[str, Any]) -> None:
         for link in list(self.links.values()):
             link.post(frame)
+
+
+@dataclass
+class _Backoff:
+    """A seat's offences: its bucket, how often its wait doubled, and until when it waits."""
+
+    offences: Bucket
+    doubled: int = 0
+    until: float = 0.0
+
+
+@dataclass
+class _Held:
+    """What a connection on hold sent: frames for after its adoption, or why it lost."""
+
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    gone: bool = False
+
+
+def _address(stream: trio.abc.Stream) -> str:
+    """The peer's address of a TCP stream ("?" for another kind of stream)."""
+    try:
+        return str(stream.socket.getpeername()[0])  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return "?"
 
 
 __all__ = ["Link", "RosterSeat", "Session", "SessionConfig", "SpycraftError"]

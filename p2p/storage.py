@@ -10,6 +10,12 @@ transcript through the engine, reloads its secrets, and is exactly where it stop
 ``chat.cbor`` beside the transcript holds the table talk it accepted (``crypto.chat``), a CBOR
 sequence in the order accepted, fsynced like the transcript (our own counter must survive a
 crash, or a restarted seat would sign two messages with one counter).
+
+**A stored game is never overwritten.** A game's folder is named by its table id, which the
+opener draws; an opener that reuses the id of a game stored here (by chance or on purpose)
+would otherwise overwrite its transcript and seat secret, and its old memo of private choices
+would be taken for the new game's. ``GameStore.create`` refuses a folder that holds a game
+(``GameExists``, naming it), and a joiner checks ``stored_games_of`` before it sits down.
 """
 
 from __future__ import annotations
@@ -21,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from spycraft.crypto.chat import ChatError, SignedChat, chat_items, parse_chat
-from spycraft.crypto.encoding import decode, encode, item_length
-from spycraft.crypto.errors import EncodingError
+from spycraft.crypto.encoding import decode_own, encode, item_length
+from spycraft.crypto.errors import EncodingError, SpycraftError
 from spycraft.crypto.records import SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
 
@@ -52,6 +58,13 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class GameExists(Exception):
+    """A new table would take the folder of a game stored on this machine (its table id)."""
+
+
+STORED_FILES = ("transcript.cbor", "seat.cbor", "own.cbor", "chat.cbor")
 
 
 @dataclass
@@ -129,15 +142,34 @@ class GameStore:
         name = table.hex()
         if seat != "":
             name += "-host" if seat is None else f"-seat{seat}"
-        folder = root / "games" / name
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return cls(folder)
+        store = cls(root / "games" / name)
+        if store.holds_a_game():
+            raise GameExists(f"refused: a new table has the id of {store.describe()}, which "
+                             "it would overwrite")
+        store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return store
+
+    def holds_a_game(self) -> bool:
+        return any((self.folder / name).exists() for name in STORED_FILES)
+
+    def describe(self) -> str:
+        """The stored game, in words: ``game resistance (seat 2, 37 records) in FOLDER``."""
+        try:
+            seat = self.load_seat()
+            who = "watching" if seat.seat is None else f"seat {seat.seat}"
+            transcript = self.load_transcript()
+            records = "no transcript" if transcript is None else \
+                f"{len(transcript.records)} records"
+            what = f"game {seat.game} ({who}, {records}{', finished' if seat.finished else ''})"
+        except (OSError, EncodingError, KeyError, TypeError, ValueError, SpycraftError):
+            what = "a stored game"
+        return f"{what} in {self.folder}"
 
     def save_seat(self, seat: SeatFile) -> None:
         write_private(self.seat_path, encode(seat.to_cbor()))
 
     def load_seat(self) -> SeatFile:
-        return SeatFile.from_cbor(decode(self.seat_path.read_bytes()))
+        return SeatFile.from_cbor(decode_own(self.seat_path.read_bytes()))
 
     def write_genesis(self, genesis: SignedGenesis) -> None:
         write_private(self.transcript_path, genesis.raw)
@@ -173,7 +205,7 @@ class GameStore:
         while pos < len(data):
             try:
                 end = pos + item_length(data, pos)
-                seq, prev, raw, memo = decode(data[pos:end])
+                seq, prev, raw, memo = decode_own(data[pos:end])
             except (EncodingError, ValueError, TypeError):
                 break
             own[(seq, prev)] = raw
@@ -222,6 +254,16 @@ class GameStore:
                 os.fsync(f.fileno())
             data = data[:complete]
         return Transcript.from_bytes(data)
+
+
+def stored_games_of(root: Path, table: bytes) -> list[GameStore]:
+    """The games stored under ``root`` whose table id is ``table`` (any seat, any layout)."""
+    games = root / "games"
+    if not games.is_dir():
+        return []
+    name = table.hex()
+    return [GameStore(p) for p in sorted(games.iterdir())
+            if (p.name == name or p.name.startswith(name + "-")) and GameStore(p).holds_a_game()]
 
 
 def stored_games(root: Path) -> list[GameStore]:

@@ -7,14 +7,20 @@ Theory of operation:
   keys: ``v`` (the protocol version), ``t`` (the frame type) and the type's fields.
 * Every received frame goes through three gates, each of which raises ``FrameError`` and nothing
   else: the **size gate** (the declared length is checked against the limit before a single
-  payload byte is read, so a peer cannot make us allocate more than the limit), the **CBOR gate**
-  (a linear scan that admits only the plain CBOR profile frames use: integers, byte and text
-  strings, arrays, maps, false/true/null, definite lengths that fit in what remains, bounded
-  nesting, no tags, no floats; then the canonical decoder) and the **schema gate** (version,
-  known type, exactly the declared fields with the declared types). The CBOR gate rejects tags
-  because cbor2 resolves value-sharing and string-reference tags (28/29, 256/25) while decoding,
-  so a small input can expand into a huge value before any canonical check sees it. Records and
-  other tagged structures travel as opaque byte strings inside frames.
+  payload byte is read, so a peer cannot make us allocate more than the limit; until the
+  handshake is done the limit is ``HANDSHAKE_FRAME_SIZE``, which the largest hello, auth and bye
+  fit in, so a stranger's first frame costs at most 1 KiB), the **CBOR gate** (a linear scan
+  that admits only the plain CBOR profile frames use: integers, byte and text strings, arrays,
+  maps, false/true/null, definite lengths that fit in what remains, a map of fields whose values
+  are at most arrays of those (nesting 2), at most ``encoding.item_budget`` items, each
+  container refused at its head if its items do not fit, no tags, no floats; then the canonical
+  decoder) and the **schema gate** (version, known type, exactly the declared fields with the
+  declared types). So no frame costs more than one scan of its bytes, bounded by its item
+  budget, to refuse: a 1 MiB array of a million empty maps is refused at its head. The CBOR
+  gate rejects tags because cbor2 resolves value-sharing and string-reference tags (28/29,
+  256/25) while decoding, so a small input can expand into a huge value before any canonical
+  check sees it. Records and other tagged structures travel as opaque byte strings inside
+  frames (``crypto.records`` decodes them under the same item budget).
 * **Schemas** are a table: frame type -> {field: ``Field``}. The table below holds the frames this
   module knows; the session layer adds its own with ``register_frame_type``.
 * A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
@@ -22,12 +28,15 @@ Theory of operation:
   terminal), an optional seat request, a fresh 32-byte ``nonce`` and an ``echo`` of the other
   side's nonce, signed with the identity key over ``HELLO_DOMAIN`` + the canonical CBOR of every
   other field. Both keys are checked (``crypto.keys``): a key of small order or in a
-  non-canonical encoding is refused at the door. **The handshake binds hellos to their
-  connection** (a challenge with a fresh nonce from each side): the dialer sends its hello with
-  an all-zero echo; the listener answers with its own hello whose echo is the dialer's nonce
-  (so the dialer knows it is live, not a replay); the dialer then sends ``auth``, its signature
-  over ``AUTH_DOMAIN`` + the table, the listener's nonce and the dialer's hello. A copied hello
-  is worthless: without the identity key nobody can answer a fresh nonce.
+  non-canonical encoding is refused at the door. **The handshake binds both identities, both
+  nonces, the table and the connection**: the dialer sends its hello with an all-zero echo; the
+  listener answers with its own hello whose echo is the dialer's nonce (so the dialer knows it
+  is live, not a replay, and checks that the identity is the one it dialed); the dialer then
+  sends ``auth``, its signature over ``AUTH_DOMAIN`` + the table, both identity keys, both
+  nonces and both hellos' signatures. The two fresh nonces name this one connection. A copied
+  hello is worthless (nobody can answer a fresh nonce without the identity key), and so is a
+  relayed one: a cheater C that passes seat V's live hello on to seat T and puts T's nonce in
+  its own hello to V gets from V an auth that names C as the listener, which T refuses.
 * ``FramedStream`` wraps a trio stream: ``send`` validates and writes one frame under a lock (so
   concurrent senders never interleave bytes); ``receive`` returns exactly one frame, reading up to
   64 KiB at a time and keeping what follows for the next call (one system call for several small
@@ -40,7 +49,7 @@ Frame types and fields (all integers are unsigned, below 2**63):
 hello      table (16 B), id_key (32 B), table_key (32 B), name (text <= 64), seat (int or null:
            the seat index asked for, null for the next free one), nonce (32 B), echo (32 B:
            the peer's nonce, zeros in the dialer's hello), sig (64 B)
-auth       sig (64 B): the dialer's answer to the listener's nonce (see the handshake)
+auth       sig (64 B): the dialer's answer to the listener's hello (see the handshake)
 lobby      seats (array of id_key, 32 B each, in the order players sat down), total (int):
            the sender's view of who sits where before genesis
 record     record (bytes): one signed record, the exact COSE_Sign1 bytes
@@ -68,9 +77,13 @@ from spycraft.crypto.keys import check_identity_key, check_table_key
 
 MAX_FRAME_SIZE = 1 << 20
 """Default limit on a frame's payload, in bytes."""
+HANDSHAKE_FRAME_SIZE = 1024
+"""The limit until the handshake is done: the largest hello (a name of 64 four-byte
+characters), auth and bye fit."""
 
 HEADER_SIZE = 4
-MAX_NESTING = 16
+MAX_NESTING = 2
+"""A frame is a map of fields; a field is at most an array of plain values."""
 MAX_UINT = (1 << 63) - 1
 TABLE_ID_SIZE = 16
 KEY_SIZE = 32
@@ -79,7 +92,7 @@ HASH_SIZE = 32
 MAX_NAME_CHARS = 64
 MAX_REASON_CHARS = 200
 HELLO_DOMAIN = b"spycraft/hello/v2\x00"
-AUTH_DOMAIN = b"spycraft/auth/v1\x00"
+AUTH_DOMAIN = b"spycraft/auth/v2\x00"
 NONCE_SIZE = 32
 NO_ECHO = bytes(NONCE_SIZE)
 """The echo of a dialer's hello, which answers no challenge yet."""
@@ -279,6 +292,7 @@ class FramedStream:
         self._pending = bytearray()  # bytes received and not yet returned as a frame
         self.frames_sent = 0
         self.bytes_sent = 0
+        self.bytes_received = 0
 
     async def send(self, frame: Mapping[str, Any] | bytes) -> None:
         """Validate, encode and write one frame (or the bytes ``encode_frame`` made of one, when
@@ -301,6 +315,7 @@ class FramedStream:
         await self._fill(HEADER_SIZE + length, at_boundary=False)
         payload = bytes(self._pending[HEADER_SIZE : HEADER_SIZE + length])
         del self._pending[: HEADER_SIZE + length]
+        self.bytes_received += HEADER_SIZE + length
         return decode_payload(payload)
 
     async def _fill(self, count: int, *, at_boundary: bool) -> None:
@@ -418,25 +433,44 @@ def verify_hello(
     )
 
 
-def _auth_message(table: bytes, listener_nonce: bytes, dialer_hello_sig: bytes) -> bytes:
-    return AUTH_DOMAIN + encode(
-        {"table": table, "nonce": listener_nonce, "hello": dialer_hello_sig}
-    )
+def hello_of(frame: Mapping[str, Any]) -> Hello:
+    """Our own hello frame as a ``Hello`` (not verified: we signed it)."""
+    return Hello(table=frame["table"], identity_key=frame["id_key"], table_key=frame["table_key"],
+                 name=frame["name"], seat=frame["seat"], nonce=frame["nonce"], sig=frame["sig"])
+
+
+def _auth_message(dialer: Hello, listener: Hello) -> bytes:
+    """What the dialer signs: the table, both identities, both nonces (this connection) and both
+    hellos, so an auth answers one listener's challenge on one connection, never a relay's."""
+    return AUTH_DOMAIN + encode({
+        "table": dialer.table,
+        "dialer": dialer.identity_key,
+        "dialer_nonce": dialer.nonce,
+        "listener": listener.identity_key,
+        "listener_nonce": listener.nonce,
+        "hellos": [dialer.sig, listener.sig],
+    })
 
 
 def make_auth(
     identity: Identity, listener_hello: Hello, my_hello: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The dialer's answer to the listener's challenge (``my_hello``: the frame we sent)."""
-    message = _auth_message(listener_hello.table, listener_hello.nonce, my_hello["sig"])
+    """The dialer's answer to the listener's hello (``my_hello``: the frame we sent)."""
+    message = _auth_message(hello_of(my_hello), listener_hello)
     return {"v": PROTOCOL_VERSION, "t": "auth", "sig": identity.sign(message)}
 
 
-def verify_auth(frame: Mapping[str, Any], dialer_hello: Hello, my_nonce: bytes) -> None:
-    """Check that the dialer answered our nonce with its identity key; raise ``FrameError``."""
+def verify_auth(
+    frame: Mapping[str, Any], dialer_hello: Hello, my_hello: Mapping[str, Any]
+) -> None:
+    """Check that the dialer answered our hello (``my_hello``: the frame we sent) on this
+    connection with its identity key; raise ``FrameError``."""
     checked = validate_frame(frame)
     if checked["t"] != "auth":
         raise FrameError(f"expected an auth, got a {checked['t']} frame")
-    message = _auth_message(dialer_hello.table, my_nonce, dialer_hello.sig)
+    if dialer_hello.table != my_hello["table"]:
+        raise FrameError("hello for another table")
+    message = _auth_message(dialer_hello, hello_of(my_hello))
     if not verify_signature(dialer_hello.identity_key, checked["sig"], message):
-        raise FrameError("auth does not answer our challenge under the hello's identity key")
+        raise FrameError("auth does not answer our challenge under the hello's identity key "
+                         "(a replayed or relayed handshake)")

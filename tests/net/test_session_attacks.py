@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from spycraft.crypto.encoding import decode, item_length
+from spycraft.crypto.encoding import decode_own, item_length
 from spycraft.crypto.records import parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.audit import AuditReport, audit_transcript
@@ -133,7 +133,7 @@ def assert_one_record_per_place(t: Table, transcript: Transcript) -> None:
         data, pos = own.read_bytes(), 0
         while pos < len(data):
             end = pos + item_length(data, pos)
-            seq, prev, raw = decode(data[pos:end])[:3]  # [seq, prev, record, ...]
+            seq, prev, raw = decode_own(data[pos:end])[:3]  # [seq, prev, record, ...]
             signed = parse_record(raw)
             assert (signed.seq, signed.record.prev) == (seq, prev)
             signed_at[(signed.seat, seq, prev)].add(raw)

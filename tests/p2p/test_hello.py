@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from spycraft.crypto.identity import Identity, fingerprint
 from spycraft.p2p import handshake
 from spycraft.p2p.wire import (
+    HANDSHAKE_FRAME_SIZE,
+    MAX_FRAME_SIZE,
     NO_ECHO,
     FramedStream,
     FrameError,
@@ -139,16 +141,45 @@ def test_any_change_to_a_signed_hello_is_refused(data: st.DataObject) -> None:
         verify_hello(frame, table_id=frame["table"])
 
 
-def test_an_auth_answers_only_the_nonce_it_was_made_for() -> None:
+def test_an_auth_answers_only_the_hello_it_was_made_for() -> None:
     dialer = hello(ALICE)
-    listener = verify_hello(make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x33" * 32,
-                                       echo=NONCE))
-    auth = make_auth(ALICE, listener, dialer)
-    verify_auth(auth, verify_hello(dialer), b"\x33" * 32)
+    mine = make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x33" * 32, echo=NONCE)
+    auth = make_auth(ALICE, verify_hello(mine), dialer)
+    verify_auth(auth, verify_hello(dialer), mine)
+    other_nonce = make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x44" * 32, echo=NONCE)
     with pytest.raises(FrameError, match="challenge"):
-        verify_auth(auth, verify_hello(dialer), b"\x44" * 32)
+        verify_auth(auth, verify_hello(dialer), other_nonce)
     with pytest.raises(FrameError, match="challenge"):
-        verify_auth(make_auth(MALLORY, listener, dialer), verify_hello(dialer), b"\x33" * 32)
+        verify_auth(make_auth(MALLORY, verify_hello(mine), dialer), verify_hello(dialer), mine)
+
+
+def test_an_auth_names_its_listener_so_a_relayed_challenge_is_refused() -> None:
+    """Issue 18, attack 1: Mallory passes Alice's live hello on to Bob, and puts Bob's nonce into
+    her own hello to Alice. Alice's auth answers that nonce, but names Mallory as the listener
+    (her identity and her hello): Bob, whose hello it is not, refuses it."""
+    alice = hello(ALICE)
+    bob = make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x33" * 32, echo=alice["nonce"])
+    mallory = make_hello(MALLORY, TABLE_KEY, TABLE, "mallory", nonce=bob["nonce"],
+                         echo=alice["nonce"])
+    auth = make_auth(ALICE, verify_hello(mallory, echo=alice["nonce"]), alice)
+    verify_auth(auth, verify_hello(alice), mallory)  # Alice did answer Mallory, live
+    with pytest.raises(FrameError, match="relayed"):
+        verify_auth(auth, verify_hello(alice), bob)
+
+
+@pytest.mark.parametrize("field", ["table", "id_key", "nonce", "sig"])
+def test_an_auth_is_bound_to_every_part_of_both_hellos(field: str) -> None:
+    dialer = hello(ALICE)
+    mine = make_hello(BOB, TABLE_KEY, TABLE, "bob", nonce=b"\x33" * 32, echo=NONCE)
+    auth = make_auth(ALICE, verify_hello(mine), dialer)
+    changed = {"table": OTHER_TABLE, "id_key": MALLORY.public, "nonce": b"\x44" * 32,
+               "sig": bytes(64)}[field]
+    with pytest.raises(FrameError):
+        verify_auth(auth, verify_hello(dialer), {**mine, field: changed})
+    other = {**dialer, field: changed}
+    with pytest.raises(FrameError):
+        verify_auth(auth, Hello(other["table"], other["id_key"], other["table_key"],
+                                other["name"], other["seat"], other["nonce"], other["sig"]), mine)
 
 
 # --- the handshake over a real trio stream pair ----------------------------------------------
@@ -236,4 +267,51 @@ async def test_a_listener_may_refuse_before_signing_anything() -> None:
     async with trio.open_nursery() as nursery:
         nursery.start_soon(listen)
         with pytest.raises(handshake.Refused, match="not seated here"):
+            await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)
+
+
+# --- small frames before the handshake is done (issue 18, attack 6) -------------------------
+
+
+def test_the_largest_hello_auth_and_bye_fit_the_handshake_frame_limit() -> None:
+    name = "\U0001f575" * 64  # 64 four-byte characters
+    largest = make_hello(ALICE, TABLE_KEY, TABLE, name, nonce=NONCE, echo=b"\x22" * 32,
+                         seat=(1 << 63) - 1)
+    auth = make_auth(ALICE, verify_hello(largest), largest)
+    bye = {"t": "bye", "reason": "\U0001f575" * 200}
+    for frame in (largest, auth, bye):
+        assert len(encode_frame(frame)) - 4 <= HANDSHAKE_FRAME_SIZE
+
+
+@trio_test
+async def test_a_first_frame_over_the_handshake_limit_is_refused_before_it_is_read() -> None:
+    """A stranger's 1 MiB frame: its header is refused, and at most one read's worth of it
+    was ever taken in."""
+    left, right = await _pair()
+    outcome: list[BaseException] = []
+
+    async def listen() -> None:
+        try:
+            await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: None)
+        except FrameError as exc:
+            outcome.append(exc)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listen)
+        await left.stream.send_all((1 << 20).to_bytes(4, "big") + b"\xa0" * 4096)
+    assert outcome and f"exceeds the limit of {HANDSHAKE_FRAME_SIZE}" in str(outcome[0])
+    assert right.max_frame_size == MAX_FRAME_SIZE  # after the handshake, the usual limit
+
+
+@trio_test
+async def test_a_listener_that_answers_with_a_huge_frame_is_refused_by_the_dialer() -> None:
+    left, right = await _pair()
+
+    async def impostor() -> None:
+        await right.receive()
+        await right.stream.send_all((1 << 20).to_bytes(4, "big"))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(impostor)
+        with pytest.raises(FrameError, match=f"exceeds the limit of {HANDSHAKE_FRAME_SIZE}"):
             await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import stat
 
+import pytest
+import trio
+
 from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.engines.local import new_local_table
-from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.discovery import TableAd
+from spycraft.p2p.lobby import LobbyError, Me, join_table
+from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 
 
 def played(records: int = 20):
@@ -42,3 +48,49 @@ def test_the_seat_file_is_private_and_round_trips(tmp_path):
     store.save_seat(seat)
     assert stat.S_IMODE(store.seat_path.stat().st_mode) == 0o600
     assert store.load_seat() == seat
+
+
+# --- a stored game is never overwritten (issue 18, attack 8) --------------------------------
+
+
+def _stored(root, table: bytes, seat: int = 1) -> tuple[GameStore, dict[str, bytes]]:
+    """A game stored under ``root`` for ``table``, and the bytes of each of its files."""
+    local = played(6)
+    store = GameStore.create(root, table, seat)
+    store.save_seat(SeatFile(game="spies-and-lies", table=table, seat=seat, master=b"\x02" * 32,
+                             memo={"deploy/1": [1, 2, 3, 5]}, roster=[]))
+    store.write_genesis(local.genesis)
+    store.append(*local.records)
+    store.remember_own(1, b"\x00" * 32, local.records[0].raw, {"deploy/1": [1, 2, 3, 5]})
+    files = {p.name: p.read_bytes() for p in store.folder.iterdir()}
+    return store, files
+
+
+def test_a_new_table_with_a_stored_games_id_is_refused_naming_that_game(tmp_path):
+    table = b"\x0a" * 16
+    store, files = _stored(tmp_path, table)
+    with pytest.raises(GameExists) as refused:
+        GameStore.create(tmp_path, table, 1)
+    message = str(refused.value)
+    assert "game spies-and-lies (seat 1, 6 records)" in message and str(store.folder) in message
+    assert {p.name: p.read_bytes() for p in store.folder.iterdir()} == files  # untouched
+    assert GameStore.create(tmp_path, table, 0).folder != store.folder  # another seat: apart
+    assert [s.folder for s in stored_games_of(tmp_path, table)] == [store.folder]
+
+
+def test_a_joiner_refuses_a_table_that_reuses_a_stored_games_id_before_it_knocks(tmp_path):
+    table = b"\x0b" * 16
+    store, files = _stored(tmp_path, table)
+    ad = TableAd(table_id=table, game="spies-and-lies", options_digest=bytes(32),
+                 seats_taken=1, seats_total=2, fingerprint="ABCD", version=1, change="added",
+                 address="127.0.0.1", port=1, name="spycraft-x")
+    definition = registry.load("spies-and-lies")
+
+    async def main() -> None:
+        await join_table(ad, definition=definition, me=Me.fresh(Identity(b"\x04" * 32), "me"),
+                         interface="127.0.0.1", root=tmp_path,
+                         agent_for=lambda seat: definition.bots["random"](SeededEntropy(1), seat))
+
+    with pytest.raises(LobbyError, match="has the id of game spies-and-lies"):
+        trio.run(main)
+    assert {p.name: p.read_bytes() for p in store.folder.iterdir()} == files
