@@ -187,9 +187,25 @@ class SimNet:
         return all(p.protocol.finished for p in self.honest())
 
     def settle(self, seconds: float = 3.0) -> None:
-        """Run on a quiet, lossless network so the heads of the end go round."""
-        self.drop = self.duplicate = 0.0
+        """Run on a quiet, lossless network so the heads of the end go round. Frames are lost
+        only with a link that broke (TCP), so a lossy run ends as one does: every link comes
+        back and says its head."""
+        lossy, self.drop, self.duplicate = self.drop, 0.0, 0.0
+        if lossy:
+            self.reconnect()
         self.run(self.now + seconds)
+
+    def reconnect(self) -> None:
+        """Every link breaks and comes back (both ends see it go down, then up)."""
+        for peer in self.peers:
+            for other in self.peers:
+                if other is not peer:
+                    peer.protocol.link_down(other.index)
+        for peer in self.peers:
+            peer.closed.clear()
+            for other in self.peers:
+                if other is not peer:
+                    self.apply(peer, peer.protocol.link_up(other.index, other.index, self.now))
 
 
 # --- what the tests check -------------------------------------------------------------------
