@@ -48,9 +48,12 @@ class Peer:
     # the transcript file, as Store/Rewrite left it
     stored: list[bytes] = field(default_factory=list)
     signed: dict[tuple[int, bytes], set[bytes]] = field(default_factory=dict)  # Remember, by place
+    stored_at: dict[int, float] = field(default_factory=dict)  # when each seq was first stored
     closed: set[int] = field(default_factory=set)  # links this peer closed, by the other's index
     honest: bool = True
     writes: bool = True  # False: a staller, who never writes its turn
+    think: float = 0.0  # seconds after its place began before it writes (a person, or pacing)
+    think_at: dict[int, float] = field(default_factory=dict)  # ... at one seq only
 
 
 @dataclass(order=True)
@@ -78,6 +81,7 @@ class SimNet:
         delay: tuple[float, float] = (0.001, 0.05),
         drop: float = 0.0,
         duplicate: float = 0.0,
+        redial: float | None = None,
     ) -> None:
         self.rng = rng or random.Random(seed)
         self.definition = definition
@@ -89,6 +93,10 @@ class SimNet:
         self.drop = drop
         self.duplicate = duplicate
         self.now = 0.0
+        self.redial = redial
+        """Seconds after a link is closed before it comes back (the session dials again), or
+        never (None)."""
+        self._reopen: list[tuple[float, int, int]] = []
         self._queue: list[_Frame] = []
         self._order = 0
         self.peers = [
@@ -109,19 +117,21 @@ class SimNet:
     # --- moving frames -----------------------------------------------------------------------
 
     def send(
-        self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False
+        self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False,
+        after: float | None = None,
     ) -> None:
+        """Queue a frame (``after``: exactly that many seconds from now, lossless)."""
         if receiver in self.peers[sender].closed or sender in self.peers[receiver].closed:
             return
         data = encode_frame(frame)
         copies = 1
-        if not lossless and self.rng.random() < self.drop:
+        if after is None and not lossless and self.rng.random() < self.drop:
             copies = 0
-        elif not lossless and self.rng.random() < self.duplicate:
+        elif after is None and not lossless and self.rng.random() < self.duplicate:
             copies = 2
         for _ in range(copies):
             self._order += 1
-            at = self.now + self.rng.uniform(*self.delay)
+            at = self.now + (self.rng.uniform(*self.delay) if after is None else after)
             heapq.heappush(self._queue, _Frame(at, self._order, sender, receiver, data))
 
     def apply(self, peer: Peer, actions: list[Action]) -> None:
@@ -130,12 +140,32 @@ class SimNet:
                 self.send(peer.index, action.link, action.frame)
             elif isinstance(action, Store):
                 peer.stored.extend(r.raw for r in action.records)
+                for r in action.records:
+                    peer.stored_at.setdefault(r.seq, self.now)
             elif isinstance(action, Rewrite):
                 peer.stored = [r.raw for r in action.transcript.records]
             elif isinstance(action, Remember):
                 peer.signed.setdefault((action.seq, action.prev), set()).add(action.raw)
             elif isinstance(action, Close):
-                peer.closed.add(action.link)
+                self.close(peer.index, action.link)
+
+    def close(self, closer: int, other: int) -> None:
+        """``closer`` says goodbye to ``other``: both ends lose the link (until a redial)."""
+        if other in self.peers[closer].closed:
+            return
+        self.peers[closer].closed.add(other)
+        self.peers[other].protocol.link_down(closer)
+        if self.redial is not None:
+            heapq.heappush(self._reopen, (self.now + self.redial, closer, other))
+
+    def _reopen_due(self) -> None:
+        while self._reopen and self._reopen[0][0] <= self.now:
+            _, a, b = heapq.heappop(self._reopen)
+            self.peers[a].closed.discard(b)
+            self.peers[b].closed.discard(a)
+            for one, two in ((a, b), (b, a)):
+                self.peers[one].protocol.link_down(two)
+                self.apply(self.peers[one], self.peers[one].protocol.link_up(two, two, self.now))
 
     def broadcast(self, sender: int, frame: dict[str, Any]) -> None:
         for other in self.peers:
@@ -150,7 +180,8 @@ class SimNet:
             return
         if peer.writes:
             state = peer.protocol.wants_turn()
-            if state is not None:
+            think = peer.think_at.get(peer.protocol.head + 1, peer.think)
+            if state is not None and self.now >= peer.protocol.since + think:
                 signed = peer.seat.build(state, peer.agent)
                 self.apply(peer, peer.protocol.submit(signed, self.now))
 
@@ -175,6 +206,7 @@ class SimNet:
                 continue
             self.now = next_tick
             next_tick += TICK
+            self._reopen_due()
             for peer in self.peers:
                 self.step_peer(peer)
                 self.apply(peer, peer.protocol.tick(self.now))
@@ -242,13 +274,17 @@ def honest_seats_kept(net: SimNet, transcript: Transcript) -> Any:
 
 def adversary_of(net: SimNet, index: int, act: Any) -> Peer:
     """Seat ``index`` plays honestly, but ``act(net, peer, state)`` runs first at each step and
-    may replace its turn (return True) with whatever it likes."""
+    may replace its turn (return True) with whatever it likes. Several seats may each have one
+    (a coalition)."""
     peer = net.peers[index]
     peer.honest = False
+    acts: dict[int, Any] = getattr(net, "acts", {})
+    acts[index] = act
+    net.acts = acts  # type: ignore[attr-defined]
 
     def step(net: SimNet, peer: Peer) -> None:
         state = peer.protocol.wants_turn()
-        if act(net, peer, peer.protocol.state):
+        if acts[peer.index](net, peer, peer.protocol.state):
             return
         if state is not None:
             net.apply(peer, peer.protocol.submit(peer.seat.build(state, peer.agent), net.now))
