@@ -409,7 +409,7 @@ def main() -> None:
     res = registry.load("resistance")
     sal = registry.load("spies-and-lies")
     if args.targets:
-        targets(one_table("relay 10p", "relay", {"laps": 30}, 10, True, True))
+        targets(one_table("relay 10p", "relay", {"laps": "30"}, 10, True, True))
         if not args.relay_only:
             targets(one_table("resistance 10p", "resistance", res.genesis_options(10), 10, True,
                               True))

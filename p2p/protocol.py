@@ -45,9 +45,11 @@ Theory of operation
      or the branch a peer sent as its proof), a result, or records signed by ``quorum(n)``
      distinct seats other than R's author. Nothing rolls back past such a record, nor past the
      result.
-  2. A vote is valid only for the moment it was signed: it dies when its voter accepts a record
-     for that place, which everyone can see once the voter signs a record on top of it. An
-     abandon that carries a vote whose voter built on the other record loses to it.
+  2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
+     every peer learns it); a vote is valid only for the moment it was signed: it dies when its
+     voter accepts a record for that place, which everyone can see once the voter signs a
+     record on top of it. An abandon that carries a vote whose voter built on the other record
+     loses to it.
   3. A claim (one party's word, ``engines.absence.is_claim``) never displaces the accused's
      record unless the claim *stands*: a seat outside the claiming party (and not the accused)
      built on it.
@@ -314,7 +316,7 @@ class PeerProtocol:
         self.proven: dict[int, tuple[bytes, bytes]] = {}  # each culprit's first equivocation
         self.banned: set[bytes] = set()  # both records of an equivocation we rolled back
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
-        # records the engine rejected that the expected seat did sign, by place
+        # a record the engine rejected that the expected seat did sign for the place
         self.lies: dict[Place, SignedRecord] = {}
         self._decided: dict[tuple[bytes, bytes, bytes], tuple[bool, int]] = {}
         self._out: list[Action] = []
@@ -525,7 +527,11 @@ class PeerProtocol:
             self._quorum_at = now
         n = len(self.seats)
         mine = (self.me.index - turn.seat) % n
-        closer = sum(1 for v in self.votes if (v - turn.seat) % n < mine)
+        # Each voter closer after the accused writes first, one grace each, whether or not its
+        # vote has reached us yet (if it can: it voted, or its link is up): two abandons for one
+        # place cost a rollback.
+        linked = {peer.seat for peer in self.links.values()} | set(self.votes)
+        closer = sum(1 for seat in linked if seat is not None and 0 < (seat - turn.seat) % n < mine)
         opponents = self.table.rules.public_opponents(self.state.game, turn.seat)
         claim = absence.is_claim(n, self.votes, opponents) and n > 2
         if now >= self._quorum_at + (closer + (n if claim else 0)) * grace:
@@ -717,7 +723,8 @@ class PeerProtocol:
         self._chat_verdicts(self.chat.advance(self.head, now), None)
         if new_state.result is not None:
             self._chat_verdicts(self.chat.abandon_pending(), None)
-        lie = self.lies.get((signed.seq, signed.record.prev))
+        lie = self.lies.pop((signed.seq, signed.record.prev), None)
+        self.lies.clear()  # a lie matters only at the place it was told for (only the next one)
         if lie is not None and lie.seat == signed.seat:
             # It signed a record the engine rejects and another one for this very place: that
             # is an equivocation, whichever half of the table got which.
@@ -829,7 +836,10 @@ class PeerProtocol:
 
     def _settled(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """Where in ``after`` (the records known to build on ``signed``) a quorum had built on it
-        (rule 1): the index of the result, or of the record that made ``quorum`` builders."""
+        (rule 1): the index of the result, or of the record that made ``quorum`` builders (-1
+        for the result itself: nothing comes after it, nothing takes its place)."""
+        if signed.record.kind == "result":
+            return -1
         builders: set[int] = set()
         for i, other in enumerate(after):
             if other.record.kind == "result":
@@ -890,6 +900,9 @@ class PeerProtocol:
         proof = max((i + 2 for i in facts if i is not None), default=1)
         if (settled_mine is None) != (settled_theirs is None):
             return settled_theirs is not None, proof
+        banned_mine, banned_theirs = mine.raw in self.banned, theirs.raw in self.banned
+        if banned_mine != banned_theirs:
+            return banned_mine, proof  # half of a proven equivocation never takes a place
         if (dead_mine is None) != (dead_theirs is None):
             return dead_mine is not None, proof
         if claim_against_record:
@@ -954,6 +967,8 @@ class PeerProtocol:
         """Roll back to before ``seq`` and take the branch the order put first."""
         self._rollback(seq - 1, now)
         for signed, state in replayed:
+            if signed.seq != self.head + 1 or signed.record.prev != self.state.link:
+                break  # what we appended proved an equivocation and rolled back: stop there
             self._append(signed, state, now, None)
             self._acknowledge(signed)
         self._release_future(now)
@@ -994,13 +1009,11 @@ class PeerProtocol:
         if not pair or not (self._verified(link, a) and self._verified(link, b)):
             self._close(link, "evidence that proves nothing")
             return
-        place = (a.seq, a.record.prev)
         if a.seq > self.head + 1 or self.states[a.seq - 1].link != a.record.prev:
             if self.links[link].seat == a.seat:
                 self._close(link, "evidence against itself for no place of our chain")
             return  # perhaps a place on a branch we never held: it proves nothing here
-        if place not in self.reported:
-            self._on_equivocation(a, b, now)
+        self._on_equivocation(a, b, now)  # again if need be: we may hold one half once more
 
     def _on_equivocation(
         self,
@@ -1022,9 +1035,8 @@ class PeerProtocol:
             for other in self.links:
                 self._send(other, frame)
         self.proven.setdefault(culprit, evidence)
-        if seq == self.head + 1:
-            self.banned.update(evidence)
-        elif seq <= self.head and self.records[seq - 1].raw in evidence:
+        self.banned.update(evidence)  # every peer that knows the pair bans it (rule 2)
+        if seq <= self.head and self.records[seq - 1].raw in evidence:
             mine = self.records[seq - 1]
             theirs = b if mine.raw == a.raw else a
             settled_mine = self._settled(mine, self.records[seq:])
@@ -1040,7 +1052,6 @@ class PeerProtocol:
             )
             before = self.states[seq - 1]
             if settled_mine is None and settled_theirs is None:
-                self.banned.update(evidence)
                 self._rollback(seq - 1, now)
             elif replayed is not None and settled_theirs is not None and (
                 settled_mine is None or self.rank(before, theirs) < self.rank(before, mine)
@@ -1095,6 +1106,7 @@ class PeerProtocol:
         del self.states[seq + 1 :]
         self.future.clear()
         self._decided.clear()
+        self.lies.clear()
         for peer in self.links.values():
             peer.future_bytes = 0
             peer.acked = min(peer.acked, seq)

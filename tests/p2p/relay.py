@@ -48,8 +48,8 @@ class RelayRules:
             raise ValueError("relay teams are for four seats")
 
     def initial(self, genesis: Any) -> Race:
-        options = genesis.options
-        return Race(len(genesis.seats), options.get("laps", 2), bool(options.get("teams")))
+        options = genesis.options  # laps may be text, as a table's ad carries its options
+        return Race(len(genesis.seats), int(options.get("laps", 2)), bool(options.get("teams")))
 
     def next(self, s: Race) -> Any:
         seat = s.runner()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.records import SignedRecord
+from spycraft.crypto.records import SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import RandomAgent
 from spycraft.engines.audit import audit_transcript
@@ -54,6 +54,8 @@ class Peer:
     writes: bool = True  # False: a staller, who never writes its turn
     think: float = 0.0  # seconds after its place began before it writes (a person, or pacing)
     think_at: dict[int, float] = field(default_factory=dict)  # ... at one seq only
+    rewrites: int = 0  # rollbacks (the transcript file rewritten)
+    unfinished: int = 0  # rollbacks past a result it held (never allowed)
 
 
 @dataclass(order=True)
@@ -109,6 +111,10 @@ class SimNet:
         """A hook that sees every delivered frame first; True swallows it."""
         self.adversary: Callable[[SimNet, Peer], None] | None = None
         """What a dishonest peer does at each step instead of writing its turn honestly."""
+        self.intercept: Callable[[Peer, Send], bool] | None = None
+        """Sees every frame a dishonest peer's protocol would send; True: it was taken."""
+        self.tap: Callable[[int, int, dict[str, Any]], None] | None = None
+        """Sees every frame put on any link (an eavesdropper's view)."""
         for peer in self.peers:
             for other in self.peers:
                 if other is not peer:
@@ -123,6 +129,8 @@ class SimNet:
         """Queue a frame (``after``: exactly that many seconds from now, lossless)."""
         if receiver in self.peers[sender].closed or sender in self.peers[receiver].closed:
             return
+        if self.tap is not None:
+            self.tap(sender, receiver, frame)
         data = encode_frame(frame)
         copies = 1
         if after is None and not lossless and self.rng.random() < self.drop:
@@ -137,13 +145,20 @@ class SimNet:
     def apply(self, peer: Peer, actions: list[Action]) -> None:
         for action in actions:
             if isinstance(action, Send):
-                self.send(peer.index, action.link, action.frame)
+                if peer.honest or self.intercept is None or not self.intercept(peer, action):
+                    self.send(peer.index, action.link, action.frame)
             elif isinstance(action, Store):
                 peer.stored.extend(r.raw for r in action.records)
                 for r in action.records:
                     peer.stored_at.setdefault(r.seq, self.now)
             elif isinstance(action, Rewrite):
-                peer.stored = [r.raw for r in action.transcript.records]
+                kept = action.transcript.records
+                if peer.stored and len(kept) < len(
+                    peer.stored
+                ) - 1 and parse_record(peer.stored[-1]).record.kind == "result":
+                    peer.unfinished += 1
+                peer.stored = [r.raw for r in kept]
+                peer.rewrites += 1
             elif isinstance(action, Remember):
                 peer.signed.setdefault((action.seq, action.prev), set()).add(action.raw)
             elif isinstance(action, Close):
