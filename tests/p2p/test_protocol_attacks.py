@@ -317,3 +317,37 @@ def test_a_stall_that_only_its_opponents_vote_on_is_reported_as_their_claim():
     assert report.result.winner is None and report.result.forfeits == (1, 3)
     assert "result: abandoned, claimed by seats 0, 2: no winner" in report.describe(), \
         report.describe()
+
+
+# --- two abandons for one place (tests/net: the at-the-vote staller's rollbacks) ----------
+
+
+def test_a_staller_gets_one_abandon_when_votes_arrive_after_their_voters_reach_the_quorum():
+    """Seat 2 stalls at five seats; the votes of seat 3, the closest voter after it, take 0.6 s
+    to arrive (less than a grace). A voter used to count only the closer voters whose votes it
+    held, so seat 4 reached the quorum with the votes of 4, 0 and 1 and wrote at once beside
+    seat 3, and the losing abandon (and the record the next seat built on it) was rolled back.
+    Each closer voter that can write now has its grace: one abandon, no rollback."""
+    for seed in range(61, 66):
+        net = SimNet(5, seed=seed, timeout=TIMEOUT, grace=GRACE, options={"laps": 3})
+        rollbacks = rollbacks_of(net)
+        net.peers[2].think_at[3] = 1e9
+        net.peers[2].honest = False
+
+        delayed: set[tuple[int, int, bytes]] = set()
+
+        def slow_votes(receiver: Peer, sender: int, frame: dict[str, Any], net: SimNet = net,
+                       delayed: set[tuple[int, int, bytes]] = delayed) -> bool:
+            key = (sender, receiver.index, frame.get("sig", b""))
+            if frame["t"] == "absent" and sender == 3 and key not in delayed:
+                delayed.add(key)
+                net.send(sender, receiver.index, frame, after=0.6)
+                return True
+            return False
+
+        net.on_frame = slow_votes
+        finish(net)
+        transcript = agreed(net)
+        abandons = [r for r in transcript.records if r.record.kind == "abandon"]
+        assert len(abandons) == 1 and abandons[0].record.body["seat"] == 2
+        assert rollbacks == [], (seed, rollbacks)
