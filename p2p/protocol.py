@@ -312,7 +312,8 @@ class PeerProtocol:
         self.links: dict[LinkId, PeerLink] = {}
         self.future: dict[int, tuple[SignedRecord, LinkId]] = {}
         self.reports: dict[tuple[int, Place | None], _Report] = {}
-        self.reported: set[Place] = set()  # places whose equivocation we proved to everyone
+        # (seq, prev, seat): each seat's equivocation at a place that we proved to everyone
+        self.reported: set[tuple[int, bytes, int]] = set()
         self.proven: dict[int, tuple[bytes, bytes]] = {}  # each culprit's first equivocation
         self.banned: set[bytes] = set()  # both records of an equivocation we rolled back
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
@@ -1027,9 +1028,9 @@ class PeerProtocol:
         """Two different records ``a`` and ``b`` one seat signed for one place of our chain."""
         seq, culprit = a.seq, a.seat
         evidence = (min(a.raw, b.raw), max(a.raw, b.raw))
-        place = (seq, a.record.prev)
-        if place not in self.reported:
-            self.reported.add(place)
+        pair = (seq, a.record.prev, culprit)
+        if pair not in self.reported:
+            self.reported.add(pair)
             self._out.append(Notice("equivocation", (a, b)))
             frame = {"t": "evidence", "records": list(evidence)}
             for other in self.links:

@@ -387,6 +387,10 @@ def check(net: SimNet, coalition: Coalition) -> AuditReport:
         if incident.seat not in byzantine:
             assert incident.kind == "abandon" and len(net.peers) == 2, report.describe()
     never_signed_twice(net)
-    if len(net.peers) > 2:  # at two seats a withheld record can void the other's claim
+    # Nothing rolls back past the result, unless a quorum built on two records of one place: at
+    # two seats a withheld record does that against the other seat's claim, and elsewhere the
+    # half of an equivocation that a cheater and an honest seat built on before it was proven.
+    equivocated = any("equivocation" in fraud for fraud in report.frauds)
+    if len(net.peers) > 2 and not equivocated:
         assert not any(p.unfinished for p in net.honest()), "an honest peer rolled back a result"
     return report
