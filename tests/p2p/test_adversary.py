@@ -130,3 +130,21 @@ def test_found_two_results_one_of_them_half_of_an_equivocation_known_to_one_peer
     and the others had not; each kept its own result. Every peer that learns the pair now bans
     it, so the same order decides at both."""
     replayed(6201)
+
+
+def test_found_two_cheaters_equivocating_at_one_place():
+    """Seeds 6550, 7210, 7942, 8168 (seven seats, two cheaters): both cheaters signed two
+    records for one place; the second pair was never sent on (a place was reported once, not a
+    seat's equivocation at it), one honest peer kept a banned half and, stuck on it, was voted
+    absent at its next turn. Each seat's equivocation at a place is now reported on its own."""
+    for seed in (6550, 7210, 7942, 8168):
+        replayed(seed)
+
+
+def test_found_a_quorum_built_on_half_of_an_equivocation_before_it_was_proven():
+    """Seed 7067 (a public team at four): a cheater and an honest seat built on half of the
+    other cheater's equivocation before it was proven, and honest peers that had proven it built
+    on the fraud record: a quorum built on both records of the place, some honest peer had a
+    result on each branch, and the order (the proven half never takes a place) rolled one back.
+    The one case the guarantee leaves to the order: the peers still end alike."""
+    replayed(7067)
