@@ -43,8 +43,9 @@ Theory of operation
   1. A record on which *a quorum has built* outranks one on which none has. "A quorum has built
      on R" means, locally: among the records we know that descend from R (our chain after it,
      or the branch a peer sent as its proof), a result, or records signed by ``quorum(n)``
-     distinct seats other than R's author. Nothing rolls back past such a record, nor past the
-     result.
+     distinct seats other than R's author (a result is settled by itself: two results of one
+     place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
+     such a record, nor past the result.
   2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
      every peer learns it); a vote is valid only for the moment it was signed: it dies when its
      voter accepts a record for that place, which everyone can see once the voter signs a
@@ -62,8 +63,10 @@ Theory of operation
   same way. So two honest peers that disagree exchange at most a proof each and agree; an
   honest peer is never forced to fork by what it knows, because what it knows can be shown.
   If a quorum has built on both records of a place (some seat built on both branches: a
-  Byzantine seat, or an honest one that switched while its own was not yet settled), 3 and 4
-  still decide, the same everywhere.
+  Byzantine seat, or an honest one that switched while its own was not yet settled), 2 to 4
+  still decide, the same everywhere: the one case in which a settled record, or a result, is
+  rolled back (at two seats, a record withheld past its timeout against the other seat's claim;
+  elsewhere, half of an equivocation that seats built on before it was proven).
 * **Evidence.** Only two different verified records of one seat for one place of our chain are
   evidence (an *equivocation*); anything else in an ``evidence`` frame closes its link and
   changes nothing (a pair for a place outside our chain, from another seat than the culprit, is
@@ -109,14 +112,16 @@ the adversary of ``tests/p2p/test_adversary.py``)
 3. No single seat's claim, and no side's where teams are public, makes another seat lose while
    the accused is reachable by the others: an abandon carries a majority of the others' signed
    votes, each signed only after that voter's own timeout; one party's votes are a claim, which
-   makes no side lose and never displaces the accused's record.
+   makes no side lose and, where a quorum needs a seat outside the party (SpyNet's teams at
+   four), never displaces the accused's record nor is accepted before the peer's own clock ran
+   out. (At two seats either seat can end the game as its claim at any time, as by leaving.)
 4. A staller is declared absent within ``relay_patience + turn_timeout + (distance + 1) * grace``
    of the place (a claim within ``n`` graces more), as long as a quorum of honest seats is
    connected.
 5. Nothing rolls back past a record a quorum has built on, nor past the result, while no other
-   record of that place is built on by a quorum; a vote dies when its voter builds on a record
-   of its place; only an equivocation proven at an unsettled place, or a record the order puts
-   first, makes a peer roll back.
+   record of that place is built on by a quorum (see Conflicts); a vote dies when its voter
+   builds on a record of its place; only an equivocation proven at an unsettled place, or a
+   record the order puts first, makes a peer roll back.
 6. A seat never signs two different records for one place.
 7. Every buffer and every resend is bounded per link; nothing unverified is kept.
 8. Honest peers that have exchanged heads hold byte-identical transcripts.
