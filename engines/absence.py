@@ -6,9 +6,12 @@ A stall cannot be proven: one seat's word that another went quiet is only a clai
 ``abandon`` record is valid only with a *quorum of absence votes*: each vote is one seat's
 Ed25519 signature, by its identity key, over (table, seq, prev, accused), saying "I have waited
 out my own timeout at this very place in the chain and hold no record from the accused".
-The quorum is a majority of the seats other than the accused (``quorum(n)``): with two players
-that is the one other seat, which is why a two-player abandon is reported as "claimed by seat N"
-and not as a proven desertion.
+The quorum is a majority of the seats other than the accused (``quorum(n)``). Where the votes
+come from one party only, they are a *claim*, not a proof (``is_claim``): with two players the one
+other seat is the quorum, and where teams are public (SpyNet at four) the accused's opponents are
+one party whatever their number (the game names them: ``GameRules.public_opponents``). A claim is
+a valid abandon, but it makes no side lose: the result says "abandoned, claimed by seat N" (or
+"seats N, M"), never a proven desertion.
 
 Votes are not records: they are signed under their own domain (``VOTE_DOMAIN``), so a vote can
 never be mistaken for a record of the voter at that seq (which would look like equivocation).
@@ -23,6 +26,7 @@ This module is sans-IO; the session protocol decides *when* to vote (``p2p.proto
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from spycraft.crypto.encoding import encode
@@ -37,6 +41,21 @@ SIGNATURE_SIZE = 64
 def quorum(seats: int) -> int:
     """Votes needed to declare one seat absent: a majority of the *other* seats."""
     return (seats - 1) // 2 + 1
+
+
+def is_claim(seats: int, voters: Iterable[int], opponents: Iterable[int]) -> bool:
+    """True when these votes are one party's word against the accused, not a proof: at two seats
+    always, elsewhere when every voter is one of the accused's public ``opponents``."""
+    return seats == 2 or set(voters) <= set(opponents)
+
+
+def claiming_party(
+    seats: int, voters: Iterable[int], opponents: Iterable[int]
+) -> frozenset[int] | None:
+    """The seats a claim speaks for (its voters and the accused's public opponents), or None
+    when the votes are a proof."""
+    voting, against = frozenset(voters), frozenset(opponents)
+    return voting | against if is_claim(seats, voting, against) else None
 
 
 def vote_message(table: bytes, seq: int, prev: bytes, accused: int, voter: int) -> bytes:

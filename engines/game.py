@@ -138,7 +138,8 @@ class Rules(Generic[S]):
     """The kit's half of ``table.GameRules``: options and the one record dispatch.
 
     A game's protocol subclasses it and adds ``initial``, ``next``, ``on_draw``, ``forfeit``,
-    ``side_of`` and ``seen_secret``; ``after`` is the hook that runs after every move.
+    ``side_of`` and ``seen_secret`` (and ``public_opponents`` where teams are public); ``after``
+    is the hook that runs after every move.
     """
 
     name: str
@@ -182,6 +183,11 @@ class Rules(Generic[S]):
 
     def initial(self, genesis: Genesis) -> S:
         raise NotImplementedError
+
+    def public_opponents(self, state: S, seat: int) -> frozenset[int]:
+        """Where sides are public and two, the seats of the other one (``table.GameRules``);
+        none by default: roles are hidden, or each seat plays for itself."""
+        return frozenset()
 
     def next(self, state: S) -> GameNeed:
         raise NotImplementedError

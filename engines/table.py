@@ -41,11 +41,12 @@ final reveal proves (``Over.cheats``). ``settle`` turns them and the game's natu
 the ``Result``, asking the game only for the side of a seat (``side_of``, None while unknown):
 a cheater's side loses; an absent seat's side loses likewise, but the reason says "abandoned",
 never "fraud"; seats of more than one side forfeiting (or one whose side is unknown) leave no
-winner. With two seats an abandon proves nothing, so it ends the game as "abandoned, claimed by
-seat N": no winner, no fraud. A seat that walks away after seeing a secret (``seen_secret``)
-is named as having deserted; so is the last seat of a beacon round that stalls once every other
-pre-image is in, since it alone knows the draw (``LAST_MOVER``; docs/rulings.md says why that
-is all a two-seat table can do).
+winner. An abandon whose votes are one party's word (``absence.is_claim``: any abandon at two
+seats; at a table with public teams, one whose voters are all the accused's ``public_opponents``)
+proves nothing, so it ends the game as "abandoned, claimed by seat N": no winner, no fraud.
+A seat that walks away after seeing a secret (``seen_secret``) is named as having deserted; so
+is the last seat of a beacon round that stalls once every other pre-image is in, since it alone
+knows the draw (``LAST_MOVER``; docs/rulings.md says why that is all a two-seat table can do).
 
 What a forfeiter owes (one rule for every secret of every game): nothing. A seat that has not
 forfeited owes every opening the final reveal asks of it, in its own ``reveal`` record, which is
@@ -174,7 +175,8 @@ class Forfeit:
     """A seat that loses by its own act: ``reason`` is FRAUD, ABANDONED or DESERTED.
 
     ``seq`` is the evidence: the fraud or abandon record, or the record a final reveal proved
-    illegal. ``reporter`` is the seat that declared it (None when the engine found it).
+    illegal. ``reporter`` is the seat that declared it (None when the engine found it);
+    ``claimed_by``: the voters of an abandon that is only a claim (``absence.is_claim``).
     """
 
     seat: int
@@ -182,6 +184,7 @@ class Forfeit:
     reason: str
     what: str
     reporter: int | None = None
+    claimed_by: tuple[int, ...] = ()
 
     def describe(self) -> str:
         return f"seat {self.seat} at record {self.seq}: {self.what}"
@@ -264,12 +267,12 @@ def _forfeit_result(
     detail = "; ".join(f.describe() for f in everyone)
     reasons = {f.reason for f in everyone}
     reason = FRAUD if FRAUD in reasons else DESERTED if DESERTED in reasons else ABANDONED
-    # With two seats nobody can tell a stall from a lie: an abandon makes no side lose.
-    losing = [f for f in everyone if f.reason == FRAUD or seats > 2]
+    # A claim (one party's word: any abandon at two seats) makes no side lose.
+    losing = [f for f in everyone if not _claimants(seats, f)]
     if not losing:
-        first = everyone[0]
-        claimant = first.reporter if first.reporter is not None else 1 - first.seat
-        return Result(None, ABANDONED, seat_list, evidence, f"{CLAIMED} {claimant}; {detail}")
+        by = _claimants(seats, everyone[0])
+        claim = f"{CLAIMED}{'s' if len(by) > 1 else ''} {', '.join(map(str, by))}"
+        return Result(None, ABANDONED, seat_list, evidence, f"{claim}; {detail}")
     lost = [side_of(f.seat) for f in losing]
     unknown = [f.seat for f, side in zip(losing, lost) if side is None]
     if unknown:
@@ -280,6 +283,15 @@ def _forfeit_result(
     if None not in present:  # a side nobody at this table plays for (a game of 2 to 4) never wins
         left = [side for side in left if side in present]
     return Result(left[0] if len(left) == 1 else None, reason, seat_list, evidence, detail)
+
+
+def _claimants(seats: int, forfeit: Forfeit) -> tuple[int, ...]:
+    """Who claims ``forfeit``, if it is only a claim (an abandon by one party's votes)."""
+    if forfeit.reason == FRAUD:
+        return ()
+    if forfeit.claimed_by or seats != 2:
+        return forfeit.claimed_by
+    return (forfeit.reporter if forfeit.reporter is not None else 1 - forfeit.seat,)
 
 
 def still_to_reveal(seats: int, gone: Iterable[int], revealed: Iterable[int]) -> tuple[int, ...]:
@@ -320,6 +332,10 @@ class GameRules(Protocol[S]):
 
     def seen_secret(self, state: S, seat: int) -> str | None:
         """What secret ``seat`` has seen that it could walk away from (e.g. "its role")."""
+
+    def public_opponents(self, state: S, seat: int) -> frozenset[int]:
+        """The seats everyone knows to play together against ``seat`` (SpyNet at four: the other
+        team); their votes alone are a claim. Empty where sides are hidden or not one party."""
 
 
 @dataclass(frozen=True)
@@ -530,7 +546,10 @@ class Table(Generic[S]):
             secret = " and ".join(s for s in seen if s is not None) or None
             reason = ABANDONED if secret is None else DESERTED
             cost = "abandoned" if secret is None else f"deserted after seeing {secret}"
-            forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat)
+            opponents = self.rules.public_opponents(state.game, turn.seat)
+            claim = absence.is_claim(len(state.genesis.seats), voters, opponents)
+            claimed = voters if claim else ()
+            forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat, claimed)
             game = self.rules.forfeit(state.game, turn.seat, record.seq, reason)
             return game, incident, forfeit
         accused, error = self.check_evidence(state, turn, record)

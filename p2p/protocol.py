@@ -4,7 +4,8 @@ As h11 sits under its users, this class sits under ``p2p.session.Session``: fram
 and our own records go in (``receive``, ``link_up``, ``link_down``, ``tick``, ``submit``); what
 to send, store, remember and tell comes out as a list of actions. It never touches a socket, a
 thread, a clock or a file, so the rules below are tested exhaustively without any of them
-(``tests/p2p/test_protocol*.py``), and the trio shell only moves bytes and time.
+(``tests/p2p/test_protocol*.py``, and an adversary that is not a list in
+``tests/p2p/test_adversary.py``), and the trio shell only moves bytes and time.
 
 Theory of operation
 -------------------
@@ -15,32 +16,80 @@ Theory of operation
   ``submit``. Every record we sign is remembered by its place before anything else happens
   (``Remember``; the shell makes it durable), and if we are ever asked again at a place where we
   already signed, the remembered record is sent again: a seat never decides a place twice.
-* **Receiving.** A record for the place goes through the engine (signature first, then chain,
-  turn and rules); if it passes it is stored (``Store``: durable before any frame that follows it
-  in the actions) and acknowledged to its author only. Its next record's ``prev`` carries every
-  peer's view of it to all the others, so two versions of one record cannot both survive a
-  round, and a peer that goes idle tells everyone its head once, which catches the last record.
+* **Receiving and passing on.** A record for the place goes through the engine (signature first,
+  then chain, turn and rules); if it passes it is stored (``Store``: durable before any frame
+  that follows it in the actions) and acknowledged to its author only. Honest peers pass on what
+  they accept, but only where a peer shows it lacks it, never all to all: the seat named next is
+  sent the record ``relay_patience`` after we accepted it unless it showed us first that it holds
+  it (its ack, head, vote or next record); a peer whose head is behind ours is told our head,
+  and a peer that learns of a later record (by a head or the record itself) asks for what it
+  misses.
+* **The clock.** A seat's time counts from when it could have known that it was its turn: at
+  each peer, from the moment that peer accepted the record before plus ``relay_patience`` (by
+  then it has sent the record to the writer itself, unless the writer showed it holds it). So a
+  writer an author starved is not late at any honest peer: each one that accepted the record
+  passed it on before it began to count.
 * **Bounded.** A record is verified before it is buffered or compared. Records from the future
-  are buffered within ``FUTURE_WINDOW`` seqs and within a byte budget per link and in total;
-  every resend (sync replies, records sent to answer a head, an ack or a vote) is paid from a
-  token bucket per seat, kept across its links (one shared by all observers), so a peer that
-  connects again gets no fresh budget; requests we send are rate-limited. A peer that floods,
-  fakes acks or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or
-  forged frame closes its link.
-* **Conflicts.** Two records for one place. If one seat signed both (same seq, same prev),
-  that is *equivocation*: the evidence is sent to everyone, we roll back to before it and a
-  ``fraud`` record is written there (by the culprit's successor, then by the next seats after a
-  grace each). Otherwise both are checked by the engine and one total order decides everywhere:
-  fraud before abandon before any other record, then the smaller bytes; the loser is rolled
-  back. An ``evidence`` frame is acted on only when it is two different records signed by one
-  seat for one place of this table, both verified; nothing else rolls anything back.
-* **Absence.** When the seat named at the place sends nothing for ``turn_timeout``, we first
-  tell everyone our head (a *last call*: whoever holds the record sends it), then after a grace
-  we sign an absence vote and send it to all. A peer that holds the record answers a vote with
-  the record itself. An ``abandon`` record needs the votes of a majority of the other seats
-  (``engines.absence``); the voter closest after the accused writes it, the next ones after a
-  grace each if it does not. With two players the one other seat's vote is the quorum, and the
-  result says "abandoned, claimed by seat N".
+  are buffered within ``FUTURE_WINDOW`` seqs and within a byte budget per link and in total; a
+  branch offered against ours is replayed for at most ``FUTURE_WINDOW`` records; every resend
+  (sync replies, records sent to answer a head, an ack or a vote, proofs) is paid from a token
+  bucket per seat, kept across its links (one shared by all observers), so a peer that connects
+  again gets no fresh budget; requests we send are rate-limited. A peer that floods, fakes acks
+  or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or forged frame
+  closes its link. Fraud reports are one per culprit and place, votes one per seat, claims held one.
+* **Conflicts.** Two valid records for one place (same seq, same prev). If one seat signed both,
+  that is *equivocation* (below). Otherwise the *order* decides, the same at every peer that
+  knows the same signed records (``_decide``), in this order:
+
+  1. A record on which *a quorum has built* outranks one on which none has. "A quorum has built
+     on R" means, locally: among the records we know that descend from R (our chain after it,
+     or the branch a peer sent as its proof), a result, or records signed by ``quorum(n)``
+     distinct seats other than R's author (a result is settled by itself: two results of one
+     place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
+     such a record, nor past the result.
+  2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
+     every peer learns it); a vote is valid only for the moment it was signed: it dies when its
+     voter accepts a record for that place, which everyone can see once the voter signs a
+     record on top of it. An abandon that carries a vote whose voter built on the other record
+     loses to it.
+  3. A claim (one party's word, ``engines.absence.is_claim``) never displaces the accused's
+     record unless the claim *stands*: a seat outside the claiming party (and not the accused)
+     built on it.
+  4. Otherwise: fraud, then a proven abandon, then a claim, then any other record; then the
+     smaller bytes.
+
+  The knowledge of 1 to 3 only grows, and it is carried by signed records: a peer that keeps
+  its record for what it knows beyond it sends that knowledge (its branch up to the record that
+  decided, a *proof*) to the peer that offered the other one, which replays it and decides the
+  same way. So two honest peers that disagree exchange at most a proof each and agree; an
+  honest peer is never forced to fork by what it knows, because what it knows can be shown.
+  If a quorum has built on both records of a place (some seat built on both branches: a
+  Byzantine seat, or an honest one that switched while its own was not yet settled), 2 to 4
+  still decide, the same everywhere: the one case in which a settled record, or a result, is
+  rolled back (at two seats, a record withheld past its timeout against the other seat's claim;
+  elsewhere, half of an equivocation that seats built on before it was proven).
+* **Evidence.** Only two different verified records of one seat for one place of our chain are
+  evidence (an *equivocation*); anything else in an ``evidence`` frame closes its link and
+  changes nothing (a pair for a place outside our chain, from another seat than the culprit, is
+  ignored: its sender may be on a branch we have not seen). A real equivocation is proven to
+  everyone whatever else the cheater sends: it is sent to every link, and unless one of its
+  records is settled we roll back to before it and a ``fraud`` record is written there (by the
+  culprit's successor, then by the next seats after a grace each); where one is settled, it
+  stays and the fraud is written at the head. A record of the expected seat that the engine
+  rejects is proven at its place likewise.
+* **Absence.** When the seat named at the place sends nothing for ``turn_timeout`` by our clock,
+  we first tell everyone our head (a *last call*: whoever holds the record sends it), then after
+  a grace we sign an absence vote and send it to all. A peer that holds the record never votes
+  and answers every vote with the record. An ``abandon`` record needs the votes of a majority of
+  the other seats (``engines.absence``); the voter closest after the accused writes it, the next
+  ones after a grace each if it does not (one party's votes wait ``n`` graces more for a vote
+  that makes them a proof). Where the votes are one party's only (two players; SpyNet's teams at
+  four) the abandon is a *claim*: the result says "abandoned, claimed by seat N", no side loses,
+  and we accept a claim at the head only once our own clock for the accused ran out (we hold it
+  until then, or until a seat outside the party builds on it). A person's paced answer
+  (``SessionConfig.answer_delay``) counts from the same moment as its timeout (``since``), and
+  the others' clocks start ``relay_patience`` later, so an answer sent before the person's own
+  countdown ends arrives before anyone's last call.
 * **The result.** The result is what the engine computed; the first seat that has not
   forfeited writes it, and any other after its own timeouts if that one is gone.
 * **Observers.** A link without a seat (a spectator, a host that does not play) receives the
@@ -62,25 +111,37 @@ Theory of operation
   game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
   link, stored by ``StoreChat`` beside the transcript.
 
-Invariants (each is a test in ``tests/p2p/test_protocol_properties.py``)
---------------------------------------------------------------------------
-1. A seat whose record reaches any honest peer before the honest seats' timeouts never forfeits
-   for absence: that peer never votes against it and answers every vote with the record.
-2. No single seat's claim makes another seat forfeit while the accused is reachable by the
-   others: an abandon carries a majority of the others' signed votes, each signed only after
-   that voter's own timeout (with two seats, the claim is reported as a claim).
-3. A staller is declared absent within ``turn_timeout + (distance + 1) * grace`` of the place,
-   at any player count, as long as a quorum of honest seats is connected.
-4. Only two different verified records by one seat for one place (equivocation), or a valid
-   record of higher priority for the same place, make a peer roll back.
-5. A seat never signs two different records for one place.
-6. Every buffer and every resend is bounded per link; nothing unverified is kept.
-7. Honest peers that have exchanged heads hold byte-identical transcripts.
+Guarantees (each a test in ``tests/p2p/test_protocol*.py``, all of them asserted in every run of
+the adversary of ``tests/p2p/test_adversary.py``)
+--------------------------------------------------------------------------------------------
+1. Every record an honest peer accepts reaches every connected honest peer within a bounded
+   time whatever its author does: the next writer within ``relay_patience`` plus a frame's
+   delay, any other peer when the next record or a last call shows it lacks it.
+2. A seat whose record reaches any honest peer before its time runs out there never forfeits for
+   absence: that peer never votes against it, answers every vote with the record and passes it
+   on; and no seat's time runs out at a peer before that peer could have passed it the record.
+3. No single seat's claim, and no side's where teams are public, makes another seat lose while
+   the accused is reachable by the others: an abandon carries a majority of the others' signed
+   votes, each signed only after that voter's own timeout; one party's votes are a claim, which
+   makes no side lose and, where a quorum needs a seat outside the party (SpyNet's teams at
+   four), never displaces the accused's record nor is accepted before the peer's own clock ran
+   out. (At two seats either seat can end the game as its claim at any time, as by leaving.)
+4. A staller is declared absent within ``relay_patience + turn_timeout + (distance + 1) * grace``
+   of the place (a claim within ``n`` graces more), as long as a quorum of honest seats is
+   connected.
+5. Nothing rolls back past a record a quorum has built on, nor past the result, while no other
+   record of that place is built on by a quorum (see Conflicts); a vote dies when its voter
+   builds on a record of its place; only an equivocation proven at an unsettled place, or a
+   record the order puts first, makes a peer roll back.
+6. A seat never signs two different records for one place.
+7. Every buffer and every resend is bounded per link; nothing unverified is kept.
+8. Honest peers that have exchanged heads hold byte-identical transcripts.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,16 +161,19 @@ from spycraft.crypto.records import (
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.seat import TableSeat
-from spycraft.engines.table import Table, TableState, Turn
+from spycraft.engines.table import INTERRUPTS, Table, TableState, Turn
 from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import LINK_BURST, LINK_RATE, ChatBook, ChatVerdict, Heard
 
 log = logging.getLogger("spycraft.p2p")
 
 LinkId = int
+Place = tuple[int, bytes]
+"""(seq, prev): where a record goes in the chain."""
 
 FUTURE_WINDOW = 64
-"""How many seqs ahead of our head a verified record may be buffered."""
+"""How many seqs ahead of our head a verified record may be buffered, and how many records of a
+branch offered against ours we replay."""
 FUTURE_BYTES_PER_LINK = 1 << 20
 FUTURE_BYTES_TOTAL = 8 << 20
 RESEND_BURST = 4 << 20
@@ -123,6 +187,9 @@ REQUEST_INTERVAL = 0.5
 """Seconds between two sync requests we send to one link."""
 BEHIND_PATIENCE = 0.3
 """Seconds we wait for a record in flight before asking a peer that is ahead to send it."""
+RELAY_PATIENCE = 1.0
+"""Seconds after we accept a record before we pass it on to the seat named next, unless that seat
+showed us it holds it (at most a turn timeout / 8). Its time counts from then."""
 CHAT_HISTORY = 100
 """Chat messages a new spectator is sent at once (the latest)."""
 OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig"})
@@ -179,7 +246,7 @@ class StoreChat:
 @dataclass(frozen=True)
 class Notice:
     """Something a person or a log should hear of: record, fraud, equivocation, rollback,
-    vote, abandon, refused, chat (a ``ChatLine``), muted (seat, why)."""
+    vote, abandon, report, refused, chat (a ``ChatLine``), muted (seat, why), bye."""
 
     kind: str
     data: Any
@@ -197,13 +264,17 @@ class ProtocolConfig:
     def vote_grace(self) -> float:
         return self.grace if self.grace is not None else min(2.0, self.turn_timeout / 4)
 
+    @property
+    def relay_patience(self) -> float:
+        return min(RELAY_PATIENCE, self.turn_timeout / 8)
+
 
 @dataclass
 class PeerLink:
     """What the protocol knows of one authenticated connection."""
 
     seat: int | None  # None for an observer
-    acked: int = 0  # our own records this peer confirmed holding
+    acked: int = 0  # the highest record of our chain this peer showed it holds (ack, head, ...)
     claimed: int = 0  # the head this peer last told us (not trusted: it only guides requests)
     future_bytes: int = 0
     asked_at: float = -1e9
@@ -215,18 +286,18 @@ class PeerLink:
         return self.resends.take(now, size)
 
 
-@dataclass(order=True)
+@dataclass
 class _Report:
-    """A fraud record we will write at ``seq`` at time ``due`` unless someone else does."""
+    """A fraud record we will write at ``due`` unless someone else proves it first: at ``place``
+    only (one record the engine rejects there), or at the head (two records of one place)."""
 
     due: float
-    seq: int
-    evidence: tuple[bytes, ...] = field(compare=False)
+    culprit: int
+    evidence: tuple[bytes, ...]
+    place: Place | None
 
 
-def priority(signed: SignedRecord) -> tuple[int, bytes]:
-    """The order that settles two valid records for one place, the same on every peer."""
-    return ({"fraud": 0, "abandon": 1}.get(signed.record.kind, 2), signed.raw)
+Replayed = list[tuple[SignedRecord, TableState[Any]]]
 
 
 class PeerProtocol:
@@ -247,6 +318,7 @@ class PeerProtocol:
         self.seats = genesis.genesis.seats
         self.me = seat
         self.config = config or ProtocolConfig()
+        self.quorum = absence.quorum(len(self.seats))
         self.states: list[TableState[Any]] = [table.start(genesis)]
         self.records: list[SignedRecord] = []
         for signed in records:
@@ -256,11 +328,15 @@ class PeerProtocol:
         self.links: dict[LinkId, PeerLink] = {}
         self.budgets: dict[int | None, tuple[Bucket, Bucket]] = {}  # seat -> resends, chat
         self.future: dict[int, tuple[SignedRecord, LinkId]] = {}
-        self.reports: list[_Report] = []
-        self.reported: set[int] = set()
-        self.banned: set[bytes] = set()  # both records of a proven equivocation
-        # records the engine rejected that the expected seat did sign, by place
-        self.lies: dict[tuple[int, bytes], SignedRecord] = {}
+        self.reports: dict[tuple[int, Place | None], _Report] = {}
+        # (seq, prev, seat): each seat's equivocation at a place that we proved to everyone
+        self.reported: set[tuple[int, bytes, int]] = set()
+        self.proven: dict[int, tuple[bytes, bytes]] = {}  # each culprit's first equivocation
+        self.banned: set[bytes] = set()  # both records of an equivocation we rolled back
+        self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
+        # a record the engine rejected that the expected seat did sign for the place
+        self.lies: dict[Place, SignedRecord] = {}
+        self._decided: dict[tuple[bytes, bytes, bytes], tuple[bool, int]] = {}
         self._out: list[Action] = []
         self.chat = ChatBook(genesis.genesis, seat=None if seat is None else seat.index,
                              identity=None if seat is None else seat.identity, stored=chat)
@@ -276,6 +352,10 @@ class PeerProtocol:
     @property
     def head(self) -> int:
         return self.state.seq
+
+    @property
+    def place(self) -> Place:
+        return (self.head + 1, self.state.link)
 
     @property
     def finished(self) -> bool:
@@ -308,6 +388,8 @@ class PeerProtocol:
         self._voted = False
         self._head_told = False
         self._result_tried = False
+        self._relay_at: float | None = None  # when we pass the head record on to the writer
+        self._held: tuple[SignedRecord, TableState[Any], LinkId] | None = None  # a claim, held
 
     # --- inputs -------------------------------------------------------------------------
 
@@ -330,6 +412,8 @@ class PeerProtocol:
     def link_down(self, link: LinkId) -> None:
         self.links.pop(link, None)
         self._forget_future_of(link)
+        if self._held is not None and self._held[2] == link:
+            self._held = None
 
     def _forget_future_of(self, link: LinkId) -> None:
         for seq in [s for s, (_, sender) in self.future.items() if sender == link]:
@@ -353,12 +437,11 @@ class PeerProtocol:
             self._close(link, f"an observer sends no {kind} frame: it has no seat")
             return self._drain()
         if kind == "record":
-            self._on_record(link, frame["record"], now)
+            signed = self._parse(link, frame["record"])
+            if signed is not None:
+                self._on_record(link, signed, (), now)
         elif kind == "sync_reply":
-            for raw in frame["records"]:
-                if link not in self.links:
-                    break
-                self._on_record(link, raw, now)
+            self._on_sync_reply(link, frame["records"], now)
         elif kind == "ack":
             self._on_ack(link, frame["seq"], frame["link"], now)
         elif kind == "head":
@@ -388,29 +471,56 @@ class PeerProtocol:
         return self._drain()
 
     def tick(self, now: float) -> list[Action]:
-        """Time passes: last calls, votes, abandons, late results, fraud reports, heads."""
+        """Time passes: relays, last calls, votes, abandons, held claims, late results, fraud
+        reports, heads."""
         self._due_reports(now)
         turn = self.table.expect(self.state)
         waited = now - self._since
-        timeout = self.config.turn_timeout
-        grace = self.config.vote_grace
         if turn is None:
             if not self._head_told:
                 self._tell_head()
             return self._drain()
-        if self.me is not None and turn.seat != self.seat:
-            distance = (self.me.index - turn.seat) % len(self.seats)
-            if turn.kinds == ("result",):
+        self._relay(now)
+        timeout = self.config.turn_timeout
+        grace = self.config.vote_grace
+        writers_time = waited - self.config.relay_patience  # its time counts from then here
+        if turn.kinds == ("result",):
+            if self.me is not None and turn.seat != self.seat:
+                distance = (self.me.index - turn.seat) % len(self.seats)
                 if waited >= timeout * distance and not self._result_tried:
                     self._result_tried = True
                     result = self.me.sign_result(self.state)
                     if result is not None:
                         log.warning("seat %d did not write the result; writing it", turn.seat)
                         self._write(result, now)
-            else:
-                self._absence(turn, waited, now, timeout, grace)
+        else:
+            if writers_time >= timeout + grace:
+                self.ran_out.add(self.place)
+            if self.me is not None and turn.seat != self.seat:
+                self._absence(turn, writers_time, now, timeout, grace)
+            self._release_claim(now)
         self._ask_if_behind(now)
         return self._drain()
+
+    # --- passing records on ---------------------------------------------------------------
+
+    def _holds(self, link: LinkId, seq: int) -> None:
+        """The peer on ``link`` showed it holds our records up to ``seq``."""
+        peer = self.links.get(link)
+        if peer is not None and seq > peer.acked:
+            peer.acked = seq
+
+    def _relay(self, now: float) -> None:
+        """The head record to the seat named next, if it has not shown it holds it."""
+        if self._relay_at is None or now < self._relay_at:
+            return
+        self._relay_at = None
+        turn = self.table.expect(self.state)
+        if turn is None:
+            return
+        for link, peer in list(self.links.items()):
+            if peer.seat == turn.seat and peer.acked < self.head:
+                self._resend(link, self.head, now, single=True)
 
     # --- absence ------------------------------------------------------------------------
 
@@ -434,14 +544,20 @@ class PeerProtocol:
             frame = self._vote_frame(self.me.index, vote)
             for link in self.links:
                 self._send(link, frame)
-        if not self._voted or len(self.votes) < absence.quorum(len(self.seats)):
+        if not self._voted or len(self.votes) < self.quorum:
             return
         if self._quorum_at is None:
             self._quorum_at = now
         n = len(self.seats)
         mine = (self.me.index - turn.seat) % n
-        closer = sum(1 for v in self.votes if (v - turn.seat) % n < mine)
-        if now >= self._quorum_at + closer * grace:
+        # Each voter closer after the accused writes first, one grace each, whether or not its
+        # vote has reached us yet (if it can: it voted, or its link is up): two abandons for one
+        # place cost a rollback.
+        linked = {peer.seat for peer in self.links.values()} | set(self.votes)
+        closer = sum(1 for seat in linked if seat is not None and 0 < (seat - turn.seat) % n < mine)
+        opponents = self.table.rules.public_opponents(self.state.game, turn.seat)
+        claim = absence.is_claim(n, self.votes, opponents) and n > 2
+        if now >= self._quorum_at + (closer + (n if claim else 0)) * grace:
             signed = self.me.sign_abandon(self.state, dict(self.votes))
             self._out.append(Notice("abandon", (turn.seat, tuple(sorted(self.votes)))))
             self._write(signed, now)
@@ -464,6 +580,8 @@ class PeerProtocol:
         if not absence.vote_valid(genesis, seq, prev, accused, voter, frame["sig"]):
             self._close(link, "an absence vote that does not verify")
             return
+        if 1 < seq <= self.head + 1 and self.records[seq - 2].link == prev:
+            self._holds(link, seq - 1)
         if seq <= self.head:
             held = self.records[seq - 1]
             if held.record.prev == prev:  # we hold what the voter waits for: it beats the vote
@@ -480,14 +598,13 @@ class PeerProtocol:
 
     # --- records ------------------------------------------------------------------------
 
-    def _on_record(self, link: LinkId, raw: bytes, now: float) -> None:
-        if raw in self.banned:
-            return  # half of a proven equivocation: the fraud record takes its place
+    def _parse(self, link: LinkId, raw: bytes) -> SignedRecord | None:
+        """A record of this table, or None (and the link closed) for anything else."""
         try:
             signed = parse_record(raw)
         except MalformedRecord as exc:
             self._close(link, str(exc))
-            return
+            return None
         record = signed.record
         if (
             record.table != self.state.genesis.table
@@ -495,22 +612,56 @@ class PeerProtocol:
             or record.seq == 0
         ):
             self._close(link, f"record {record.seq} does not belong at this table")
-            return
+            return None
+        return signed
+
+    def _on_sync_reply(self, link: LinkId, raws: Sequence[bytes], now: float) -> None:
+        parsed: list[SignedRecord] = []
+        for raw in raws:
+            signed = self._parse(link, raw)
+            if signed is None:
+                return
+            parsed.append(signed)
+        for i, signed in enumerate(parsed):
+            if link not in self.links:
+                return
+            if self._on_record(link, signed, parsed[i + 1 :], now):
+                return  # the rest of the reply was the branch it offered
+
+    def _on_record(
+        self, link: LinkId, signed: SignedRecord, rest: Sequence[SignedRecord], now: float
+    ) -> bool:
+        """One record from ``link`` (``rest``: what followed it in a sync reply). True when
+        ``rest`` was taken as the branch built on it."""
+        record = signed.record
         if record.seq <= self.head:
             mine = self.records[record.seq - 1]
-            if mine.raw != signed.raw and self._verified(link, signed):
-                self._on_conflict(link, mine, signed, now)
-            return
+            if mine.raw == signed.raw:
+                self._holds(link, record.seq)
+            elif self._verified(link, signed):
+                self._on_conflict(link, [signed, *rest], now)
+                return True
+            return False
         if record.seq > self.head + 1:
             self._buffer(link, signed, now)
-            return
+            return False
+        if signed.raw in self.banned:
+            # Half of an equivocation we rolled back: the fraud record takes its place, unless
+            # the branch it heads shows that a quorum had built on it.
+            if rest and record.prev == self.state.link:
+                self._adopt_banned(link, [signed, *rest], now)
+                return True
+            return False
         try:
-            self._accept(signed, now)
+            accepted = self._accept(signed, now, link)
         except RecordError as exc:
             self._on_invalid(link, signed, exc, now)
-            return
-        self._acknowledge(signed)
-        self._release_future(now)
+            return False
+        if accepted:
+            self._holds(link, record.seq)
+            self._acknowledge(signed)
+            self._release_future(now)
+        return False
 
     def _verified(self, link: LinkId, signed: SignedRecord) -> bool:
         try:
@@ -545,35 +696,58 @@ class PeerProtocol:
             return
         self.future[signed.seq] = (signed, link)
         peer.future_bytes += size
+        self._release_claim(now)
 
     def _release_future(self, now: float) -> None:
-        while self.head + 1 in self.future:
+        while self.head + 1 in self.future and self._held is None:
             signed, sender = self.future.pop(self.head + 1)
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
+            if signed.raw in self.banned:
+                continue
             try:
-                self._accept(signed, now)
+                accepted = self._accept(signed, now, sender)
             except RecordError as exc:
-                self._on_invalid(sender, signed, exc, now)
+                if sender in self.links:
+                    self._on_invalid(sender, signed, exc, now)
                 return
-            self._acknowledge(signed)
+            if accepted:
+                self._acknowledge(signed)
         for seq in [s for s in self.future if s <= self.head]:
             signed, sender = self.future.pop(seq)
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
 
-    def _accept(self, signed: SignedRecord, now: float) -> None:
-        """Engine, then memory; the Store action makes it durable. Raises RecordError."""
+    def _accept(self, signed: SignedRecord, now: float, sender: LinkId | None) -> bool:
+        """Engine, then memory; the Store action makes it durable. Raises RecordError. A claim
+        from a peer waits (False) until our own clock for the accused ran out."""
         new_state = self.table.apply(self.state, signed)
+        if sender is not None and self.place not in self.ran_out and self._party(
+            self.state, signed
+        ) is not None:
+            held = self._held
+            if held is None or self.rank(self.state, signed) < self.rank(self.state, held[0]):
+                self._held = (signed, new_state, sender)
+            return False
+        self._append(signed, new_state, now, sender)
+        return True
+
+    def _append(
+        self, signed: SignedRecord, new_state: TableState[Any], now: float, sender: LinkId | None
+    ) -> None:
         self.records.append(signed)
         self.states.append(new_state)
         self._out.append(Store((signed,)))
         self._out.append(Notice("record", (self.states[-2], signed, new_state)))
         self._place_reset(now)
+        turn = self.table.expect(new_state)
+        if sender is not None and turn is not None and turn.seat not in (self.seat, signed.seat):
+            self._relay_at = now + self.config.relay_patience
         self._chat_verdicts(self.chat.advance(self.head, now), None)
         if new_state.result is not None:
             self._chat_verdicts(self.chat.abandon_pending(), None)
-        lie = self.lies.get((signed.seq, signed.record.prev))
+        lie = self.lies.pop((signed.seq, signed.record.prev), None)
+        self.lies.clear()  # a lie matters only at the place it was told for (only the next one)
         if lie is not None and lie.seat == signed.seat:
             # It signed a record the engine rejects and another one for this very place: that
             # is an equivocation, whichever half of the table got which.
@@ -591,7 +765,7 @@ class PeerProtocol:
             self.own[key] = signed.raw
             self._out.append(Remember(signed.seq, signed.record.prev, signed.raw))
         try:
-            self._accept(signed, now)
+            self._accept(signed, now, None)
         except RecordError as exc:
             self._out.append(Notice("refused", (signed, exc)))  # a bug of ours: never sent
             return
@@ -627,39 +801,218 @@ class PeerProtocol:
         )
         self._out.append(Notice("fraud", (signed, error)))
         if provable:
-            self.lies[(signed.seq, signed.record.prev)] = signed
-            self._schedule_report(signed.seat, signed.seq, (signed.raw,), now)
+            place = (signed.seq, signed.record.prev)
+            self.lies[place] = signed
+            self._schedule_report(signed.seat, (signed.raw,), now, place)
         if self.links[link].seat == signed.seat or not provable:
             self._close(link, f"invalid record {signed.seq}: {error}")
 
-    # --- conflicts and evidence --------------------------------------------------------
+    # --- claims -------------------------------------------------------------------------
 
-    def _on_conflict(
-        self, link: LinkId, mine: SignedRecord, theirs: SignedRecord, now: float
-    ) -> None:
-        seq = mine.seq
+    def _party(self, before: TableState[Any], signed: SignedRecord) -> frozenset[int] | None:
+        """For a valid abandon at ``before`` that is one party's claim: that party."""
+        if signed.record.kind != "abandon":
+            return None
+        body = signed.record.body
+        accused = body["seat"]
+        opponents = self.table.rules.public_opponents(before.game, accused)
+        voters = [vote[0] for vote in body["votes"]]
+        return absence.claiming_party(len(self.seats), voters, opponents)
+
+    def _release_claim(self, now: float) -> None:
+        """Accept the claim we hold once our own clock ran out, or once a seat outside its
+        party built on it."""
+        if self._held is None:
+            return
+        signed, new_state, sender = self._held
+        if signed.record.prev != self.state.link or signed.seq != self.head + 1:
+            self._held = None
+            return
+        party = self._party(self.state, signed)
+        assert party is not None
+        nxt = self.future.get(self.head + 2)
+        built = (
+            nxt is not None
+            and nxt[0].record.prev == signed.link
+            and nxt[0].seat not in party | {signed.record.body["seat"]}
+        )
+        if self.place not in self.ran_out and not built:
+            return
+        self._held = None
+        self._append(signed, new_state, now, sender)
+        self._acknowledge(signed)
+        self._release_future(now)
+
+    # --- conflicts ----------------------------------------------------------------------
+
+    def rank(self, before: TableState[Any], signed: SignedRecord) -> tuple[int, bytes]:
+        """The last word of the order between two valid records for one place (rule 4 of the
+        theory of operation), the same on every peer: fraud, proven abandon, claim, the rest."""
+        kind = signed.record.kind
+        if kind == "fraud":
+            first = 0
+        elif kind == "abandon":
+            first = 1 if self._party(before, signed) is None else 2
+        else:
+            first = 3
+        return (first, signed.raw)
+
+    def _settled(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
+        """Where in ``after`` (the records known to build on ``signed``) a quorum had built on it
+        (rule 1): the index of the result, or of the record that made ``quorum`` builders (-1
+        for the result itself: nothing comes after it, nothing takes its place)."""
+        if signed.record.kind == "result":
+            return -1
+        builders: set[int] = set()
+        for i, other in enumerate(after):
+            if other.record.kind == "result":
+                return i
+            if other.seat != signed.seat:
+                builders.add(other.seat)
+                if len(builders) >= self.quorum:
+                    return i
+        return None
+
+    def _dead(self, signed: SignedRecord, other_after: Sequence[SignedRecord]) -> int | None:
+        """For an abandon: where in the other record's branch one of its voters built on the
+        other record (rule 2), so its vote died."""
+        if signed.record.kind != "abandon":
+            return None
+        voters = {vote[0] for vote in signed.record.body["votes"]}
+        for i, other in enumerate(other_after):
+            if other.seat in voters:
+                return i
+        return None
+
+    def _stands(
+        self, claim: SignedRecord, after: Sequence[SignedRecord], party: frozenset[int]
+    ) -> int | None:
+        """Where in ``after`` a seat outside the claiming party (not the accused) built on a
+        claim, so that it stands against the accused's record (rule 3)."""
+        outside = set(range(len(self.seats))) - party - {claim.record.body["seat"]}
+        for i, other in enumerate(after):
+            if other.seat in outside:
+                return i
+        return None
+
+    def _decide(
+        self,
+        seq: int,
+        mine: SignedRecord,
+        mine_after: Sequence[SignedRecord],
+        theirs: SignedRecord,
+        theirs_after: Sequence[SignedRecord],
+    ) -> tuple[bool, int]:
+        """The order of the theory of operation between our record for ``seq`` and theirs:
+        (theirs comes first, how many of our records from ``seq`` on are the proof of ours)."""
+        before = self.states[seq - 1]
+        settled_mine = self._settled(mine, mine_after)
+        settled_theirs = self._settled(theirs, theirs_after)
+        dead_mine = self._dead(mine, theirs_after)
+        dead_theirs = self._dead(theirs, mine_after)
+        ours_party, their_party = self._party(before, mine), self._party(before, theirs)
+        stands_mine = stands_theirs = None
+        claim_against_record = False
+        if ours_party is not None and theirs.record.kind not in INTERRUPTS:
+            claim_against_record = True
+            stands_mine = self._stands(mine, mine_after, ours_party)
+        elif their_party is not None and mine.record.kind not in INTERRUPTS:
+            claim_against_record = True
+            stands_theirs = self._stands(theirs, theirs_after, their_party)
+        facts = (settled_mine, dead_theirs, stands_mine)
+        proof = max((i + 2 for i in facts if i is not None), default=1)
+        if (settled_mine is None) != (settled_theirs is None):
+            return settled_theirs is not None, proof
+        banned_mine, banned_theirs = mine.raw in self.banned, theirs.raw in self.banned
+        if banned_mine != banned_theirs:
+            return banned_mine, proof  # half of a proven equivocation never takes a place
+        if (dead_mine is None) != (dead_theirs is None):
+            return dead_mine is not None, proof
+        if claim_against_record:
+            if ours_party is not None:
+                return stands_mine is None, proof
+            return stands_theirs is not None, proof
+        return self.rank(before, theirs) < self.rank(before, mine), proof
+
+    def _replay(self, before: TableState[Any], branch: Sequence[SignedRecord]) -> Replayed:
+        """The valid beginning of a branch offered for the place after ``before`` (the first
+        record must be valid: RecordError otherwise), at most ``FUTURE_WINDOW`` records."""
+        replayed: Replayed = []
+        state = before
+        for signed in branch[:FUTURE_WINDOW]:
+            try:
+                state = self.table.apply(state, signed)
+            except RecordError:
+                if not replayed:
+                    raise
+                break
+            replayed.append((signed, state))
+            if state.result is not None:
+                break
+        return replayed
+
+    def _on_conflict(self, link: LinkId, branch: list[SignedRecord], now: float) -> None:
+        theirs = branch[0]
+        seq = theirs.seq
+        mine = self.records[seq - 1]
         if theirs.record.prev != mine.record.prev:
             # We differ earlier: show them our record one place back, until prevs agree.
             if seq > 1:
                 self._resend(link, seq - 1, now, single=True)
             return
         if theirs.seat == mine.seat:
-            self._on_equivocation(mine, theirs, now)
+            self._on_equivocation(mine, theirs, now, link=link, branch=branch)
+            return
+        key = (self.state.link, theirs.raw, branch[-1].link)
+        decided = self._decided.get(key)
+        if decided is not None and not decided[0]:
+            self._prove(link, seq, decided[1], now)  # the same offer again: the same answer
             return
         try:
-            self.table.apply(self.states[seq - 1], theirs)
+            replayed = self._replay(self.states[seq - 1], branch)
         except RecordError:
             if self.links[link].seat == theirs.seat:
                 self._close(link, f"record {seq} is not valid at its place")
             else:
                 self._resend(link, seq, now, single=True)
             return
-        if priority(theirs) < priority(mine):
-            self._rollback(seq - 1, now)
-            self._accept(theirs, now)
-            self._release_future(now)
-        else:
+        theirs_after = [signed for signed, _ in replayed[1:]]
+        wins, proof = self._decide(seq, mine, self.records[seq:], theirs, theirs_after)
+        if wins:
+            self._switch(seq, replayed, now)
+            return
+        if len(self._decided) >= FUTURE_WINDOW:
+            self._decided.clear()
+        self._decided[key] = (False, proof)
+        self._prove(link, seq, proof, now)
+
+    def _switch(self, seq: int, replayed: Replayed, now: float) -> None:
+        """Roll back to before ``seq`` and take the branch the order put first."""
+        self._rollback(seq - 1, now)
+        for signed, state in replayed:
+            if signed.seq != self.head + 1 or signed.record.prev != self.state.link:
+                break  # what we appended proved an equivocation and rolled back: stop there
+            self._append(signed, state, now, None)
+            self._acknowledge(signed)
+        self._release_future(now)
+
+    def _prove(self, link: LinkId, seq: int, proof: int, now: float) -> None:
+        """Show a peer our record for ``seq`` and the ``proof - 1`` records that decided for it."""
+        if proof <= 1:
             self._resend(link, seq, now, single=True)
+        else:
+            self._resend(link, seq, now, upto=seq + proof - 1)
+
+    def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> None:
+        try:
+            replayed = self._replay(self.state, branch)
+        except RecordError:
+            return
+        if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is not None:
+            self.banned.discard(branch[0].raw)
+            self._switch(branch[0].seq, replayed, now)
+
+    # --- evidence -----------------------------------------------------------------------
 
     def _on_evidence(self, link: LinkId, raws: tuple[bytes, ...], now: float) -> None:
         try:
@@ -667,68 +1020,116 @@ class PeerProtocol:
         except (MalformedRecord, ValueError) as exc:
             self._close(link, f"bad evidence: {exc}")
             return
-        same_place = (
+        pair = (
             a.seq == b.seq
+            and a.seq > 0
             and a.seat == b.seat
             and a.record.prev == b.record.prev
             and a.raw != b.raw
             and a.record.table == b.record.table == self.state.genesis.table
             and a.seat < len(self.seats)
         )
-        if not same_place or not (self._verified(link, a) and self._verified(link, b)):
+        if not pair or not (self._verified(link, a) and self._verified(link, b)):
             self._close(link, "evidence that proves nothing")
             return
-        self._on_equivocation(a, b, now)
+        if a.seq > self.head + 1 or self.states[a.seq - 1].link != a.record.prev:
+            if self.links[link].seat == a.seat:
+                self._close(link, "evidence against itself for no place of our chain")
+            return  # perhaps a place on a branch we never held: it proves nothing here
+        self._on_equivocation(a, b, now)  # again if need be: we may hold one half once more
 
-    def _on_equivocation(self, a: SignedRecord, b: SignedRecord, now: float) -> None:
-        seq = a.seq
-        if seq in self.reported:
-            return
-        self.reported.add(seq)
-        evidence = tuple(sorted((a.raw, b.raw)))
-        self.banned.update(evidence)
-        self._out.append(Notice("equivocation", (a, b)))
-        frame = {"t": "evidence", "records": list(evidence)}
-        for link in self.links:
-            self._send(link, frame)
-        if seq <= self.head:
-            if self.records[seq - 1].raw not in evidence:
-                return  # this place is already settled otherwise (a fraud record holds it)
-            self._rollback(seq - 1, now)
-        self._schedule_report(a.seat, seq, evidence, now)
+    def _on_equivocation(
+        self,
+        a: SignedRecord,
+        b: SignedRecord,
+        now: float,
+        *,
+        link: LinkId | None = None,
+        branch: Sequence[SignedRecord] = (),
+    ) -> None:
+        """Two different records ``a`` and ``b`` one seat signed for one place of our chain."""
+        seq, culprit = a.seq, a.seat
+        evidence = (min(a.raw, b.raw), max(a.raw, b.raw))
+        pair = (seq, a.record.prev, culprit)
+        if pair not in self.reported:
+            self.reported.add(pair)
+            self._out.append(Notice("equivocation", (a, b)))
+            frame = {"t": "evidence", "records": list(evidence)}
+            for other in self.links:
+                self._send(other, frame)
+        self.proven.setdefault(culprit, evidence)
+        self.banned.update(evidence)  # every peer that knows the pair bans it (rule 2)
+        if seq <= self.head and self.records[seq - 1].raw in evidence:
+            mine = self.records[seq - 1]
+            theirs = b if mine.raw == a.raw else a
+            settled_mine = self._settled(mine, self.records[seq:])
+            replayed: Replayed | None = None
+            if branch and branch[0].raw == theirs.raw:
+                try:
+                    replayed = self._replay(self.states[seq - 1], branch)
+                except RecordError:
+                    replayed = None
+            settled_theirs = (
+                None if replayed is None
+                else self._settled(theirs, [signed for signed, _ in replayed[1:]])
+            )
+            before = self.states[seq - 1]
+            if settled_mine is None and settled_theirs is None:
+                self._rollback(seq - 1, now)
+            elif replayed is not None and settled_theirs is not None and (
+                settled_mine is None or self.rank(before, theirs) < self.rank(before, mine)
+            ):
+                self._switch(seq, replayed, now)  # a quorum built on theirs: it stays
+            elif link is not None and settled_mine is not None:
+                self._prove(link, seq, settled_mine + 2, now)
+        self._schedule_report(culprit, evidence, now, None)
 
     def _schedule_report(
-        self, culprit: int, seq: int, evidence: tuple[bytes, ...], now: float
+        self, culprit: int, evidence: tuple[bytes, ...], now: float, place: Place | None,
+        *, at_once: bool = True,
     ) -> None:
-        if self.me is None or self.me.index == culprit:
+        if self.me is None or self.me.index == culprit or (culprit, place) in self.reports:
             return
         distance = (self.me.index - culprit) % len(self.seats)
-        self.reports.append(_Report(now + (distance - 1) * self.config.vote_grace, seq, evidence))
-        self._due_reports(now)
+        due = now + (distance - 1) * self.config.vote_grace
+        self.reports[(culprit, place)] = _Report(due, culprit, evidence, place)
+        if at_once:
+            self._due_reports(now)
 
     def _due_reports(self, now: float) -> None:
-        for report in sorted(self.reports):
-            if report.seq <= self.head or self.finished:
-                self.reports.remove(report)  # someone wrote at that place already
+        if self.me is None:
+            return
+        gone = {forfeit.seat for forfeit in self.state.forfeits}
+        for culprit, evidence in list(self.proven.items()):  # still to prove (after a rollback)
+            if culprit not in gone and (culprit, None) not in self.reports and not self.finished:
+                self._schedule_report(culprit, evidence, now, None, at_once=False)
+        for key, report in sorted(self.reports.items(), key=lambda item: item[1].due):
+            place = report.place
+            if self.finished or report.culprit in gone or (place and place[0] <= self.head):
+                del self.reports[key]  # proven, or someone wrote at that place already
                 continue
-            if report.due > now or report.seq != self.head + 1:
+            if report.due > now or (place is not None and place != self.place):
                 continue
-            self.reports.remove(report)
             turn = self.table.expect(self.state)
-            if self.me is None or turn is None or turn.kinds == ("result",):
+            if turn is None or turn.kinds == ("result",):
+                del self.reports[key]
                 continue
+            del self.reports[key]
             signed = self.me.sign(self.state, "fraud", {"evidence": list(report.evidence)})
-            self._out.append(Notice("report", (report.seq, len(report.evidence))))
+            self._out.append(Notice("report", (self.head + 1, len(report.evidence))))
             self._write(signed, now)
+            return  # the table moved: the next report waits for the next tick
 
     def _rollback(self, seq: int, now: float) -> None:
-        """Keep records 1..seq: only an equivocation or a record of higher priority leads here."""
+        """Keep records 1..seq: only an equivocation or the order of conflicts leads here."""
         dropped = len(self.records) - seq
         if dropped <= 0:
             return
         del self.records[seq:]
         del self.states[seq + 1 :]
         self.future.clear()
+        self._decided.clear()
+        self.lies.clear()
         for peer in self.links.values():
             peer.future_bytes = 0
             peer.acked = min(peer.acked, seq)
@@ -748,11 +1149,10 @@ class PeerProtocol:
             self._send(link, frame)
 
     def _on_ack(self, link: LinkId, seq: int, link_hash: bytes, now: float) -> None:
-        peer = self.links[link]
         if seq == 0 or seq > self.head:
             return  # an ack for what we do not hold proves nothing and asks nothing
         if self.records[seq - 1].link == link_hash:
-            peer.acked = max(peer.acked, seq)
+            self._holds(link, seq)
         else:
             self._resend(link, seq, now, single=True)
 
@@ -760,12 +1160,14 @@ class PeerProtocol:
         peer = self.links[link]
         peer.claimed = seq
         if seq > self.head:
+            if self.finished:  # nothing follows a result: it is on another branch, show it ours
+                self._resend(link, self.head, now, single=True)
             return  # the ticker asks if the records do not come by themselves
         ours = self.state.genesis_link if seq == 0 else self.records[seq - 1].link
         if ours != link_hash:
             self._resend(link, seq, now, single=True)
             return
-        peer.acked = max(peer.acked, seq)
+        self._holds(link, seq)
         if seq < self.head:
             if peer.spend(HEAD_COST, now):  # it is behind: it asks once it knows (and if the
                 self._send(link, self._head_frame())  # records in flight do not come first)
@@ -786,15 +1188,19 @@ class PeerProtocol:
             return
         self._request(min(ahead, key=lambda link: self.links[link].asked_at), now)
 
-    def _resend(self, link: LinkId, from_seq: int, now: float, *, single: bool = False) -> None:
-        """Send our records from ``from_seq`` on (one only if ``single``), paid from the link's
-        budget: a peer can make us resend only so much, however it asks."""
+    def _resend(
+        self, link: LinkId, from_seq: int, now: float, *, single: bool = False,
+        upto: int | None = None,
+    ) -> None:
+        """Send our records from ``from_seq`` on (one only if ``single``, up to ``upto``), paid
+        from the link's budget: a peer can make us resend only so much, however it asks."""
         peer = self.links.get(link)
         if peer is None or from_seq < 1 or from_seq > self.head:
             return
+        last = from_seq if single else self.head if upto is None else min(upto, self.head)
         chunk: list[bytes] = []
         size = 0
-        for signed in self.records[from_seq - 1 : from_seq if single else None]:
+        for signed in self.records[from_seq - 1 : last]:
             if chunk and size + len(signed.raw) > SYNC_CHUNK_BYTES:
                 break
             chunk.append(signed.raw)
@@ -844,6 +1250,8 @@ class PeerProtocol:
         if self.links.pop(link, None) is not None:
             self._out.append(Close(link, reason[:200]))
             self._forget_future_of(link)
+            if self._held is not None and self._held[2] == link:
+                self._held = None
 
     def _drain(self) -> list[Action]:
         out, self._out = self._out, []
@@ -863,5 +1271,4 @@ __all__ = [
     "Send",
     "Store",
     "StoreChat",
-    "priority",
 ]

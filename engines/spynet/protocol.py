@@ -63,7 +63,7 @@ from spycraft.engines.spynet.cards import (
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
 from spycraft.engines.spynet.errors import Illegal
-from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, score, teams
+from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, opponents, score, teams
 from spycraft.engines.table import (
     FRAUD,
     SHARED,
@@ -194,6 +194,10 @@ class SpyNetRules(Rules[State]):
 
     def side_of(self, state: State, seat: int) -> str | None:
         return side_name(next(t for t in teams(state.n) if seat in t))
+
+    def public_opponents(self, state: State, seat: int) -> frozenset[int]:
+        """At four seats the teams sit opposite, known to all: the other team is one party."""
+        return frozenset(opponents(seat, state.n)) if state.n == 4 else frozenset()
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         if any(seat in viewers for viewers in state.ops.viewers):

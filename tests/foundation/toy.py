@@ -82,6 +82,9 @@ class PenniesRules:
     def seen_secret(self, s: Pennies, seat: int) -> None:
         return None
 
+    def public_opponents(self, s: Pennies, seat: int) -> frozenset[int]:
+        return frozenset()
+
 
 class PenniesSeat:
     def __init__(self, context: Any) -> None:

@@ -16,6 +16,12 @@ MODE is one of
   equivocate     at its first trigger turn, signs two different records for one place and
                  sends one to each half of its links (Spies & Lies: two guesses; The
                  Resistance: its record, and one whose body is off the game's schema)
+  hide-equivocation  at its first trigger turn, sends its record ONE to every seat but the
+                 lowest other one and a second record TWO (as ``equivocate``) to that one, then
+                 on every link an ``evidence`` frame: two records of its own for that seq on a
+                 made-up prev (issue 18, attack 2: that frame once hid the equivocation)
+  withhold       at its first trigger turn, sends its record to every seat but the one the
+                 engine names next (issue 18, attack 3: the others pass it on)
   stall          at its first trigger turn (or ``--stall-at KIND``), goes silent (its
                  connections stay open); in SpyNet only once it has sealed a token (issue 17:
                  an absent seat's seals once counted as its fraud)
@@ -131,7 +137,7 @@ class Cheater(Session):
                     and self._sealed_if_spynet(state):
                 say("stalling")
                 await trio.sleep_forever()
-            if self.mode == "equivocate" and self.trigger in turn.kinds:
+            if self.mode in ("equivocate", "hide-equivocation") and self.trigger in turn.kinds:
                 self.done = True
                 if self.game == "spies-and-lies":
                     one = self.table_seat.sign(state, "guess", {"rank": 1})
@@ -143,9 +149,31 @@ class Cheater(Session):
                 self._execute(
                     [a for a in self.protocol.submit(one, now) if not isinstance(a, Send)]
                 )
-                for i, link in enumerate(self.links.values()):
-                    link.post({"t": "record", "record": (one if i % 2 == 0 else two).raw})
-                say("equivocated")
+                if self.mode == "equivocate":
+                    for i, link in enumerate(self.links.values()):
+                        link.post({"t": "record", "record": (one if i % 2 == 0 else two).raw})
+                    say("equivocated")
+                    return
+                victim = min(link.seat for link in self.links.values() if link.seat is not None)
+                made_up = os.urandom(32)
+                bogus = [self._signed(one.seq, made_up, one.record.kind, {"framed": i}).raw
+                         for i in range(2)]
+                for link in self.links.values():
+                    link.post({"t": "record", "record": (two if link.seat == victim else one).raw})
+                    link.post({"t": "evidence", "records": bogus})
+                say(f"equivocated at {one.seq}: TWO to seat {victim}, then a made-up pair")
+                return
+            if self.mode == "withhold" and self.trigger in turn.kinds:
+                self.done = True
+                signed = self.table_seat.build(state, self.agent)
+                actions = self.protocol.submit(signed, now)
+                self._execute([a for a in actions if not isinstance(a, Send)])
+                after = self.table.expect(self.protocol.state)
+                nxt = None if after is None else after.seat
+                for link in self.links.values():
+                    if link.seat != nxt:
+                        link.post({"t": "record", "record": signed.raw})
+                say(f"withheld record {signed.seq} from seat {nxt}")
                 return
             if self.mode == "forge":
                 self.done = True

@@ -51,16 +51,19 @@ class Table:
         return "\n".join(p.output() for p in self.everyone_honest)
 
 
-def resistance_with(tmp: Path, mode: str, timeout: str = TIMEOUT, *extra: str) -> Table:
-    """A 5-player Resistance: a watching host, two honest seats, the cheater, two more."""
+def resistance_with(tmp: Path, mode: str, timeout: str = TIMEOUT, *extra: str,
+                    think: str | None = None) -> Table:
+    """A 5-player Resistance: a watching host, two honest seats, the cheater, two more
+    (``think``: the honest bots take that long over each decision, as people do)."""
     h = host(tmp, "resistance", "--players", str(PLAYERS), timeout=timeout)
     table = h.table_id(30)
-    first = bots(tmp, "honest-a", table, 2, timeout=timeout)
+    slow = ("--think", think) if think is not None else ()
+    first = bots(tmp, "honest-a", table, 2, *slow, timeout=timeout)
     _wait_seated(h, 2)
     cheater = Proc("cheater", [mode, LO, str(tmp / "cheater.cbor"), table, "--game", "resistance",
                                "--turn-timeout", timeout, *extra], tmp, module="tests.net.cheater")
     _wait_seated(h, 3)
-    second = bots(tmp, "honest-b", table, 2, timeout=timeout)
+    second = bots(tmp, "honest-b", table, 2, *slow, timeout=timeout)
     cheater.wait_for("seat ", 30)
     seat = int(re.search(r"seat (\d)", cheater.output()).group(1))
     return Table(tmp, h, [first, second], cheater, seat)
@@ -366,3 +369,43 @@ def test_an_equivocation_whose_second_record_is_malformed_is_still_proven(tmp_pa
     assert report.result.forfeits == (t.seat,), report.result.describe()
     assert any(f"fraud by seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
     assert_gained_nothing(t, transcript, report, absent=True, proven=True)
+
+
+# --- issue 18, attack 2: one bogus evidence frame hides no equivocation --------------------
+
+
+def test_an_evidence_pair_on_a_made_up_prev_hides_no_equivocation(tmp_path: Path) -> None:
+    """The cheater sends ONE to all but one seat, TWO to that seat, then on every link two
+    records of its own for that seq on a made-up prev. That pair proves nothing about any place
+    of the chain: it costs the cheater its links, and the equivocation is proven all the same."""
+    t = resistance_with(tmp_path, "hide-equivocation")
+    transcript, report = finish(t, proven=True)
+    out = t.cheater.output()
+    assert "then a made-up pair" in out, out
+    assert report.result is not None
+    assert report.result.forfeits == (t.seat,), report.result.describe()
+    assert any(f"fraud by seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
+    assert "evidence against itself for no place of our chain" in t.honest_logs()
+    assert_gained_nothing(t, transcript, report, absent=True, proven=True)
+
+
+# --- issue 18, attack 3: a record withheld from the next writer ----------------------------
+
+
+def test_a_record_withheld_from_the_seat_that_writes_next_costs_that_seat_nothing(
+    tmp_path: Path,
+) -> None:
+    """At the team vote the cheater sends its record to every seat but the one that votes next.
+    The honest bots think 0.8 s over each decision, longer than the grace after a last call
+    (0.5 s at a 2 s turn): the others pass the record on, and the next seat's time counts from
+    then, so it is never voted absent, and the game is played to its end."""
+    t = resistance_with(tmp_path, "withhold", "2", think="0.8")
+    transcript, report = finish(t, limit=180)
+    out = t.cheater.output()
+    found = re.search(r"withheld record (\d+) from seat (\d)", out)
+    assert found, out
+    victim = int(found.group(2))
+    played_to_the_end(report)
+    assert_gained_nothing(t, transcript, report)
+    assert all(r.record.kind != "abandon" for r in transcript.records)
+    assert f"no record from seat {victim}" not in t.honest_logs()

@@ -2,6 +2,8 @@
 
 Seats take turns in seat order, ``laps`` times round the table, each writing a ``leg`` record
 with a number from 0 to 3 that its agent picks. The highest total wins; a tie has no winner.
+With ``teams`` (four seats) seats 0+2 and 1+3 run as two public teams, as in SpyNet at four: each
+team's total counts, and one team's votes against the other are only a claim.
 Nothing is hidden, so every rule of the session (not of a game) is what a test exercises.
 """
 
@@ -20,6 +22,7 @@ from spycraft.engines.table import Over, Result, Turn
 class Race:
     seats: int
     laps: int
+    teams: bool = False
     legs: tuple[int, ...] = ()
     out: tuple[int, ...] = ()  # seats that forfeited
 
@@ -36,14 +39,17 @@ class Race:
 class RelayRules:
     name = "relay"
     seat_counts = tuple(range(2, 11))
-    sides = tuple(f"seat{i}" for i in range(10))
+    sides = (*(f"seat{i}" for i in range(10)), "team 0+2", "team 1+3")
 
     def check_options(self, options: Any, seats: int) -> None:
-        if set(options) - {"laps"}:
-            raise ValueError("relay has one option, laps")
+        if set(options) - {"laps", "teams"}:
+            raise ValueError("relay has two options, laps and teams")
+        if options.get("teams") and seats != 4:
+            raise ValueError("relay teams are for four seats")
 
     def initial(self, genesis: Any) -> Race:
-        return Race(len(genesis.seats), genesis.options.get("laps", 2))
+        options = genesis.options  # laps may be text, as a table's ad carries its options
+        return Race(len(genesis.seats), int(options.get("laps", 2)), bool(options.get("teams")))
 
     def next(self, s: Race) -> Any:
         seat = s.runner()
@@ -52,10 +58,12 @@ class RelayRules:
         totals = [0] * s.seats
         for position, value in enumerate(s.legs):
             totals[position % s.seats] += value
+        if s.teams:
+            totals = [totals[i] + totals[(i + 2) % 4] for i in range(4)]
         standing = [i for i in range(s.seats) if i not in s.out]
         best = max(totals[i] for i in standing)
-        leaders = [i for i in standing if totals[i] == best]
-        winner = f"seat{leaders[0]}" if len(leaders) == 1 else None
+        leaders = sorted({self.side_of(s, i) for i in standing if totals[i] == best})
+        winner = leaders[0] if len(leaders) == 1 else None
         return Over(None if s.out else Result(winner, "points"))
 
     def apply(self, s: Race, record: Any) -> Race:
@@ -76,7 +84,10 @@ class RelayRules:
         return replace(s, out=s.out + (seat,))
 
     def side_of(self, s: Race, seat: int) -> str:
-        return f"seat{seat}"
+        return ("team 0+2", "team 1+3")[seat % 2] if s.teams else f"seat{seat}"
+
+    def public_opponents(self, s: Race, seat: int) -> frozenset[int]:
+        return frozenset({(seat + 1) % 4, (seat + 3) % 4}) if s.teams else frozenset()
 
     def seen_secret(self, s: Race, seat: int) -> None:
         return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.records import SignedRecord
+from spycraft.crypto.records import SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import RandomAgent
 from spycraft.engines.audit import audit_transcript
@@ -48,9 +48,14 @@ class Peer:
     # the transcript file, as Store/Rewrite left it
     stored: list[bytes] = field(default_factory=list)
     signed: dict[tuple[int, bytes], set[bytes]] = field(default_factory=dict)  # Remember, by place
+    stored_at: dict[int, float] = field(default_factory=dict)  # when each seq was first stored
     closed: set[int] = field(default_factory=set)  # links this peer closed, by the other's index
     honest: bool = True
     writes: bool = True  # False: a staller, who never writes its turn
+    think: float = 0.0  # seconds after its place began before it writes (a person, or pacing)
+    think_at: dict[int, float] = field(default_factory=dict)  # ... at one seq only
+    rewrites: int = 0  # rollbacks (the transcript file rewritten)
+    unfinished: int = 0  # rollbacks past a result it held (never allowed)
 
 
 @dataclass(order=True)
@@ -78,6 +83,7 @@ class SimNet:
         delay: tuple[float, float] = (0.001, 0.05),
         drop: float = 0.0,
         duplicate: float = 0.0,
+        redial: float | None = None,
     ) -> None:
         self.rng = rng or random.Random(seed)
         self.definition = definition
@@ -89,6 +95,10 @@ class SimNet:
         self.drop = drop
         self.duplicate = duplicate
         self.now = 0.0
+        self.redial = redial
+        """Seconds after a link is closed before it comes back (the session dials again), or
+        never (None)."""
+        self._reopen: list[tuple[float, int, int]] = []
         self._queue: list[_Frame] = []
         self._order = 0
         self.peers = [
@@ -101,6 +111,10 @@ class SimNet:
         """A hook that sees every delivered frame first; True swallows it."""
         self.adversary: Callable[[SimNet, Peer], None] | None = None
         """What a dishonest peer does at each step instead of writing its turn honestly."""
+        self.intercept: Callable[[Peer, Send], bool] | None = None
+        """Sees every frame a dishonest peer's protocol would send; True: it was taken."""
+        self.tap: Callable[[int, int, dict[str, Any]], None] | None = None
+        """Sees every frame put on any link (an eavesdropper's view)."""
         for peer in self.peers:
             for other in self.peers:
                 if other is not peer:
@@ -109,33 +123,64 @@ class SimNet:
     # --- moving frames -----------------------------------------------------------------------
 
     def send(
-        self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False
+        self, sender: int, receiver: int, frame: dict[str, Any], *, lossless: bool = False,
+        after: float | None = None,
     ) -> None:
+        """Queue a frame (``after``: exactly that many seconds from now, lossless)."""
         if receiver in self.peers[sender].closed or sender in self.peers[receiver].closed:
             return
+        if self.tap is not None:
+            self.tap(sender, receiver, frame)
         data = encode_frame(frame)
         copies = 1
-        if not lossless and self.rng.random() < self.drop:
+        if after is None and not lossless and self.rng.random() < self.drop:
             copies = 0
-        elif not lossless and self.rng.random() < self.duplicate:
+        elif after is None and not lossless and self.rng.random() < self.duplicate:
             copies = 2
         for _ in range(copies):
             self._order += 1
-            at = self.now + self.rng.uniform(*self.delay)
+            at = self.now + (self.rng.uniform(*self.delay) if after is None else after)
             heapq.heappush(self._queue, _Frame(at, self._order, sender, receiver, data))
 
     def apply(self, peer: Peer, actions: list[Action]) -> None:
         for action in actions:
             if isinstance(action, Send):
-                self.send(peer.index, action.link, action.frame)
+                if peer.honest or self.intercept is None or not self.intercept(peer, action):
+                    self.send(peer.index, action.link, action.frame)
             elif isinstance(action, Store):
                 peer.stored.extend(r.raw for r in action.records)
+                for r in action.records:
+                    peer.stored_at.setdefault(r.seq, self.now)
             elif isinstance(action, Rewrite):
-                peer.stored = [r.raw for r in action.transcript.records]
+                kept = action.transcript.records
+                if peer.stored and len(kept) < len(
+                    peer.stored
+                ) - 1 and parse_record(peer.stored[-1]).record.kind == "result":
+                    peer.unfinished += 1
+                peer.stored = [r.raw for r in kept]
+                peer.rewrites += 1
             elif isinstance(action, Remember):
                 peer.signed.setdefault((action.seq, action.prev), set()).add(action.raw)
             elif isinstance(action, Close):
-                peer.closed.add(action.link)
+                self.close(peer.index, action.link)
+
+    def close(self, closer: int, other: int) -> None:
+        """``closer`` says goodbye to ``other``: both ends lose the link (until a redial)."""
+        if other in self.peers[closer].closed:
+            return
+        self.peers[closer].closed.add(other)
+        self.peers[other].protocol.link_down(closer)
+        if self.redial is not None:
+            heapq.heappush(self._reopen, (self.now + self.redial, closer, other))
+
+    def _reopen_due(self) -> None:
+        while self._reopen and self._reopen[0][0] <= self.now:
+            _, a, b = heapq.heappop(self._reopen)
+            self.peers[a].closed.discard(b)
+            self.peers[b].closed.discard(a)
+            for one, two in ((a, b), (b, a)):
+                self.peers[one].protocol.link_down(two)
+                self.apply(self.peers[one], self.peers[one].protocol.link_up(two, two, self.now))
 
     def broadcast(self, sender: int, frame: dict[str, Any]) -> None:
         for other in self.peers:
@@ -150,7 +195,8 @@ class SimNet:
             return
         if peer.writes:
             state = peer.protocol.wants_turn()
-            if state is not None:
+            think = peer.think_at.get(peer.protocol.head + 1, peer.think)
+            if state is not None and self.now >= peer.protocol.since + think:
                 signed = peer.seat.build(state, peer.agent)
                 self.apply(peer, peer.protocol.submit(signed, self.now))
 
@@ -175,6 +221,7 @@ class SimNet:
                 continue
             self.now = next_tick
             next_tick += TICK
+            self._reopen_due()
             for peer in self.peers:
                 self.step_peer(peer)
                 self.apply(peer, peer.protocol.tick(self.now))
@@ -187,9 +234,25 @@ class SimNet:
         return all(p.protocol.finished for p in self.honest())
 
     def settle(self, seconds: float = 3.0) -> None:
-        """Run on a quiet, lossless network so the heads of the end go round."""
-        self.drop = self.duplicate = 0.0
+        """Run on a quiet, lossless network so the heads of the end go round. Frames are lost
+        only with a link that broke (TCP), so a lossy run ends as one does: every link comes
+        back and says its head."""
+        lossy, self.drop, self.duplicate = self.drop, 0.0, 0.0
+        if lossy:
+            self.reconnect()
         self.run(self.now + seconds)
+
+    def reconnect(self) -> None:
+        """Every link breaks and comes back (both ends see it go down, then up)."""
+        for peer in self.peers:
+            for other in self.peers:
+                if other is not peer:
+                    peer.protocol.link_down(other.index)
+        for peer in self.peers:
+            peer.closed.clear()
+            for other in self.peers:
+                if other is not peer:
+                    self.apply(peer, peer.protocol.link_up(other.index, other.index, self.now))
 
 
 # --- what the tests check -------------------------------------------------------------------
@@ -226,13 +289,17 @@ def honest_seats_kept(net: SimNet, transcript: Transcript) -> Any:
 
 def adversary_of(net: SimNet, index: int, act: Any) -> Peer:
     """Seat ``index`` plays honestly, but ``act(net, peer, state)`` runs first at each step and
-    may replace its turn (return True) with whatever it likes."""
+    may replace its turn (return True) with whatever it likes. Several seats may each have one
+    (a coalition)."""
     peer = net.peers[index]
     peer.honest = False
+    acts: dict[int, Any] = getattr(net, "acts", {})
+    acts[index] = act
+    net.acts = acts  # type: ignore[attr-defined]
 
     def step(net: SimNet, peer: Peer) -> None:
         state = peer.protocol.wants_turn()
-        if act(net, peer, peer.protocol.state):
+        if acts[peer.index](net, peer, peer.protocol.state):
             return
         if state is not None:
             net.apply(peer, peer.protocol.submit(peer.seat.build(state, peer.agent), net.now))

@@ -17,7 +17,6 @@ from spycraft.p2p.protocol import (
     RESEND_BURST,
     RESEND_RATE,
     PeerProtocol,
-    priority,
 )
 from tests.p2p.relay import GAME
 from tests.p2p.simnet import (
@@ -343,4 +342,5 @@ def test_fraud_outranks_abandon_outranks_a_record_and_bytes_break_ties():
         state, {1: vote, 2: net.peers[2].seat.absence_vote(state)}
     )
     fraud = net.peers[1].seat.sign(state, "fraud", {"evidence": [leg.raw]})
-    assert priority(fraud) < priority(abandon) < priority(leg)
+    rank = net.peers[2].protocol.rank
+    assert rank(state, fraud) < rank(state, abandon) < rank(state, leg)

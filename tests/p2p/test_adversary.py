@@ -1,0 +1,150 @@
+"""The session protocol against an adversary that is not a list (``tests/p2p/adversary.py``).
+
+Hypothesis draws the table (a Byzantine seat at 2 to 5 seats, a public team at four, or f seats
+at 3f + 1), the network's delays, each honest seat's thinking time, and the coalition's whole
+strategy (how faithfully it delivers what its protocols emit, what it withholds and for how
+long, how often and with what it interferes, when it stalls); every run must keep every
+guarantee of ``p2p.protocol`` (``adversary.check``). The budget here is bounded; for thousands
+of runs by hand: ``.venv/bin/python tools/adversary.py --runs 10000``.
+
+Each counterexample the adversary found is kept below as a named test with its seed.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.p2p.adversary import (
+    MOVES,
+    RECORD_KINDS,
+    TIMEOUT,
+    Strategy,
+    Table,
+    check,
+    play,
+)
+
+weights = st.floats(0.0, 1.0)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> Table:
+    form = draw(st.sampled_from(("one", "team", "f")))
+    if form == "team":
+        players, coalition, teams = 4, draw(st.sampled_from(((0, 2), (1, 3)))), True
+    elif form == "f":
+        players = draw(st.sampled_from((4, 7)))
+        size = (players - 1) // 3
+        coalition = tuple(sorted(draw(st.sets(st.integers(0, players - 1), min_size=size,
+                                              max_size=size))))
+        teams = False
+    else:
+        players, teams = draw(st.integers(2, 5)), False
+        coalition = (draw(st.integers(0, players - 1)),)
+    think = tuple(draw(st.sampled_from((0.0, 0.0, TIMEOUT / 2, TIMEOUT - 1.0)))
+                  for _ in range(players))
+    return Table(players, coalition, teams, draw(st.sampled_from((0.002, 0.05, 0.3))), think)
+
+
+strategies = st.builds(
+    Strategy,
+    faithful=weights,
+    withhold=st.floats(0.0, 0.5),
+    linger=st.sampled_from((0.5, 2.0, TIMEOUT, 3 * TIMEOUT)),
+    act=st.sampled_from((0.0, 0.05, 0.2, 0.6)),
+    stall=st.sampled_from((0.0, 0.1, 0.3)),
+    moves=st.tuples(*(weights for _ in MOVES)).filter(any),
+    kinds=st.tuples(*(weights for _ in RECORD_KINDS)).filter(any),
+    budget=st.sampled_from((10, 40, 120)),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), table=tables(), strategy=strategies)
+def test_no_seat_and_no_side_can_make_an_honest_seat_lose_or_the_honest_peers_fork(
+    seed: int, table: Table, strategy: Strategy
+) -> None:
+    net, coalition = play(seed, table, strategy)
+    check(net, coalition)
+
+
+# --- what the adversary found (each a seed of ``adversary.play``: table, network, strategy) ---
+
+
+def replayed(seed: int) -> None:
+    net, coalition = play(seed)
+    check(net, coalition)
+
+
+def test_found_a_result_rolled_back_for_an_equivocation_at_its_place_and_never_written_again():
+    """Seed 108 (two seats): the cheater signed a result and a false one for the last place; the
+    honest peer rolled its result back to prove it, but no fraud can be written once the game is
+    over. A result is now settled by itself: the place keeps it."""
+    replayed(108)
+
+
+def test_found_honest_peers_finished_then_rolled_back_by_what_came_after():
+    """Seeds 118, 143, 232 and 336: the run stopped as soon as the honest peers all held a
+    result, but frames still in flight made some roll back; the run now goes on until they are
+    all still finished once the last frames are in (and the result itself stays, above)."""
+    for seed in (118, 143, 232, 336):
+        replayed(seed)
+
+
+def test_found_lies_at_passed_places_kept_without_bound():
+    """Seed 272: records the engine rejected were kept for every place they were told for; only
+    the place at hand matters, so only its lie is kept."""
+    replayed(272)
+
+
+def test_found_a_withheld_record_voids_the_other_seats_claim_at_two_seats():
+    """Seeds 2226, 2233, 2400, 2458 (two seats): the cheater withholds its record past its
+    timeout, the honest seat claims it absent and writes the result, then the cheater sends the
+    record with a claim of its own. Nobody can tell that from a link that was down: the order
+    must be the one two honest seats would reach, so the game ends as the cheater's claim, no
+    winner either way, and no side loses."""
+    for seed in (2226, 2233, 2400, 2458):
+        replayed(seed)
+
+
+def test_found_a_switch_to_a_branch_that_proves_an_equivocation_on_the_way():
+    """Seeds 4770, 4772: taking the branch the order put first, a record of it completed an
+    equivocation and rolled back mid-way; the rest of the branch was then appended on the wrong
+    base (an honest peer crashed on the next head). The switch now stops where the chain moved."""
+    for seed in (4770, 4772):
+        replayed(seed)
+
+
+def test_found_a_banned_half_taken_back_by_a_conflict_stranding_an_honest_peer():
+    """Seed 5859 (seven seats, two cheaters): one cheater signed two fraud records for one
+    place; peers that had proven it took one half back when it won a later conflict by the
+    order, while one that had banned it refused the chain and was voted absent at its next turn.
+    A proven half now never takes a place (unless a quorum built on it), and evidence is acted
+    on again whenever a peer holds a half once more."""
+    replayed(5859)
+
+
+def test_found_two_results_one_of_them_half_of_an_equivocation_known_to_one_peer_only():
+    """Seed 6201: the cheater's result was half of an equivocation that one honest peer had seen
+    and the others had not; each kept its own result. Every peer that learns the pair now bans
+    it, so the same order decides at both."""
+    replayed(6201)
+
+
+def test_found_two_cheaters_equivocating_at_one_place():
+    """Seeds 6550, 7210, 7942, 8168 (seven seats, two cheaters): both cheaters signed two
+    records for one place; the second pair was never sent on (a place was reported once, not a
+    seat's equivocation at it), one honest peer kept a banned half and, stuck on it, was voted
+    absent at its next turn. Each seat's equivocation at a place is now reported on its own."""
+    for seed in (6550, 7210, 7942, 8168):
+        replayed(seed)
+
+
+def test_found_a_quorum_built_on_half_of_an_equivocation_before_it_was_proven():
+    """Seed 7067 (a public team at four): a cheater and an honest seat built on half of the
+    other cheater's equivocation before it was proven, and honest peers that had proven it built
+    on the fraud record: a quorum built on both records of the place, some honest peer had a
+    result on each branch, and the order (the proven half never takes a place) rolled one back.
+    The one case the guarantee leaves to the order: the peers still end alike."""
+    replayed(7067)
