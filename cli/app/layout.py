@@ -33,7 +33,7 @@ from spycraft.cli.typeset import Fragment, Line, line_width
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SIDE_MIN = 36  # the person's column (private facts, decision), borders included
 SIDE_MAX = 60
-DECISION_ROWS = 3  # options always shown, at least (with the scroll marks)
+DECISION_ROWS = 4  # lines of options always shown, at least (a scroll mark counted)
 BORDER = "class:frame.border"
 
 
@@ -101,6 +101,8 @@ def _side(width: int, height: int, avail: int, needs: Needs, history: int, talk:
     if not needs.board_fits(width - column - 2):
         column = SIDE_MIN
     column = max(column, min(SIDE_MAX, width - 2 - needs.board_natural))
+    while column > SIDE_MIN and needs.first_rows(width - column - 2, True) > avail - 2:
+        column -= 1  # a wider board wraps its facts less: its first grid whole comes first
     pane_w = width - column
     packed = needs.first_rows(pane_w - 2, False) > avail - 2
     private, decision, prompt = _column(column, avail, needs)
@@ -131,7 +133,9 @@ def _stacked(width: int, avail: int, needs: Needs, history: int, talk: int) -> P
 
 
 def _decision_least(prompt: int, options: int) -> int:
-    return 2 + prompt + 1 + min(options, DECISION_ROWS + (2 if options > DECISION_ROWS else 0))
+    """The decision's least height: its borders, its whole question, the typing line and a
+    few options (``DECISION_ROWS``, the scroll mark counted)."""
+    return 2 + prompt + 1 + min(options, DECISION_ROWS)
 
 
 def _column(width: int, avail: int, needs: Needs) -> tuple[tuple[int, int], tuple[int, int], int]:

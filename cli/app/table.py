@@ -82,6 +82,21 @@ TABS = (("board", "Board", "f2"), ("you", "You", "f3"), ("history", "History", "
         ("talk", "Talk", "f5"))
 
 
+class _Is:
+    """A key part that equals only the very same object (a memo keyed by an object's id alone
+    would match a new object given the id of one that is gone)."""
+
+    __slots__ = ("thing",)
+
+    def __init__(self, thing: object) -> None:
+        self.thing = thing
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Is) and other.thing is self.thing
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class AppAgent:
     """A seat's agent whose decisions are made by the person in the application."""
 
@@ -223,7 +238,7 @@ class TableApp:
     def _replan(self) -> None:
         width, height = self._size()
         view = self.view
-        key = (width, height, id(view.picture), id(view.decision), view.closing is not None,
+        key = (width, height, _Is(view.picture), _Is(view.decision), view.closing is not None,
                self.watching, self.bridge.say is not None, self._prompt_key())
         if key != self._plan_key:
             self._plan_key = key
@@ -273,7 +288,7 @@ class TableApp:
         if decision is None:
             pic = self.view.picture
             return ("waiting", pic.turn if pic is not None else None)
-        return ("deciding", id(decision))
+        return ("deciding", _Is(decision))
 
     # --- keys ---------------------------------------------------------------------------------
 
@@ -400,6 +415,10 @@ class TableApp:
         def show(event: KeyPressEvent) -> None:
             if name in self._tabs():
                 self.tab = name
+                if name in self.tops:
+                    self.tops[name] = 0  # a tab opens at its top (the history at its end)
+                else:
+                    self.backs[name] = 0
         return show
 
     def _tabs(self) -> list[str]:
@@ -508,7 +527,7 @@ class TableApp:
 
     def _board_set(self, width: int, packed: bool) -> draw.Set:
         pic = self.view.picture
-        key = (id(pic), width, packed, self.view.closing)
+        key = (_Is(pic), width, packed, self.view.closing)
         return self._memoized(f"board{width}{packed}", key, lambda: self._draw_board(width, packed))
 
     def _draw_board(self, width: int, packed: bool) -> draw.Set:
@@ -527,7 +546,7 @@ class TableApp:
 
     def _private_lines(self, width: int) -> list[Line]:
         pic = self.view.picture
-        return self._memoized(f"private{width}", (id(pic), width),
+        return self._memoized(f"private{width}", (_Is(pic), width),
                               lambda: draw.private_lines(pic, width))
 
     def _question_lines(self, width: int) -> list[Line]:
@@ -545,7 +564,7 @@ class TableApp:
                 text = "waiting…"
             return typeset.wrap([("class:hint", text)], width, 2)
         # A prompt may run over several lines (a question, then "Your cards: ..."): keep them.
-        return self._memoized(f"question{width}", (id(decision), width), lambda: typeset.wrap(
+        return self._memoized(f"question{width}", (_Is(decision), width), lambda: typeset.wrap(
             [("class:label", printable_block(decision.prompt))], width, 2))
 
     def _option_items(self, width: int) -> list[list[Line]]:
@@ -555,7 +574,7 @@ class TableApp:
             return []
         labels = choices.decision.labels
         current = choices.highlighted()
-        key = (id(choices), choices.text, current, width)
+        key = (_Is(choices), choices.text, current, width)
 
         def make() -> list[list[Line]]:
             items = []
@@ -901,7 +920,7 @@ class TableApp:
         width, height = self._size()
         width, height = width - 4, height - 2
         inner = width - 2
-        lines = self._memoized("help", (inner, id(self.choices), self.game),
+        lines = self._memoized("help", (inner, _Is(self.choices), self.game),
                                lambda: self.help_lines(inner - 1))
         rows = height - 2
         top, body = layout.scrolled(lines, self.help_top, rows)

@@ -178,7 +178,7 @@ def _board_grid(g: Game, mine: Side | None) -> Grid:
             letters.append(Cell(letter, tone))
         rows.append(tuple(cells))
         small.append(tuple(letters))
-    compact = Grid(f"Board (A is {SIDE_NAMES[0]}'s W-A, a is {SIDE_NAMES[1]}'s R-A)",
+    compact = Grid("Board: A is W-A, a is R-A",
                    ("", *FILES), tuple(small))
     return Grid("Board", ("", *FILES), tuple(rows), compact)
 
