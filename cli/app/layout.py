@@ -31,7 +31,7 @@ from spycraft.cli import typeset
 from spycraft.cli.typeset import Fragment, Line, line_width
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-SIDE_MIN = 36  # the person's column (private facts, decision), borders included
+SIDE_MIN = 35  # the person's column (private facts, decision), borders included
 SIDE_MAX = 60
 DECISION_ROWS = 4  # lines of options always shown, at least (a scroll mark counted)
 BORDER = "class:frame.border"
@@ -49,6 +49,7 @@ class Needs:
     private_rows: Callable[[int], int]  # 0: no private panel
     prompt_rows: Callable[[int], int]  # 0: no decision panel
     option_rows: Callable[[int], int]
+    tallest_option: Callable[[int], int] = lambda width: 1  # the lines of the longest option
     person_natural: int = 0  # the widest private fact or option unwrapped, marks included
     talk: bool = False
 
@@ -116,7 +117,8 @@ def _stacked(width: int, avail: int, needs: Needs, history: int, talk: int) -> P
     dec_w = max(SIDE_MIN, width // 2) if has_private else width
     priv_w = width - dec_w if has_private else 0
     prompt = needs.prompt_rows(dec_w - 2)
-    least = _decision_least(prompt, needs.option_rows(dec_w - 2)) if prompt else 0
+    least = _decision_least(prompt, needs.option_rows(dec_w - 2),
+                            needs.tallest_option(dec_w - 2)) if prompt else 0
     want_dec = 2 + prompt + 1 + needs.option_rows(dec_w - 2) if prompt else 0
     want_priv = 2 + needs.private_rows(priv_w - 2) if has_private else 0
     least = max(least, 3 if has_private else 0)
@@ -132,10 +134,11 @@ def _stacked(width: int, avail: int, needs: Needs, history: int, talk: int) -> P
                 history=history, talk=talk, packed=packed)
 
 
-def _decision_least(prompt: int, options: int) -> int:
+def _decision_least(prompt: int, options: int, tallest: int = 1) -> int:
     """The decision's least height: its borders, its whole question, the typing line and a
-    few options (``DECISION_ROWS``, the scroll mark counted)."""
-    return 2 + prompt + 1 + min(options, DECISION_ROWS)
+    few options (``DECISION_ROWS``, the scroll mark counted), or the longest option whole
+    with its two marks."""
+    return 2 + prompt + 1 + min(options, max(DECISION_ROWS, tallest + 2))
 
 
 def _column(width: int, avail: int, needs: Needs) -> tuple[tuple[int, int], tuple[int, int], int]:
@@ -146,7 +149,7 @@ def _column(width: int, avail: int, needs: Needs) -> tuple[tuple[int, int], tupl
     if not prompt:
         return (width, avail), (0, 0), 0
     options = needs.option_rows(inner)
-    least = _decision_least(prompt, options)
+    least = _decision_least(prompt, options, needs.tallest_option(inner))
     want = 2 + prompt + 1 + options
     if not private_rows:
         return (0, 0), (width, avail), prompt

@@ -278,7 +278,8 @@ class TableApp:
             board_rows=board_rows,
             private_rows=lambda w: len(self._private_lines(w)),
             prompt_rows=lambda w: len(self._question_lines(w)),
-            option_rows=lambda w: sum(len(item) for item in self._option_items(w)),
+            option_rows=lambda w: sum(self._option_heights(w)),
+            tallest_option=lambda w: max(self._option_heights(w), default=1),
             talk=self.bridge.say is not None)
 
     def _prompt_key(self) -> object:
@@ -566,6 +567,17 @@ class TableApp:
         # A prompt may run over several lines (a question, then "Your cards: ..."): keep them.
         return self._memoized(f"question{width}", (_Is(decision), width), lambda: typeset.wrap(
             [("class:label", printable_block(decision.prompt))], width, 2))
+
+    def _option_heights(self, width: int) -> list[int]:
+        """The lines each option of the open decision takes (all of them, whatever is typed,
+        so the layout stays put while the person types)."""
+        choices = self.choices
+        if choices is None or self._closing():
+            return []
+        labels = choices.decision.labels
+        return self._memoized(f"heights{width}", (_Is(choices.decision), width), lambda: [
+            len(typeset.wrap([("", printable(label))], width, 4, first=[("", "  ")]))
+            for label in labels])
 
     def _option_items(self, width: int) -> list[list[Line]]:
         """Each option shown, set in ``width``: the first line marked, the rest indented."""

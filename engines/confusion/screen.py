@@ -247,7 +247,7 @@ def _status(g: Game, seat: int | None) -> tuple[Fact, ...]:
         facts.append(
             Fact(
                 "You play",
-                f"{SIDE_NAMES[side]}: from rank {home_rank(side)} toward rank {goal_rank(side)}",
+                f"{SIDE_NAMES[side]}, rank {home_rank(side)} to rank {goal_rank(side)}",
                 "you",
                 "You do not know how your own spies move: your opponent assigned their types "
                 "and answers yes or no to each move you announce.",

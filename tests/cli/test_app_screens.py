@@ -109,9 +109,10 @@ def shows(rows: list[str], want: Expected) -> bool:
     return question == want.prompt and bool(shown) and shown[0] == want.labels[0]
 
 
-def _options(rows: list[str]) -> list[str] | None:
+def _options(rows: list[str]) -> tuple[str, ...] | None:
+    """The decision panel's lines (the highlight included), or None when it is not shown."""
     panel = terminal.box(rows, "Your decision")
-    return terminal.options(panel)[0] if panel is not None else None
+    return panel.lines if panel is not None else None
 
 
 def check_options(tty: Tty, want: Expected, where: str) -> None:
@@ -125,7 +126,7 @@ def check_options(tty: Tty, want: Expected, where: str) -> None:
             seen |= set(shown)
             if "↓" not in marks:
                 break
-            before = shown
+            before = panel.lines
             tty.press("down", times=max(1, len(shown) - 2))  # as a person scrolls: none skipped
             rows = tty.wait(lambda r, b=before: _options(r) not in (None, b),
                             what=f"the options scrolled ({where})")
@@ -160,6 +161,14 @@ def has_pane(rows: list[str]) -> bool:
     return any(b.top == 0 and b.left == 0 for b in terminal.boxes(rows))
 
 
+def _joined(before: list[str], page: list[str]) -> list[str]:
+    """Two pages of a scrolled panel as one text (the lines they share once)."""
+    for shared in range(min(len(before), len(page)), 0, -1):
+        if before[-shared:] == page[:shared]:
+            return before + page[shared:]
+    return before + page
+
+
 def check_facts(tty: Tty, want: Expected, where: str) -> None:
     rows = tty.rows()
     panel = terminal.box(rows, "You: seat 0")
@@ -170,13 +179,14 @@ def check_facts(tty: Tty, want: Expected, where: str) -> None:
         rows = tty.wait(lambda r: has_pane(r) and "You F3" in pane(r).title and
                         terminal.facts(pane(r).lines)[:1] == list(want.facts[:1]),
                         what=f"the You tab ({where})")
-        shown = terminal.facts(pane(rows).lines)
+        lines = list(pane(rows).lines)
         while "PgDn" in pane(rows).footer:
             before = rows
             tty.press("pgdn")
             rows = tty.wait(lambda r, b=before: r != b and has_pane(r),
                             what=f"more of the You tab ({where})")
-            shown += terminal.facts(pane(rows).lines)
+            lines = _joined(lines, list(pane(rows).lines))
+        shown = terminal.facts(lines)
         tty.press("f2")
         tty.wait(lambda r: shows(r, want) and "F2: the board" not in r[-1],
                  what=f"the board again ({where})")
