@@ -102,8 +102,8 @@ def _side(width: int, height: int, avail: int, needs: Needs, history: int, talk:
     if not needs.board_fits(width - column - 2):
         column = SIDE_MIN
     column = max(column, min(SIDE_MAX, width - 2 - needs.board_natural))
-    while column > SIDE_MIN and needs.first_rows(width - column - 2, True) > avail - 2:
-        column -= 1  # a wider board wraps its facts less: its first grid whole comes first
+    if column > SIDE_MIN and needs.first_rows(width - column - 2, True) > avail - 2:
+        column = SIDE_MIN  # a wider board wraps its facts less: its first grid whole comes first
     pane_w = width - column
     packed = needs.first_rows(pane_w - 2, False) > avail - 2
     private, decision, prompt = _column(column, avail, needs)

@@ -113,7 +113,7 @@ class Tty:
         while time.monotonic() < deadline:
             rows = self.rows()
             if ready(rows):
-                time.sleep(0.03)
+                time.sleep(0.06)
                 again = self.rows()
                 if again == rows:
                     return rows

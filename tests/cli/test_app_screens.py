@@ -116,7 +116,7 @@ def _options(rows: list[str]) -> tuple[str, ...] | None:
 
 
 def check_options(tty: Tty, want: Expected, where: str) -> None:
-    rows = tty.rows()
+    rows = tty.wait(lambda r: shows(r, want), what=f"the decision ({where})")
     panel = terminal.box(rows, "Your decision")
     assert panel is not None
     if len(want.labels) <= WALKED:
@@ -170,7 +170,8 @@ def _joined(before: list[str], page: list[str]) -> list[str]:
 
 
 def check_facts(tty: Tty, want: Expected, where: str) -> None:
-    rows = tty.rows()
+    rows = tty.wait(lambda r: shows(r, want) and terminal.box(r, "You: seat 0") is not None,
+                    what=f"the private panel ({where})")
     panel = terminal.box(rows, "You: seat 0")
     assert panel is not None, f"no private panel ({where})\n{tty.text()}"
     shown = terminal.facts(panel.lines)
