@@ -166,12 +166,13 @@ def grid_fits(g: Grid, width: int) -> bool:
 
 def grid_lines(g: Grid, width: int) -> list[Line]:
     """A grid under its title, set in ``width``: whole when it fits, else its compact form
-    when that fits whole, else with its cells wrapped at words (the full form first), else
-    (not even the longest words fit side by side) with words broken, none lost."""
+    when that fits whole, else with its cells wrapped at words (the compact form first: it is
+    made for small screens), else (not even the longest words fit side by side) with words
+    broken, none lost."""
     forms = [g] if g.compact is None else [g, g.compact]
     chosen, fit = g, None
     for whole in (True, False):
-        for form in forms:
+        for form in (forms if whole else forms[::-1]):
             found = typeset.table_widths(*_form(form), width)
             if found is not None and (found.whole or not whole):
                 chosen, fit = form, found
@@ -317,6 +318,16 @@ def history(events: Sequence[Event], current: int | None = None) -> Fragments:
 def plain(fragments: Fragments) -> str:
     """The text of fragments, without styles (for tests and for the line after the app)."""
     return "".join(text for _, text in fragments)
+
+
+def explained(screen: Screen | None, label: str | None = None) -> list[tuple[str, str]]:
+    """The help's part on the table: each explained fact by its label and text ("Score
+    (Resistance 0, Spies 0)"), then its rules; the ones ``label`` names first."""
+    if screen is None:
+        return []
+    labels = {f.text: f.label for f in (*screen.status, *screen.private) if f.label}
+    return [(f"{labels[name]} ({name})" if name in labels and labels[name] != name else name,
+             text) for name, text in explanations(screen, label)]
 
 
 def explanations(screen: Screen | None, label: str | None = None) -> list[tuple[str, str]]:

@@ -208,7 +208,7 @@ class ReplayApp:
     def help_lines(self, width: int) -> list[Line]:
         """The rules of what the table shows, then the game's guide as formatted text."""
         out: list[Line] = []
-        for name, text in draw.explanations(self.picture().screen):
+        for name, text in draw.explained(self.picture().screen):
             out += typeset.wrap([("class:label", f"{printable(name)}: "),
                                  ("", printable_block(text))], width, 2)
         if out:

@@ -146,6 +146,7 @@ class TableApp:
         self.filter = Buffer(multiline=False, on_text_changed=self._typed)
         self.chat_input = Buffer(multiline=False)
         self._trees: dict[str, Container] = {}
+        self._titled = True  # the pane's border shows the game's name (else the status line)
         self._build_windows()
         self.app: Application[None] = Application(
             layout=self._layout(), key_bindings=self._keys(), full_screen=True,
@@ -649,6 +650,7 @@ class TableApp:
         if typeset.cells(name) > room:
             name = name.split(":")[0]
         title = [[("class:frame.label", name)]] if typeset.cells(name) <= room else []
+        self._titled = bool(title)
         return _lines_to_text(layout.box(width, height, body, title, footer, tabs))
 
     def _below(self, board: draw.Set, end: int) -> list[str]:
@@ -866,6 +868,8 @@ class TableApp:
             else:
                 parts.append((1, [("", f"turn timer {clock}")]))
         parts += self._hidden_keys()
+        if not self._titled and pic is not None:
+            parts.insert(0, (4, [("class:label", printable(pic.title.split(":")[0]))]))
         parts.append((3, [("", "F1 help")]))
         extra = self.bridge.status()
         if extra:
@@ -892,29 +896,21 @@ class TableApp:
 
     # --- help ---------------------------------------------------------------------------------
 
-    def _help_parts(self) -> tuple[list[str], str | None]:
-        pic = self.view.picture
-        screen = pic.screen if pic is not None else None
-        label = self.choices.label() if self.choices is not None else None
-        parts = []
-        if label:
-            parts.append(f"Highlighted: {label}")
-        for name, text in draw.explanations(screen, label):
-            parts.append(f"{name}: {text}")
-        return [printable_block(p) for p in parts], self.game
-
     def help_lines(self, width: int) -> list[Line]:
         """The help set in ``width``: the rules of what the highlighted option names, then of
         the facts on the table, then the game's player guide as formatted text."""
-        parts, game = self._help_parts()
+        label = self.choices.label() if self.choices is not None else None
         out: list[Line] = []
-        for part in parts:
-            name, _, text = part.partition(": ")
-            out += typeset.wrap([("class:label", f"{name}: "), ("", text)], width, 2)
+        if label:
+            out += typeset.wrap([("class:label", "Highlighted: "), ("", printable(label))],
+                                width, 2)
+        for name, text in draw.explained(self._screen(), label):
+            out += typeset.wrap([("class:label", f"{printable(name)}: "),
+                                 ("", printable_block(text))], width, 2)
         if out:
             out.append([])
-        if game:
-            out += guide_lines(game, width)
+        if self.game:
+            out += guide_lines(self.game, width)
         else:
             out += typeset.wrap([("", "The game is not known yet.")], width)
         return out
