@@ -184,13 +184,15 @@ def grid_lines(g: Grid, width: int) -> list[Line]:
     return typeset.wrap([("class:title", printable(chosen.title))], width, 2) + body
 
 
+def fact_items(items: Iterable[Fact], width: int) -> list[list[Line]]:
+    """Each fact's lines, ``label: text``, wrapped with its continuations indented; ``(?)``
+    marks a fact whose rules the help explains."""
+    return [typeset.wrap(_fact(fact), width, 2) for fact in items]
+
+
 def fact_lines(items: Iterable[Fact], width: int) -> list[Line]:
-    """One fact a line, ``label: text``, wrapped with its continuations indented; ``(?)`` marks
-    a fact whose rules the help explains."""
-    out: list[Line] = []
-    for fact in items:
-        out += typeset.wrap(_fact(fact), width, 2)
-    return out
+    """The facts one after another (``fact_items``)."""
+    return [line for item in fact_items(items, width) for line in item]
 
 
 def _fact(fact: Fact) -> Line:

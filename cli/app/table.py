@@ -671,13 +671,26 @@ class TableApp:
         width, height = self._plan.private
         if width <= 2:
             return []
-        lines = self._private_lines(width - 2)
-        rows = height - 2
-        body = lines[:rows]
+        body, hidden = self._private_shown(width - 2, height - 2)
         footer = []
-        if len(lines) > rows:
-            footer.append([("class:more", f"▼ F3: all you know ({len(lines) - rows} more)")])
+        if hidden:
+            footer.append([("class:more", f"▼ F3: all you know ({hidden} more)")])
         return _lines_to_text(layout.box(width, height, body, [self._private_title()], footer))
+
+    def _private_shown(self, width: int, rows: int) -> tuple[list[Line], int]:
+        """The private facts that fit whole in ``rows`` lines, and how many more there are
+        (those are one key away: F3)."""
+        pic = self.view.picture
+        if pic is None or pic.screen is None:
+            return [], 0
+        items = self._memoized(f"facts{width}", (_Is(pic), width), lambda: draw.fact_items(
+            pic.screen.private if pic.screen is not None else (), width))
+        body: list[Line] = []
+        for shown, item in enumerate(items):
+            if len(body) + len(item) > rows:
+                return body, len(items) - shown
+            body += item
+        return body, 0
 
     def _private_title(self) -> Line:
         seat = self.view.seat
@@ -890,7 +903,7 @@ class TableApp:
         elif self.tab != "board":
             parts.append((2, [("", "F2: the board")]))
         if plan.private[0] > 2 and self.tab != "you" and \
-                len(self._private_lines(plan.private[0] - 2)) > plan.private[1] - 2:
+                self._private_shown(plan.private[0] - 2, plan.private[1] - 2)[1]:
             parts.append((2, [("", "F3: all you know")]))
         return parts
 

@@ -6,10 +6,13 @@ holds every fact whole (or one key, F3, shows them all), and the board's first g
 The terminal is resized between the three sizes at each checked decision, so re-laying out a
 running table is tested too. Below 80x24 the screen says so and Enter takes nothing.
 
-Sampled: every decision of a game with up to ``EVERY`` of them; in longer games (SpyNet) the
-first three, the last, and every n-th between, about ``EVERY`` in all; the rest are taken at
-the size the terminal has then. Lists of more than ``WALKED`` options are checked by typing
-six of them (the first two, two in the middle, the last two) instead of scrolling through.
+Sampled: every decision of a game with up to ``EVERY`` of them; in longer games the first
+three, the last, and every n-th between, about ``EVERY`` in all; the rest are taken at the size
+the terminal has then. At a checked decision, the first size reads everything (every option
+scrolled through, every fact with F3 when the panel sends there); the other two read what is
+on screen (each option and fact shown is whole, the board's first grid is whole). Lists of
+more than ``WALKED`` options are checked by typing six of them (the first two, two in the
+middle, the last two) instead of scrolling through.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from tests.cli.seeded_table import seeded
 from tests.cli.terminal import Tty
 
 SIZES = ((80, 24), (100, 30), (140, 45))
-EVERY = 24
+EVERY = 12
 WALKED = 40
 SEED = 3
 GAMES = [
@@ -195,6 +198,18 @@ def check_facts(tty: Tty, want: Expected, where: str) -> None:
     assert not missing, f"private facts not shown whole ({where}): {missing}\n{tty.text()}"
 
 
+def check_shown(rows: list[str], want: Expected, where: str) -> None:
+    """Whatever option and fact the screen shows, it shows whole."""
+    panel = terminal.box(rows, "Your decision")
+    assert panel is not None
+    shown, _ = terminal.options(panel)
+    assert set(shown) <= set(want.labels), (where, set(shown) - set(want.labels), "\n".join(rows))
+    private = terminal.box(rows, "You: seat 0")
+    assert private is not None, where
+    facts = terminal.facts(private.lines)
+    assert facts and set(facts) <= set(want.facts), (where, set(facts) - set(want.facts))
+
+
 def check_board(rows: list[str], want: Expected, where: str) -> None:
     if not want.board:
         return
@@ -223,10 +238,12 @@ def test_every_decision_reads_whole_at_every_size(game: str, players: int,
                 where = f"{game}, decision {k} of {len(wants)}, {SIZES[at][0]}x{SIZES[at][1]}"
                 rows = tty.wait(lambda r, w=want: shows(r, w), timeout=60,
                                 what=f"decision {k} ({where}): {want.prompt!r}")
-                if k in checked:
+                if k in checked:  # all of it at the first size, what is on screen at the others
                     check_board(rows, want, where)
-                    check_options(tty, want, where)
-                    check_facts(tty, want, where)
+                    check_shown(rows, want, where)
+                    if at == order[0]:
+                        check_options(tty, want, where)
+                        check_facts(tty, want, where)
             frame = tty.rows()
             tty.press("enter")
             try:  # the answer is taken (the screen moves on) before the next one is read
