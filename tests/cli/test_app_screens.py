@@ -36,7 +36,7 @@ from tests.cli.terminal import Tty
 SIZES = ((80, 24), (100, 30), (140, 45))
 EVERY = 12
 WALKED = 40
-SEED = 3
+SEED = 1  # a seed whose games are short enough (Confusion ends in 15 decisions)
 GAMES = [
     ("resistance", 5, ()),
     ("resistance", 7, ("plot",)),
