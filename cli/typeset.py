@@ -172,15 +172,29 @@ def table_widths(columns: Sequence[Text], rows: Sequence[Sequence[Text]], width:
                  force: bool = False) -> Fit | None:
     """How a table is set in ``width`` cells, or None when even the longest words do not fit
     side by side (unless ``force``: then words break)."""
-    count = len(columns)
-    if not count:
+    if not columns:
         return Fit([], 0, True)
+    return fit(*measure(columns, rows), width, force)
+
+
+def measure(columns: Sequence[Text], rows: Sequence[Sequence[Text]]
+            ) -> tuple[list[int], list[int]]:
+    """Each column's natural width (its widest cell) and least width (its longest word)."""
+    count = len(columns)
     natural = [line_width(c) for c in columns]
     least = [_longest_word(c) for c in columns]
     for row in rows:
         for i, cell in enumerate(row[:count]):
             natural[i] = max(natural[i], line_width(cell))
             least[i] = max(least[i], _longest_word(cell))
+    return natural, least
+
+
+def fit(natural: list[int], least: list[int], width: int, force: bool = False) -> Fit | None:
+    """Column widths from what the columns measure (``measure``), for ``width`` cells."""
+    count = len(natural)
+    if not count:
+        return Fit([], 0, True)
     for gap in (2, 1):
         if sum(natural) + gap * (count - 1) <= width:
             return Fit(natural, gap, True)
@@ -218,6 +232,12 @@ def table(columns: Sequence[Text], rows: Sequence[Sequence[Text]], width: int,
     fitted = table_widths(columns, rows, width, force)
     if fitted is None:
         return None
+    return set_table(columns, rows, fitted, header_style, rule)
+
+
+def set_table(columns: Sequence[Text], rows: Sequence[Sequence[Text]], fitted: Fit,
+              header_style: str = "class:label", rule: str = "") -> list[Line]:
+    """The table's lines in the widths ``fitted`` gives."""
     widths, gap = fitted.widths, fitted.gap
     out: list[Line] = []
     body = [list(row[: len(columns)]) + [[]] * (len(columns) - len(row)) for row in rows]
@@ -231,8 +251,14 @@ def table(columns: Sequence[Text], rows: Sequence[Sequence[Text]], width: int,
     return out
 
 
+def _fits(cell: Text, width: int) -> bool:
+    """A cell that stands on one line as it is (no line break, no spaces to trim)."""
+    return all("\n" not in text for _, text in cell) and line_width(cell) <= width and not (
+        cell and (cell[0][1][:1] == " " or cell[-1][1][-1:] == " "))
+
+
 def _row(row: Sequence[Text], widths: Sequence[int], gap: int) -> list[Line]:
-    columns = [wrap(cell, w) for cell, w in zip(row, widths)]
+    columns = [[list(cell)] if _fits(cell, w) else wrap(cell, w) for cell, w in zip(row, widths)]
     height = max((len(c) for c in columns), default=1)
     lines: list[Line] = []
     for k in range(height):

@@ -86,12 +86,12 @@ def plan(width: int, height: int, needs: Needs) -> Plan:
         return Plan(width, height, pane=(width, avail), history=history, talk=talk,
                     packed=needs.first_rows(width - 2, False) > inner)
     room = width - SIDE_MIN - 2
+    if needs.first_natural <= room and needs.board_fits(room):
+        return _side(width, height, avail, needs, history, talk)  # beside, cell by cell
     stacked = _stacked(width, avail, needs, history, talk)
-    if needs.board_fits(room) and (
-            needs.first_natural <= room  # the board beside the person, cell by cell
-            or stacked.pane[1] - 2 < needs.first_rows(width - 2, True)):  # or wrapped, if
-        return _side(width, height, avail, needs, history, talk)  # stacked cannot show it
-    return stacked
+    if needs.board_fits(room) and stacked.pane[1] - 2 < needs.first_rows(width - 2, True):
+        return _side(width, height, avail, needs, history, talk)  # wrapped, if stacked
+    return stacked  # cannot show the board's first grid whole
 
 
 def _side(width: int, height: int, avail: int, needs: Needs, history: int, talk: int) -> Plan:
@@ -121,6 +121,10 @@ def _stacked(width: int, avail: int, needs: Needs, history: int, talk: int) -> P
                             needs.tallest_option(dec_w - 2)) if prompt else 0
     want_dec = 2 + prompt + 1 + needs.option_rows(dec_w - 2) if prompt else 0
     want_priv = 2 + needs.private_rows(priv_w - 2) if has_private else 0
+    if prompt:  # the decision gives up an option's line if the board's first grid needs it
+        first_need = 2 + needs.first_rows(width - 2, True)
+        floor = 2 + prompt + 1 + min(needs.option_rows(dec_w - 2), DECISION_ROWS - 1)
+        least = max(floor, min(least, avail - first_need))
     least = max(least, 3 if has_private else 0)
     # The board gets what it needs to show all of it, spaced out when that fits, the person's
     # row the rest; but never less than the decision's least, nor more than it wants.

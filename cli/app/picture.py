@@ -11,6 +11,7 @@ touches a terminal; the tests read the fragments as text.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -146,22 +147,31 @@ def _form(g: Grid) -> tuple[list[Line], list[list[Line]]]:
             [_cells(r, len(g.columns)) for r in g.rows])
 
 
+@functools.lru_cache(maxsize=512)
+def _measured(g: Grid) -> tuple[list[int], list[int]]:
+    """A grid's columns measured once (a grid is frozen: the same grid, the same sizes)."""
+    return typeset.measure(*_form(g))
+
+
+def _fit(g: Grid, width: int, force: bool = False) -> typeset.Fit | None:
+    natural, least = _measured(g)
+    return typeset.fit(list(natural), list(least), width, force)
+
+
 def natural_width(g: Grid) -> int:
     """The cells a grid takes with every cell whole on one line (its compact form's, when it
     has one): what a panel must give it to draw it cell by cell."""
     widths = []
     for form in (g, g.compact):
         if form is not None:
-            fitted = typeset.table_widths(*_form(form), 10**6)
-            assert fitted is not None
-            widths.append(fitted.width)
+            natural, _ = _measured(form)
+            widths.append(sum(natural) + 2 * max(0, len(natural) - 1))
     return min(widths)
 
 
 def grid_fits(g: Grid, width: int) -> bool:
     """Whether the grid (or its compact form) can be set in ``width`` without breaking a word."""
-    return any(typeset.table_widths(*_form(form), width) is not None
-               for form in (g, g.compact) if form is not None)
+    return any(_fit(form, width) is not None for form in (g, g.compact) if form is not None)
 
 
 def grid_lines(g: Grid, width: int) -> list[Line]:
@@ -173,14 +183,17 @@ def grid_lines(g: Grid, width: int) -> list[Line]:
     chosen, fit = g, None
     for whole in (True, False):
         for form in (forms if whole else forms[::-1]):
-            found = typeset.table_widths(*_form(form), width)
+            found = _fit(form, width)
             if found is not None and (found.whole or not whole):
                 chosen, fit = form, found
                 break
         if fit is not None:
             break
+    if fit is None:
+        fit = _fit(g, width, force=True)
+    assert fit is not None
     columns, rows = _form(chosen)
-    body = typeset.table(columns, rows, width, force=fit is None) or []
+    body = typeset.set_table(columns, rows, fit)
     return typeset.wrap([("class:title", printable(chosen.title))], width, 2) + body
 
 
@@ -251,6 +264,13 @@ def board_lines(pic: Picture | None, width: int, packed: bool = False) -> Set:
     for note in screen.notes:
         lines += typeset.wrap([("class:hint", printable(note))], width, 2)
     return Set(lines, tuple(parts))
+
+
+def first_rows(screen: Screen, width: int, packed: bool = False) -> int:
+    """The lines ``board_lines`` takes up to the end of the first grid (the board itself)."""
+    facts = packed_facts(screen.status, width) if packed else fact_lines(screen.status, width)
+    first = grid_lines(screen.board[0], width) if screen.board else []
+    return len(facts) + (0 if packed or not screen.board else 1) + len(first)
 
 
 def private_lines(pic: Picture | None, width: int) -> list[Line]:

@@ -258,11 +258,10 @@ class TableApp:
         first = draw.natural_width(grids[0]) if grids else text_width
 
         def first_rows(width: int, packed: bool) -> int:
-            board = self._board_set(width, packed)
-            end = board.parts[2][0] if len(board.parts) > 2 else len(board.lines)
-            while end and not board.lines[end - 1]:
-                end -= 1
-            return end
+            if self._closing() or screen is None:
+                return len(self._board_set(width, packed).lines)
+            return self._memoized(f"first{width}{packed}", (_Is(pic), width, packed),
+                                  lambda: draw.first_rows(screen, width, packed))
 
         def board_rows(width: int, packed: bool) -> int:
             return len(self._board_set(width, packed).lines)
