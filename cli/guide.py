@@ -4,17 +4,26 @@ Theory of operation: a guide is a Markdown file shipped as package data beside t
 ``cli/guides/<game>.md`` (setup.py's ``package_data``), read through ``importlib.resources`` so
 it is found the same way from the source tree, an editable install or a wheel. The product never
 reads the normative rulebooks; the guides are written from them for people. ``guide`` never
-fails: for a game without a guide it returns a line that says so. ``show`` prints a guide, a
-section at a time in a terminal (``cli.pager``), all at once into a pipe.
+fails: for a game without a guide it returns a line that says so.
+
+A guide is shown as formatted text, never as its Markdown source (``cli.markdown``):
+``guide_lines`` sets it for a width (the application's help draws it), and ``show`` pages it
+in a terminal (``cli.pager.page``: bold headings, laid-out tables, set again at every resize)
+or prints it as plain text wrapped at words into a pipe, or with ``--all``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from spycraft.cli.pager import Pager, Stopped
+from spycraft.cli import markdown, typeset
+from spycraft.cli.pager import page
+from spycraft.cli.typeset import Line
 from spycraft.engines.registry import game_names, load
 
 FOLDER = "guides"
@@ -43,21 +52,32 @@ def guide(game: str) -> str:
         )
 
 
+def guide_lines(game: str, width: int, plain: bool = False) -> list[Line]:
+    """The guide of ``game`` set as formatted text for ``width`` cells."""
+    return markdown.render(guide(game), width, plain)
+
+
+def guide_text(game: str, width: int) -> str:
+    """The guide as plain text wrapped at ``width`` (for a pipe)."""
+    return typeset.plain(guide_lines(game, width, plain=True))
+
+
 def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rules", help="how to play a game: its rules, written for players")
     p.add_argument("game", choices=game_names())
     p.add_argument("--all", action="store_true",
-                   help="everything at once (in a terminal: a section at a time, Enter goes on)")
+                   help="print everything at once, as plain text (in a terminal the guide is "
+                   "shown in a pager: arrows, PgUp/PgDn, space, q)")
 
 
 def show(args: argparse.Namespace) -> int:
-    """``spycraft rules GAME``: the guide, a section (``## ``) at a time in a terminal."""
-    pager = Pager(args.all, "next section")
-    try:
-        for line in guide(args.game).splitlines():
-            if line.startswith("## "):
-                pager.turn()
-            pager.say(line)
-    except Stopped:
-        return 0
-    return 0 if has_guide(args.game) else 1
+    """``spycraft rules GAME``: the guide in a pager at a terminal, else as plain text."""
+    found = 0 if has_guide(args.game) else 1
+    terminal = sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    if terminal and not args.all:
+        title = load(args.game).title if found == 0 else args.game
+        page(lambda width: guide_lines(args.game, width), f"{title}: how to play")
+        return found
+    width = shutil.get_terminal_size((80, 24)).columns  # $COLUMNS, the terminal, else 80
+    sys.stdout.write(guide_text(args.game, min(max(width, 40), 100)) + "\n")
+    return found

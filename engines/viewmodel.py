@@ -44,6 +44,9 @@ class Grid:
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
+    # The same table in fewer columns of terminal (a board's squares in two letters), for a UI
+    # that cannot set the full one whole; it says the same things, its title says how to read it.
+    compact: Grid | None = None
 
 
 @dataclass(frozen=True)

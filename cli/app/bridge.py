@@ -61,7 +61,10 @@ class Bridge:
         self.left: Leaving | None = None
         self.closed = threading.Event()  # the application has ended
         self.changed: Callable[[], None] = lambda: None
-        self.status: Callable[[], str] = lambda: ""  # seats connected, the turn timer
+        self.status: Callable[[], str] = lambda: ""  # seats connected
+        # The table's turn timer: the seconds the seat whose turn it is has left, or None (no
+        # timer: offline, or the game is over). The session gives it (``run.LanFeed``).
+        self.clock: Callable[[], float | None] = lambda: None
         # Table talk, when the session offers it: say a line (returns why not, or None), and
         # the lines said so far (each already safe on a terminal).
         self.say: Callable[[str], str | None] | None = None

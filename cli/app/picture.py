@@ -11,11 +11,14 @@ touches a terminal; the tests read the fragments as text.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.cli import typeset
+from spycraft.cli.typeset import Line
 from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import TableState
@@ -42,6 +45,17 @@ STYLE = {
     "frame.border": "ansibrightblack",
     "frame.label": "bold",
     "status": "reverse",
+    "tab": "ansibrightblack",
+    "tab.on": "bold reverse",
+    "more": "bold ansicyan",
+    "warn": "bold reverse ansired",
+    "md.h1": "bold underline",
+    "md.h2": "bold ansicyan",
+    "md.h3": "bold",
+    "md.bold": "bold",
+    "md.em": "italic",
+    "md.code": "ansigreen",
+    "md.bullet": "ansicyan",
 }
 _SIDES = {"red": "ansired", "blue": "ansiblue", "green": "ansigreen", "yellow": "ansiyellow",
           "black": "ansibrightblack", "white": "bold", "resistance": "ansiblue",
@@ -117,105 +131,225 @@ class Painter:
         return Event(signed.seq, line) if line else None
 
 
-# --- drawing ----------------------------------------------------------------------------------
+# --- drawing ---------------------------------------------------------------------------------
+#
+# Every panel is set for the width it is given (``cli.typeset``): lines of fragments, words
+# wrapped, never cut. ``board_lines`` also says where each grid starts, so a panel that shows
+# only its top can name what is below.
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+def _cells(row: Sequence[Any], count: int) -> list[Line]:
+    return [[(tone_style(cell.tone), printable(cell.text))] for cell in row[:count]]
 
 
-def _fit(widths: list[int], room: int) -> list[int]:
-    """Column widths within ``room``: narrow columns keep their width and the widest give up
-    what is too much, down to 6 characters each (a vote column stays whole beside a long team)."""
-    cap = max(widths, default=0)
-    while cap > 6 and sum(min(w, cap) for w in widths) > room:
-        cap -= 1
-    return [min(w, cap) for w in widths]
+def _form(g: Grid) -> tuple[list[Line], list[list[Line]]]:
+    return ([[("", printable(c))] for c in g.columns],
+            [_cells(r, len(g.columns)) for r in g.rows])
 
 
-def grid(g: Grid, width: int = 200) -> Fragments:
-    """A grid with aligned columns under its title; a cell's tone colours it."""
-    out: Fragments = [("class:title", printable(g.title)), ("", "\n")]
-    count = len(g.columns)
-    widths = [len(c) for c in g.columns]
-    for row in g.rows:
-        for i, cell in enumerate(row[:count]):
-            widths[i] = max(widths[i], len(cell.text))
-    widths = _fit(widths, width - 2 * count)
-    if any(g.columns):
-        for i, column in enumerate(g.columns):
-            out.append(("class:label", _clip(printable(column), widths[i]).ljust(widths[i] + 2)))
-        out.append(("", "\n"))
-    for row in g.rows:
-        for i, cell in enumerate(row[:count]):
-            out.append((tone_style(cell.tone),
-                        _clip(printable(cell.text), widths[i]).ljust(widths[i])))
-            out.append(("", "  "))
+@functools.lru_cache(maxsize=512)
+def _measured(g: Grid) -> tuple[list[int], list[int]]:
+    """A grid's columns measured once (a grid is frozen: the same grid, the same sizes)."""
+    return typeset.measure(*_form(g))
+
+
+def _fit(g: Grid, width: int, force: bool = False) -> typeset.Fit | None:
+    natural, least = _measured(g)
+    return typeset.fit(list(natural), list(least), width, force)
+
+
+def natural_width(g: Grid) -> int:
+    """The cells a grid takes with every cell whole on one line (its compact form's, when it
+    has one): what a panel must give it to draw it cell by cell."""
+    widths = []
+    for form in (g, g.compact):
+        if form is not None:
+            natural, _ = _measured(form)
+            widths.append(sum(natural) + 2 * max(0, len(natural) - 1))
+    return min(widths)
+
+
+def grid_fits(g: Grid, width: int) -> bool:
+    """Whether the grid (or its compact form) can be set in ``width`` without breaking a word."""
+    return any(_fit(form, width) is not None for form in (g, g.compact) if form is not None)
+
+
+def grid_lines(g: Grid, width: int) -> list[Line]:
+    """A grid under its title, set in ``width``: whole when it fits, else its compact form
+    when that fits whole, else with its cells wrapped at words (the compact form first: it is
+    made for small screens), else (not even the longest words fit side by side) with words
+    broken, none lost."""
+    forms = [g] if g.compact is None else [g, g.compact]
+    chosen, fit = g, None
+    for whole in (True, False):
+        for form in (forms if whole else forms[::-1]):
+            found = _fit(form, width)
+            if found is not None and (found.whole or not whole):
+                chosen, fit = form, found
+                break
+        if fit is not None:
+            break
+    if fit is None:
+        fit = _fit(g, width, force=True)
+    assert fit is not None
+    columns, rows = _form(chosen)
+    body = typeset.set_table(columns, rows, fit)
+    return typeset.wrap([("class:title", printable(chosen.title))], width, 2) + body
+
+
+def fact_items(items: Iterable[Fact], width: int) -> list[list[Line]]:
+    """Each fact's lines, ``label: text``, wrapped with its continuations indented; ``(?)``
+    marks a fact whose rules the help explains."""
+    return [typeset.wrap(_fact(fact), width, 2) for fact in items]
+
+
+def fact_lines(items: Iterable[Fact], width: int) -> list[Line]:
+    """The facts one after another (``fact_items``)."""
+    return [line for item in fact_items(items, width) for line in item]
+
+
+def _fact(fact: Fact) -> Line:
+    line: Line = []
+    if fact.label:
+        line.append(("class:label", f"{printable(fact.label)}: "))
+    line.append((tone_style(fact.tone), printable(fact.text)))
+    if fact.explain:
+        line.append(("class:hint", " (?)"))
+    return line
+
+
+def packed_facts(items: Sequence[Fact], width: int) -> list[Line]:
+    """Facts several to a line where they fit whole (a small screen's status)."""
+    return typeset.pack([_fact(f) for f in items], width)
+
+
+def result_lines(res: Result, width: int) -> list[Line]:
+    out = typeset.wrap([("class:headline " + tone_style(res.tone), f" {printable(res.headline)} ")],
+                       width)
+    for line in res.detail:
+        out += typeset.wrap([("", printable(line))], width, 2)
+    for g in res.reveal:
+        out.append([])
+        out += grid_lines(g, width)
+    return out
+
+
+@dataclass(frozen=True)
+class Set:
+    """A panel's text set for one width: its lines, and where each part starts (line index,
+    name), so a panel that shows only some of it can say what the rest holds."""
+
+    lines: list[Line]
+    parts: tuple[tuple[int, str], ...] = ()
+
+
+def board_lines(pic: Picture | None, width: int, packed: bool = False) -> Set:
+    """The board panel: the status facts, each grid, the notes; or the game's rendered text.
+    ``packed``: for a small screen, the facts several to a line and no blank lines."""
+    if pic is None:
+        return Set([[("class:hint", "waiting for the table…")]])
+    if pic.screen is None:
+        out: list[Line] = []
+        for text in printable_block(pic.text).splitlines() or [""]:
+            out += typeset.wrap([("", text)], width, 2)
+        return Set(out)
+    screen = pic.screen
+    lines = packed_facts(screen.status, width) if packed else fact_lines(screen.status, width)
+    parts = [(0, "status")]
+    for g in screen.board:
+        if not packed:  # a small screen's grids go without a blank line between (titles mark them)
+            lines.append([])
+        parts.append((len(lines), g.title))
+        lines += grid_lines(g, width)
+    for note in screen.notes:
+        lines += typeset.wrap([("class:hint", printable(note))], width, 2)
+    return Set(lines, tuple(parts))
+
+
+def first_rows(screen: Screen, width: int, packed: bool = False) -> int:
+    """The lines ``board_lines`` takes up to the end of the first grid (the board itself)."""
+    facts = packed_facts(screen.status, width) if packed else fact_lines(screen.status, width)
+    first = grid_lines(screen.board[0], width) if screen.board else []
+    return len(facts) + (0 if packed or not screen.board else 1) + len(first)
+
+
+def private_lines(pic: Picture | None, width: int) -> list[Line]:
+    """The private panel: what this seat alone knows (empty for the public picture)."""
+    if pic is None or pic.screen is None:
+        return []
+    return fact_lines(pic.screen.private, width)
+
+
+def event_lines(event: Event, width: int, style: str | None = None) -> list[Line]:
+    line: Line = [(style if style is not None else tone_style(event.tone), printable(event.text))]
+    if event.why:
+        line.append(("class:why", f"  ({printable(event.why)})"))
+    return typeset.wrap(line, width, 2)
+
+
+def history_lines(events: Sequence[Event], width: int, current: int | None = None) -> list[Line]:
+    """History lines, each event wrapped, with why a score moved; ``current`` is marked."""
+    out: list[Line] = []
+    for i, event in enumerate(events):
+        out += event_lines(event, width, "class:chosen" if i == current else None)
+    return out
+
+
+# --- the same as plain fragments (one list, lines joined), for the tests and the line mode ----
+
+
+def _joined(lines: Sequence[Line]) -> Fragments:
+    out: Fragments = []
+    for line in lines:
+        out += line
         out.append(("", "\n"))
     return out
+
+
+WIDE = 200  # the width the fragment forms below are set in
+
+
+def grid(g: Grid, width: int = WIDE) -> Fragments:
+    """A grid with aligned columns under its title; a cell's tone colours it."""
+    return _joined(grid_lines(g, width))
 
 
 def facts(items: Iterable[Fact]) -> Fragments:
-    out: Fragments = []
-    for fact in items:
-        if fact.label:
-            out.append(("class:label", f"{printable(fact.label)}: "))
-        out.append((tone_style(fact.tone), printable(fact.text)))
-        if fact.explain:
-            out.append(("class:hint", "  (?)"))
-        out.append(("", "\n"))
-    return out
+    return _joined(fact_lines(items, WIDE))
 
 
 def result(res: Result) -> Fragments:
-    out: Fragments = [("class:headline " + tone_style(res.tone), f" {printable(res.headline)} "),
-                      ("", "\n")]
-    for line in res.detail:
-        out.append(("", printable(line) + "\n"))
-    for g in res.reveal:
-        out.append(("", "\n"))
-        out.extend(grid(g))
-    return out
+    return _joined(result_lines(res, WIDE))
 
 
-def board(pic: Picture | None, width: int = 200) -> Fragments:
+def board(pic: Picture | None, width: int = WIDE) -> Fragments:
     """The board panel: the status facts and grids of the screen, or the rendered text."""
-    if pic is None:
-        return [("class:hint", "waiting for the table…")]
-    if pic.screen is None:
-        return [("", printable_block(pic.text))]
-    screen = pic.screen
-    out = facts(screen.status)
-    for g in screen.board:
-        out.append(("", "\n"))
-        out.extend(grid(g, width))
-    for note in screen.notes:
-        out.append(("class:hint", "\n" + printable(note)))
-    return out
+    return _joined(board_lines(pic, width).lines)
 
 
 def private(pic: Picture | None) -> Fragments:
     """The private panel: what this seat alone knows (empty for the public picture)."""
-    if pic is None or pic.screen is None:
-        return []
-    return facts(pic.screen.private)
+    return _joined(private_lines(pic, WIDE))
 
 
 def history(events: Sequence[Event], current: int | None = None) -> Fragments:
     """History lines, each with why a score moved; ``current`` (an index) is marked."""
-    out: Fragments = []
-    for i, event in enumerate(events):
-        style = "class:chosen" if i == current else tone_style(event.tone)
-        out.append((style, printable(event.text)))
-        if event.why:
-            out.append(("class:why", f"  ({printable(event.why)})"))
-        out.append(("", "\n"))
-    return out
+    return _joined(history_lines(events, WIDE, current))
 
 
 def plain(fragments: Fragments) -> str:
     """The text of fragments, without styles (for tests and for the line after the app)."""
     return "".join(text for _, text in fragments)
+
+
+def explained(screen: Screen | None, label: str | None = None) -> list[tuple[str, str]]:
+    """The help's part on the table: each explained fact by its label and text ("Score
+    (Resistance 0, Spies 0)"), then its rules; the ones ``label`` names first."""
+    if screen is None:
+        return []
+    labels = {f.text: f.label for f in (*screen.status, *screen.private) if f.label}
+    return [(f"{labels[name]} ({name})" if name in labels and labels[name] != name else name,
+             text) for name, text in explanations(screen, label)]
 
 
 def explanations(screen: Screen | None, label: str | None = None) -> list[tuple[str, str]]:

@@ -5,8 +5,9 @@ after each record. ``ReplayApp`` keeps a position (a state index) and a viewer (
 public picture, or a seat, whose view at each state comes from the game's ``hindsight``). The
 history is every record's event, told once with ``Painter.tell``; the pictures are painted when
 first shown and kept. Keys: Right/Left one line of history, PgDn/PgUp one round, Home/End,
-digits and Enter jump to that round, Tab (or v) the next viewer, F1 or ? the guide, q or Esc
-(or Ctrl-C, Ctrl-D) ends.
+digits and Enter jump to that round, Tab (or v) the next viewer, F1 or ? the guide (set as
+formatted text; arrows and PgUp/PgDn scroll it), q or Esc (or Ctrl-C, Ctrl-D) ends. Every panel
+is set for its width (``picture``), so no word is cut at any terminal size.
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.styles import Style
-from prompt_toolkit.widgets import Frame, TextArea
+from prompt_toolkit.widgets import Frame
 
+from spycraft.cli import typeset
+from spycraft.cli.app import layout
 from spycraft.cli.app import picture as draw
 from spycraft.cli.app.table import CURSOR, Terminal
-from spycraft.cli.guide import guide
+from spycraft.cli.guide import guide_lines
+from spycraft.cli.typeset import Line
 from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import TableState
@@ -72,22 +76,26 @@ class ReplayApp:
         self.help_open = False
         self._views: dict[int, list[Any]] = {}
         self._pictures: dict[tuple[int, int | None], draw.Picture] = {}
-        self.help_text = TextArea(read_only=True, scrollbar=True)
+        self.help_top = 0
+        self.help_window = Window(FormattedTextControl(self._help_text))
+        # Each panel's text is set for its window's width (``picture``): words wrap, never cut.
         self.board_window = Window(FormattedTextControl(self._board), wrap_lines=False,
                                    width=Dimension(preferred=70, weight=3))
-        private = Frame(Window(FormattedTextControl(self._private), wrap_lines=True,
-                               width=Dimension(preferred=40)), title=self._viewer_title)
-        history = Frame(Window(FormattedTextControl(self._history), wrap_lines=True,
-                               height=Dimension(min=3, preferred=8)),
-                        title="History (←/→ a line, PgUp/PgDn a round)")
+        self.private_window = Window(FormattedTextControl(self._private), wrap_lines=False,
+                                     width=Dimension(min=layout.SIDE_MIN - 2, preferred=40))
+        private = Frame(self.private_window, title=self._viewer_title)
+        self.history_window = Window(FormattedTextControl(self._history), wrap_lines=False,
+                                     height=Dimension(min=3, preferred=8))
+        history = Frame(self.history_window, title="History (←/→ a line, PgUp/PgDn a round)")
         body = HSplit([
             VSplit([Frame(self.board_window, title=definition.title), private],
                    height=Dimension(weight=3)),
             history,
             Window(FormattedTextControl(self._status), height=1, style="class:status"),
         ])
-        helper = ConditionalContainer(Frame(self.help_text, title="Help: Esc closes"),
-                                      Condition(lambda: self.help_open))
+        helper = ConditionalContainer(
+            Frame(self.help_window, title="Help: Esc closes · ↑↓ PgUp PgDn scroll"),
+            Condition(lambda: self.help_open))
         root = FloatContainer(body, floats=[Float(helper, top=1, bottom=1, left=2, right=2)])
         self.app: Application[None] = Application(
             layout=Layout(root), key_bindings=self._keys(), full_screen=True,
@@ -163,14 +171,14 @@ class ReplayApp:
 
     def _board(self) -> StyleAndTextTuples:
         pic = self.picture()
-        out = draw.board(pic, self.board_window.render_info.window_width
-                         if self.board_window.render_info else 80)
+        width = _width(self.board_window, 80)
+        lines = draw.board_lines(pic, width).lines
         if pic.screen is not None and pic.screen.result is not None:
-            out += [("", "\n\n")] + draw.result(pic.screen.result)
-        return list(out)
+            lines = [*lines, [], *draw.result_lines(pic.screen.result, width)]
+        return _text(lines)
 
     def _private(self) -> StyleAndTextTuples:
-        return list(draw.private(self.picture()))
+        return _text(draw.private_lines(self.picture(), _width(self.private_window, 40)))
 
     def _viewer_title(self) -> str:
         if self.viewer is None:
@@ -180,13 +188,13 @@ class ReplayApp:
 
     def _history(self) -> StyleAndTextTuples:
         shown = [event for i, event in self.events if i <= self.position]
-        out = draw.history(shown, current=len(shown) - 1 if shown else None)
-        if out and out[-1] == ("", "\n"):
-            out.pop()
+        width = _width(self.history_window, 80)
+        out = _text(draw.history_lines(shown, width, current=len(shown) - 1 if shown else None))
         out.append((CURSOR, ""))
         if self.position == len(self.states) - 1 and self.problem:
-            out.append(("class:tone.bad", f"\nreplay stops: {self.problem}"))
-        return list(out)
+            out += [("", "\n")] + _text(typeset.wrap(
+                [("class:tone.bad", f"replay stops: {self.problem}")], width, 2))
+        return out
 
     def _status(self) -> StyleAndTextTuples:
         last = len(self.states) - 1
@@ -197,12 +205,23 @@ class ReplayApp:
         text = f" record {self.position}/{last} · {where}{keys}"
         return [("class:status", text + typed + " ")]
 
-    def _help(self) -> str:
-        written = guide(self.definition.name)
-        lines = [f"{name}: {text}" for name, text in
-                 draw.explanations(self.picture().screen)]
-        lines.append(written)
-        return "\n\n".join(printable_block(line) for line in lines)
+    def help_lines(self, width: int) -> list[Line]:
+        """The rules of what the table shows, then the game's guide as formatted text."""
+        out: list[Line] = []
+        for name, text in draw.explained(self.picture().screen):
+            out += typeset.wrap([("class:label", f"{printable(name)}: "),
+                                 ("", printable_block(text))], width, 2)
+        if out:
+            out.append([])
+        return out + guide_lines(self.definition.name, width)
+
+    def _help_text(self) -> StyleAndTextTuples:
+        width = _width(self.help_window, 76)
+        height = self.help_window.render_info.window_height \
+            if self.help_window.render_info else 20
+        lines = self.help_lines(max(20, width - 1))
+        self.help_top = max(0, min(self.help_top, len(lines) - height))
+        return _text([[("", " "), *line] for line in lines[self.help_top: self.help_top + height]])
 
     # --- keys ---------------------------------------------------------------------------------
 
@@ -244,9 +263,22 @@ class ReplayApp:
         @kb.add("escape", filter=helping, eager=True)
         def _(event: KeyPressEvent) -> None:
             self.help_open = not self.help_open
-            if self.help_open:
-                self.help_text.text = self._help()
-                self.app.layout.focus(self.help_text)
+            self.help_top = 0
+
+        def scrolling(lines: Callable[[], int]) -> Callable[[KeyPressEvent], None]:
+            def handler(event: KeyPressEvent) -> None:
+                self.help_top = max(0, self.help_top + lines())
+            return handler
+
+        def page() -> int:
+            info = self.help_window.render_info
+            return max(1, (info.window_height if info else 20) - 1)
+
+        kb.add("up", filter=helping)(scrolling(lambda: -1))
+        kb.add("down", filter=helping)(scrolling(lambda: 1))
+        kb.add("pageup", filter=helping)(scrolling(lambda: -page()))
+        kb.add("pagedown", filter=helping)(scrolling(page))
+        kb.add("space", filter=helping)(scrolling(page))
 
         @kb.add("q", filter=~helping)
         @kb.add("escape", filter=~helping, eager=True)
@@ -259,3 +291,17 @@ class ReplayApp:
 
     def run(self) -> None:
         self.app.run(set_exception_handler=False)
+
+
+def _width(window: Window, default: int) -> int:
+    info = window.render_info
+    return info.window_width if info is not None else default
+
+
+def _text(lines: Sequence[Line]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out

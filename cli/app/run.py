@@ -108,6 +108,7 @@ class LanFeed:
         names = tuple(seat.name for seat in session.genesis.genesis.seats)
         self.bridge.seated(session.seat, names)
         self.bridge.status = self.status
+        self.bridge.clock = self.time_left
         if session.seat is not None and callable(getattr(session, "say", None)):
             self.bridge.say = self._say
         self._token = trio.lowlevel.current_trio_token()
@@ -157,7 +158,7 @@ class LanFeed:
         return None
 
     def status(self) -> str:
-        """Seats connected and the time left to the seat whose turn it is (any thread)."""
+        """Seats connected (any thread)."""
         session = self.session
         if session is None:
             return ""
@@ -168,12 +169,23 @@ class LanFeed:
             return ""
         seats = len(session.genesis.genesis.seats)
         here = len(links) + (1 if session.seat is not None else 0)
-        parts = [f"{here}/{seats} seats connected"]
-        if not session.finished:
-            now = time.perf_counter() + self._offset
-            left = session.protocol.since + session.config.turn_timeout - now
-            parts.append(f"turn timer {max(0, int(left)) // 60}:{max(0, int(left)) % 60:02d}")
-        return " · ".join(parts)
+        return f"{here}/{seats} seats connected"
+
+    def time_left(self) -> float | None:
+        """The seconds the seat whose turn it is has left on the table's turn timer, or None
+        once the game is over (any thread; the application shows it and warns)."""
+        session = self.session
+        if session is None or session.finished:
+            return None
+        now = time.perf_counter() + self._offset
+        return float(session.protocol.since + turn_timeout(session) - now)
+
+
+def turn_timeout(session: Any) -> float:
+    """The table's turn timer in seconds. The seam for the table's own value: today the
+    session's configuration (``p2p.session.SessionConfig.turn_timeout``); once the genesis
+    carries the table's timer, read it here, and every seat's screen counts the same time."""
+    return float(session.config.turn_timeout)
 
 
 class LanUi:

@@ -9,7 +9,8 @@ the enemy's spies that this seat assigned (§12). The picture is:
 * ``status``: who plays which colour, whose turn and at which step (an announcement waiting for
   its answer is spelled out), the briefcase and who controls it, the ranks it reached, the quiet
   turns towards a draw, the spies left, the tokens left;
-* ``board``: the 11x11 board (spies by id, ``+`` for a promoted spy, ``[..]`` on the briefcase);
+* ``board``: the 11x11 board (spies by id, ``+`` for a promoted spy, ``[..]`` on the briefcase;
+  its compact form names a spy by its letter alone, White's in capitals, for a small screen);
   both notebook pages of §11 (candidate types per spy, derived from the public log only, so they
   are the same for every reader); the movement types with their lines in words;
 * ``private``: the enemy spies' true types as this seat assigned them, each next to what the
@@ -154,22 +155,32 @@ def _side(seat: int) -> Side:
 
 
 def _board_grid(g: Game, mine: Side | None) -> Grid:
-    rows = []
+    rows, small = [], []
     for y in range(SIZE - 1, -1, -1):
         cells = [Cell(str(y + 1), "muted")]
+        letters = [Cell(str(y + 1), "muted")]
         for x in range(SIZE):
             where = Square(x, y)
             spy = g.board.occupant(where)
-            text = "." if spy is None else spy + ("+" if spy in g.board.promoted else "")
+            promoted = "+" if spy in g.board.promoted else ""
+            text = "." if spy is None else spy + promoted
+            # The compact form: a spy by its letter, White's in capitals, Red's in small ones.
+            letter = "." if spy is None else (spy[-1] if side_of(spy) == 0 else
+                                              spy[-1].lower()) + promoted
             tone = "" if spy is None else f"side:{SIDE_NAMES[side_of(spy)]}"
             if spy is not None and mine is not None and side_of(spy) == mine:
                 tone = "you"
             if where == g.board.briefcase:
                 text = f"[{' ' if spy is None else text}]"
+                letter = f"[{' ' if spy is None else letter}]"
                 tone = tone or "turn"
             cells.append(Cell(text, tone))
+            letters.append(Cell(letter, tone))
         rows.append(tuple(cells))
-    return Grid("Board", ("", *FILES), tuple(rows))
+        small.append(tuple(letters))
+    compact = Grid("Board: A is W-A, a is R-A",
+                   ("", *FILES), tuple(small))
+    return Grid("Board", ("", *FILES), tuple(rows), compact)
 
 
 def _notebook_grid(g: Game, side: Side) -> Grid:
@@ -236,7 +247,7 @@ def _status(g: Game, seat: int | None) -> tuple[Fact, ...]:
         facts.append(
             Fact(
                 "You play",
-                f"{SIDE_NAMES[side]}: from rank {home_rank(side)} toward rank {goal_rank(side)}",
+                f"{SIDE_NAMES[side]}, rank {home_rank(side)} to rank {goal_rank(side)}",
                 "you",
                 "You do not know how your own spies move: your opponent assigned their types "
                 "and answers yes or no to each move you announce.",

@@ -171,7 +171,7 @@ def _mission_cell(game: Game, mission: int) -> Cell:
 
 
 def _missions(game: Game, viewer: int | None) -> Grid:
-    rows = []
+    rows, small = [], []
     for m in R.MISSIONS:
         result = game.results[m - 1]
         need = R.fails_needed(game.n, m)
@@ -181,9 +181,17 @@ def _missions(game: Game, viewer: int | None) -> Grid:
         team = Cell("") if result is None else Cell(seats(result.team),
                                                     "you" if viewer in result.team else "")
         rnd = Cell("") if result is None else Cell(str(result.round))
-        rows.append((Cell(str(m)), Cell(size), rnd, leader, team, _mission_cell(game, m)))
+        outcome = _mission_cell(game, m)
+        rows.append((Cell(str(m)), Cell(size), rnd, leader, team, outcome))
+        # The compact form (a small screen): seats by number, a star for two Fails.
+        small.append((Cell(str(m)), Cell(f"{R.team_size(game.n, m)}{'*' * (need == 2)}"), rnd,
+                      Cell(leader.text.removeprefix("seat "), leader.tone),
+                      Cell(_team(result.team) if result else "", team.tone), outcome))
     columns = ("Mission", "Team", "Round", "Leader", "Went", "Result")
-    return Grid("Missions", columns, tuple(rows))
+    twice = any(R.fails_needed(game.n, m) == 2 for m in R.MISSIONS)
+    title = "Missions (seats by number" + ("; * fails only with 2 Fails)" if twice else ")")
+    compact = Grid(title, ("Mission", "Size", "Round", "Leader", "Went", "Result"), tuple(small))
+    return Grid("Missions", columns, tuple(rows), compact)
 
 
 def _vote_cell(vote: bool | None) -> Cell:

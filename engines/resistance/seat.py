@@ -29,7 +29,7 @@ from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
-from spycraft.engines.resistance.view import Knowledge, SeatView, card_title
+from spycraft.engines.resistance.view import Knowledge, SeatView, card_title, seats
 from spycraft.engines.seat import SeatContext
 
 PROMPTS = {
@@ -55,11 +55,13 @@ def label(kind: str, option: Any) -> str:
     if kind == "vote":
         return "approve" if option else "reject"
     if kind == "propose":
-        return f"mission {option.mission}: {' '.join(map(str, option.team))}"
+        return f"mission {option.mission}: {seats(option.team)}"
     if kind == "plot_deal":
         return ", ".join(f"{card_title(card)} to seat {seat}" for card, seat in option)
     if kind == "take_responsibility":
         return f"take {card_title(option[1])} from seat {option[0]}"
+    if isinstance(option, int):  # a seat to look at, show, or put in the spotlight
+        return f"seat {option}"
     return str(option)
 
 

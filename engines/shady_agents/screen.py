@@ -151,22 +151,36 @@ def _known_kinds(
 def _tools(state: Any, viewer: int | None, knowledge: Knowledge | None) -> Grid:
     game = _game(state)
     kinds, discarded = _known_kinds(state, knowledge)
-    rows = []
+    rows, small = [], []
     for s in range(game.n):
-        got = [f"{_tool(kinds[i])} from seat {g.giver}" for i, g in enumerate(game.gifts)
-               if g.receiver == s]
-        gave = [f"{_tool(kinds[i])} to seat {g.receiver}" for i, g in enumerate(game.gifts)
-                if g.giver == s]
+        got = [(kinds[i], g.giver) for i, g in enumerate(game.gifts) if g.receiver == s]
+        gave = [(kinds[i], g.receiver) for i, g in enumerate(game.gifts) if g.giver == s]
         held = game.held(s)
         holds = f"{held} tool{'s' * (held != 1)}"
-        if knowledge is not None and s == knowledge.seat:
+        mine = knowledge is not None and s == knowledge.seat
+        if knowledge is not None and mine:
             holds = " and ".join(_tool(t) for t in knowledge.holding) or "nothing"
         disc = _tool(discarded[s]) if s in discarded else ""
-        rows.append((Cell(f"seat {s}", "you" if s == viewer else ""), Cell(holds),
-                     Cell("; ".join(got) or "nothing", "" if got else "muted"),
-                     Cell("; ".join(gave)), Cell(disc)))
-    return Grid("Tools (face down unless you gave or received them)",
-                ("Player", "Holds", "Received", "Gave", "Discarded"), tuple(rows))
+        you = "you" if s == viewer else ""
+        rows.append((Cell(f"seat {s}", you), Cell(holds),
+                     Cell("; ".join(f"{_tool(k)} from seat {w}" for k, w in got) or "nothing",
+                          "" if got else "muted"),
+                     Cell("; ".join(f"{_tool(k)} to seat {w}" for k, w in gave)), Cell(disc)))
+        # The compact form (a small screen): seats by number, tools without their article.
+        small.append((Cell(str(s), you), Cell(holds.replace("a ", "")),
+                      Cell(", ".join(f"{_bare(k)} from {w}" for k, w in got) or "nothing",
+                           "" if got else "muted"),
+                      Cell(", ".join(f"{_bare(k)} to {w}" for k, w in gave)),
+                      Cell(disc.removeprefix("a "))))
+    columns = ("Player", "Holds", "Received", "Gave", "Discarded")
+    compact = Grid("Tools (seats by number; face down unless you gave or received them)",
+                   columns, tuple(small))
+    return Grid("Tools (face down unless you gave or received them)", columns, tuple(rows),
+                compact)
+
+
+def _bare(kind: Tool | None) -> str:
+    return _tool(kind).removeprefix("a ")
 
 
 def _interrogations(game: M.Game, viewer: int | None) -> Grid:

@@ -215,7 +215,9 @@ def _missions(board: Board, viewer: int | None, own: tuple[int, ...] | None) -> 
             for i, card in enumerate(cards)
         )))
     columns = ("Side", "Mission card 1", "Mission card 2", "Mission card 3", "Mission card 4")
-    return Grid(f"Day {board.day}: the Mission cards", columns, tuple(rows))
+    compact = Grid(f"Day {board.day}: the Mission cards M1 to M4",
+                   ("Side", "M1", "M2", "M3", "M4"), tuple(rows))
+    return Grid(f"Day {board.day}: the Mission cards", columns, tuple(rows), compact)
 
 
 def _soldiers(board: Board) -> Grid:

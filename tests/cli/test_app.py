@@ -164,7 +164,7 @@ def test_arrows_move_the_highlight_and_the_help_key_shows_the_guide(tmp_path, mo
         app = keys.apps[0]
         keys.when(lambda b: app.choices is not None and app.choices.cursor == 1, "?")
         keys.when(lambda b: app.help_open, "")
-        seen["help"] = app.help_text.text
+        seen["help"] = app.help()
         seen["highlighted"] = app.choices.label()
         keys.when(lambda b: True, "\x1b[21~")  # F10: nothing; then Ctrl-C leaves
         keys.when(lambda b: True, "\x03")

@@ -3,14 +3,17 @@ it (issue 12: a help key shows the game's rules, written for players)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from spycraft.cli.guide import guide, has_guide
+from spycraft.cli import markdown, typeset
+from spycraft.cli.guide import guide, guide_text, has_guide
 from spycraft.cli.main import main
 from spycraft.engines.registry import game_names, load
 
@@ -37,10 +40,26 @@ def test_a_game_without_a_guide_gets_a_sentence_not_a_traceback() -> None:
     assert guide("chess").startswith("There is no game called 'chess'")
 
 
-def test_spycraft_rules_prints_the_guide(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "confusion", "--all"]) == 0
+def _words(markdown_source: str) -> list[str]:
+    """The words a reader sees in a guide: its text without Markdown's marks."""
+    text = re.sub(r"^\s*(#+|[-*]|\d+\.)\s+", " ", markdown_source, flags=re.MULTILINE)
+    text = re.sub(r"\|?\s*:?-{3,}:?\s*", " ", text)
+    text = text.replace("**", "").replace("`", "").replace("\\", "").replace("|", " ")
+    return text.split()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_spycraft_rules_prints_the_guide_as_text_wrapped_at_words(
+        game: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["rules", game, "--all"]) == 0
     out = capsys.readouterr().out
-    assert out == guide("confusion").rstrip("\n") + "\n"
+    assert out == guide_text(game, 60) + "\n"
+    assert "**" not in out and "|---" not in out and "## " not in out  # no Markdown marks
+    assert all(len(line) <= 60 for line in out.splitlines())
+    # every word of the guide is there, whole (a table's cells wrap, so count, not order)
+    missing = Counter(w for w in _words(guide(game)) if w.strip("-*")) - Counter(out.split())
+    assert not missing, f"words of {game}'s guide not shown whole: {missing}"
 
 
 def test_spycraft_rules_into_a_pipe_never_waits() -> None:
@@ -49,7 +68,27 @@ def test_spycraft_rules_into_a_pipe_never_waits() -> None:
         check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
-    assert "## Scoring" in done.stdout and "Enter:" not in done.stdout
+    assert "\nScoring\n-------\n" in done.stdout and "Enter:" not in done.stdout
+
+
+def test_a_guide_reads_as_formatted_text_bold_lists_and_tables_laid_out() -> None:
+    source = ("# Title: how to play\n\nA **bold** word and `--flag`, *leaning* too.\n\n"
+              "- first item that is long enough to wrap at the width\n"
+              "1. a numbered step\n\n   | card | what it does |\n   |---|---|\n"
+              "   | Strong Leader | before a proposal, become the Leader |\n")
+    lines = markdown.render(source, 30)
+    text = typeset.plain(lines).splitlines()
+    assert text[0] == "Title: how to play"
+    styles = {style for line in lines for style, _ in line}
+    assert {"class:md.h1", "class:md.bold", "class:md.code", "class:md.em"} <= styles
+    assert text[2:4] == ["A bold word and --flag,", "leaning too."]
+    assert text[5:7] == ["• first item that is long", "  enough to wrap at the width"]
+    assert text[7] == "1. a numbered step"
+    table = [line for line in text if "card" in line or "Leader" in line or "become" in line]
+    assert table[0].split() == ["card", "what", "it", "does"]
+    assert all(line.startswith("   ") for line in table)  # kept inside its list item
+    assert all(len(line) <= 30 for line in text)
+    assert "|" not in typeset.plain(lines) and "**" not in typeset.plain(lines)
 
 
 def test_the_guides_load_from_a_built_package(tmp_path: Path) -> None:
