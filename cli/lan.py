@@ -8,9 +8,12 @@ The human's prompt runs in a worker thread (the session calls the agent through
 brings them back from their stored seats.
 
 Table talk in line mode: at any prompt, ``/say TEXT`` says TEXT to the table (the prompt comes
-back); every chat line is printed as it arrives, ``[seq] name (seat N): text``, with everything
-a peer wrote passed through ``crypto.text.printable``. ``bots --say TEXT`` makes bot peers say
-something once the game is under way (for tests and demonstrations). Every seat announces the
+back); every chat line is printed as it arrives, ``name (seat N): text``, with everything a
+peer wrote passed through ``crypto.text.printable``. ``bots --say TEXT`` makes bot peers say
+something once the game is under way (for tests and demonstrations). In a game whose talk is
+off while it runs (SpyNet, ``GameDefinition.talk``), ``/say`` answers why, ``bots --say`` says
+nothing, and a line a modified client sends anyway is dropped unread at every peer, counted,
+and the count is printed at the end. Every seat announces the
 table in play for spectators (``spycraft watch``, ``cli.watch``); ``tables`` lists those ads too,
 with how many watch through each seat.
 
@@ -46,7 +49,7 @@ from spycraft.crypto.identity import Identity
 from spycraft.crypto.text import printable
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent, Decision
-from spycraft.p2p.chat import ChatLine, ChatRefused
+from spycraft.p2p.chat import ChatLine, ChatRefused, talk_off_reason
 from spycraft.p2p.discovery import (
     DiscoveryError,
     TableAd,
@@ -252,6 +255,13 @@ def chat_text(line: ChatLine) -> str:
 SAY = "/say"
 
 
+def talk_hint(definition: registry.GameDefinition) -> str:
+    """How to talk at this table, or why nobody can while the game runs."""
+    if definition.talk_open(finished=False):
+        return f"{SAY} TEXT at any prompt talks to the table"
+    return talk_off_reason(definition.name)
+
+
 class TalkingAgent(TerminalAgent):
     """The terminal player, who may also talk: ``/say TEXT`` at any prompt says TEXT to the
     table and asks again."""
@@ -416,6 +426,9 @@ def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -
         write_transcript(session, Path(out))
         print(f"transcript: {out} ({len(session.records)} records)")
     print(f"transcript stored in {session.store.transcript_path}")
+    dropped = session.protocol.chat.dropped_lines()
+    if dropped:
+        print(dropped)
     if state.result is None:
         print("the game did not finish")
         return 1
@@ -427,7 +440,7 @@ async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
     print(_roster(session), flush=True)
-    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
+    print(f"  ({talk_hint(session.definition)})", flush=True)
     await _run_with_bots(session, bots_process)
     return _finish(session, ui=args.ui)
 
@@ -513,7 +526,7 @@ async def join(args: argparse.Namespace) -> int:
     _seated(args, session)
     print(f"you are seat {session.seat}; the game starts", flush=True)
     print(_roster(session), flush=True)
-    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
+    print(f"  ({talk_hint(session.definition)})", flush=True)
     await session.run()
     return _finish(session, ui=args.ui)
 
@@ -558,6 +571,9 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
             write_transcript(session, folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor")
         print(f"bot {index} (seat {session.seat}): "
               f"{state.result.describe() if state.result else 'unfinished'}", flush=True)
+        dropped = session.protocol.chat.dropped_lines()
+        if dropped:
+            print(f"bot {index} (seat {session.seat}): {dropped}", flush=True)
         results.append(0 if state.result is not None else 1)
         return
 
@@ -567,7 +583,12 @@ SAY_AFTER = 3
 
 
 async def _say_later(session: Session, text: str) -> None:
-    """A bot peer's ``--say``: once the game is under way, say it (a ``|`` splits lines)."""
+    """A bot peer's ``--say``: once the game is under way, say it (a ``|`` splits lines); in a
+    game whose talk is off while it runs, say so once and keep quiet."""
+    if not session.definition.talk_open(finished=False):
+        print(f"bot (seat {session.seat}) says nothing: {talk_off_reason(session.definition.name)}",
+              flush=True)
+        return
     while session.state.seq < SAY_AFTER and not session.finished:
         await trio.sleep(0.05)
     for line in text.split("|"):

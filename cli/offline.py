@@ -3,7 +3,8 @@
 Table talk: ``audit`` and ``replay`` read the chat file beside a transcript when there is one
 (``chat_path``: ``g.chat.cbor`` beside ``g.cbor``, ``chat.cbor`` beside a game folder's
 ``transcript.cbor``). ``audit`` checks it (``crypto.chat.check_chat_log``) after the game and
-fails on a message that does not check; ``replay`` shows each line after the record it was
+fails on a message that does not check or that the game's talk rule forbids (SpyNet: no talk
+before the result); ``replay`` shows each line after the record it was
 tied to. A transcript without a chat file audits and replays as before.
 """
 
@@ -29,6 +30,7 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.audit import Unreadable
 from spycraft.engines.audit import audit as audit_bytes
 from spycraft.engines.local import new_local_table
+from spycraft.p2p.chat import talk_rule
 
 
 def game_options(definition: registry.GameDefinition, args: argparse.Namespace) -> dict[str, Any]:
@@ -122,8 +124,10 @@ def chat_path(transcript: Path) -> Path:
     return transcript.with_name(transcript.name.removesuffix(".cbor") + ".chat.cbor")
 
 
-def read_chat(transcript: Path, genesis: Genesis, head: int) -> ChatAudit | None:
-    """The check of the chat file beside ``transcript``, or None when there is none."""
+def read_chat(transcript: Path, genesis: Genesis, head: int,
+              result_at: int | None = None) -> ChatAudit | None:
+    """The check of the chat file beside ``transcript``, or None when there is none; with the
+    game's talk rule too (``result_at``: the seq of the result record, None if unfinished)."""
     path = chat_path(transcript)
     if not path.exists():
         return None
@@ -131,7 +135,15 @@ def read_chat(transcript: Path, genesis: Genesis, head: int) -> ChatAudit | None
         data = path.read_bytes()
     except OSError as exc:
         return ChatAudit(problems=[f"cannot read {path}: {exc.strerror or exc}"])
-    return check_chat_log(data, genesis, head)
+    report = check_chat_log(data, genesis, head)
+    talk, title = talk_rule(genesis.game)
+    for line in report.lines:
+        if talk == registry.TALK_ALWAYS or (result_at is not None and line.seen >= result_at):
+            continue
+        report.problems.append(
+            f"chat message {line.counter} of seat {line.seat}: said while table talk is off "
+            f"in {title} (tied to record {line.seen}, before the result)")
+    return report
 
 
 def _genesis_of(data: bytes) -> Genesis | None:
@@ -152,7 +164,9 @@ def audit(args: argparse.Namespace) -> int:
         return 2
     print(report.describe())
     genesis = _genesis_of(data)
-    chat = None if genesis is None else read_chat(Path(args.file), genesis, report.records)
+    result_at = report.records if report.result is not None else None
+    chat = None if genesis is None else read_chat(Path(args.file), genesis, report.records,
+                                                  result_at)
     if chat is not None:
         print(chat.describe())
     return 0 if report.valid and (chat is None or chat.valid) else 1
@@ -200,7 +214,9 @@ def replay(args: argparse.Namespace) -> int:
     views = games
     if viewer is not None and definition.hindsight is not None and problem is None:
         views = definition.hindsight(games, viewer)
-    chat = read_chat(Path(args.file), genesis, len(transcript.records))
+    finished = problem is None and states[-1].result is not None
+    chat = read_chat(Path(args.file), genesis, len(transcript.records),
+                     len(transcript.records) if finished else None)
     talk: dict[int, list[str]] = {}
     for said in chat.lines if chat is not None else []:
         name = printable(genesis.seats[said.seat].name)

@@ -152,6 +152,9 @@ def _end(session: Session, out: str | None, drawn: bool = False) -> int:
     report = audit_bytes(data)
     print(f"audit: {report.describe()}")
     chat_ok = True
+    dropped = session.protocol.chat.dropped_lines()
+    if dropped:
+        print(dropped)
     if session.store.chat_path.exists():
         chat = check_chat_log(session.store.chat_path.read_bytes(), session.genesis.genesis,
                               len(session.records))

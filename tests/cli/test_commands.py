@@ -85,3 +85,31 @@ def test_an_offline_game_names_the_seats_and_ends_with_the_result_from_your_side
     assert "at the table: seat 0 ada (you), seat 1 bot1" in done.stdout
     last = done.stdout.strip().splitlines()[-1]
     assert re.match(r"result: (you won|you lost), playing \w+: \w+ won \([a-z ]+\)$", last), last
+
+
+def test_the_audit_fails_a_spynet_chat_file_that_holds_talk_from_before_the_result(tmp_path):
+    """SpyNet's talk is off until the result: a chat file beside its transcript that holds a
+    line tied to a record of play (only a client that broke the rule could have kept it) fails
+    the audit, naming the line; a line tied to the result itself is fine."""
+    from spycraft.crypto.chat import ChatMessage, sign_chat
+    from spycraft.crypto.entropy import SeededEntropy
+    from spycraft.engines import registry
+    from spycraft.engines.local import new_local_table
+
+    spynet = registry.load("spynet")
+    entropy = SeededEntropy(5)
+    local = new_local_table(spynet, spynet.genesis_options(2), 2, entropy.child("table"))
+    local.run([spynet.bots["heuristic"](entropy.child(f"bot{i}"), i) for i in range(2)])
+    path = tmp_path / "g.cbor"
+    path.write_bytes(local.transcript.to_bytes())
+    table, end = local.genesis.genesis.table, len(local.records)
+    after = sign_chat(ChatMessage(table, 0, 1, end, "good game"), local.seats[0].identity)
+    (tmp_path / "g.chat.cbor").write_bytes(after.raw)
+    fine = spycraft(tmp_path, "audit", str(path))
+    assert fine.returncode == 0 and "chat: VALID, 1 chat line" in fine.stdout, fine.stdout
+    during = sign_chat(ChatMessage(table, 1, 1, 12, "pass me Finance"), local.seats[1].identity)
+    (tmp_path / "g.chat.cbor").write_bytes(during.raw + after.raw)
+    broken = spycraft(tmp_path, "audit", str(path))
+    assert broken.returncode == 1, broken.stdout
+    assert "chat message 1 of seat 1: said while table talk is off in SpyNet (tied to record " \
+           "12, before the result)" in broken.stdout
