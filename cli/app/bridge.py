@@ -63,8 +63,11 @@ class Bridge:
         self.changed: Callable[[], None] = lambda: None
         self.status: Callable[[], str] = lambda: ""  # seats connected, the turn timer
         # Table talk, when the session offers it: say a line (returns why not, or None), and
-        # the lines said so far (each already safe on a terminal).
+        # the lines said so far (each already safe on a terminal). ``talk``: what the talk panel
+        # says while nobody has talked (how to talk, or why this seat cannot); None where
+        # there is no table talk at all (an offline game).
         self.say: Callable[[str], str | None] | None = None
+        self.talk: str | None = None
         self._chat: list[str] = []
 
     # --- the game's side ----------------------------------------------------------------------

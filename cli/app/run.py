@@ -28,7 +28,9 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.audit import audit
 from spycraft.engines.local import LocalTable
 from spycraft.engines.registry import GameDefinition
+from spycraft.engines.screens import sentence
 from spycraft.engines.table import TableState
+from spycraft.p2p.chat import talk_off_reason
 
 PAINT_EVERY = 0.1  # seconds between two pictures of an offline table while the bots play
 
@@ -89,6 +91,17 @@ def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[
     return 0
 
 
+def talk_panel(definition: GameDefinition, seat: int | None) -> str:
+    """What the table-talk panel says while nobody has talked: how this seat talks, why it
+    cannot (a game whose talk is off while it runs), or that a spectator only listens."""
+    if seat is None:
+        return "Table talk: the seats' lines appear here (a spectator listens, and says nothing)"
+    if not definition.talk_open(finished=False):
+        return sentence(talk_off_reason(definition.name))
+    return "Table talk: /say TEXT and Enter at the decision, or Tab, type and Enter; Tab " \
+        "comes back"
+
+
 class LanFeed:
     """A trio session's events for the application (``Session.events``), on the trio thread."""
 
@@ -108,7 +121,9 @@ class LanFeed:
         names = tuple(seat.name for seat in session.genesis.genesis.seats)
         self.bridge.seated(session.seat, names)
         self.bridge.status = self.status
-        if session.seat is not None and callable(getattr(session, "say", None)):
+        self.bridge.talk = talk_panel(self.definition, session.seat)
+        if session.seat is not None and callable(getattr(session, "say", None)) \
+                and self.definition.talk_open(finished=session.finished):
             self.bridge.say = self._say
         self._token = trio.lowlevel.current_trio_token()
         self._paint(session.state)
@@ -138,6 +153,8 @@ class LanFeed:
             bridge.notice(f"a seat cheated ({kind}): {data}", tone="bad")
         elif kind == "chat":
             bridge.chat(data.describe())
+        elif kind == "muted":  # a speaker over its bucket, or talking while talk is off
+            bridge.chat(f"-- seat {data[0]} {printable(data[1])}")
         elif kind == "closed":  # a spectator's link to a seat that sent what does not check
             who, reason = data
             bridge.notice(f"{printable(str(who))} sent what does not check "

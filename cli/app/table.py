@@ -9,9 +9,10 @@ draws them), so a redraw never touches the game.
 Keys: arrows move the highlight, typing filters the options, Enter takes the highlighted one,
 PgUp/PgDn scroll the history, F1 or ``?`` opens the help (the game's guide and the rules text
 of what the highlighted option and the facts on the table name), Esc closes it or clears the
-typing, Tab moves between the decision and the table talk (when the session offers it),
-Ctrl-C leaves (the seat's state is saved), Ctrl-D leaves as the end of input does. On the final
-screen Enter or q closes the table.
+typing, Tab moves between the decision and the table talk (when the session offers it), and
+``/say TEXT`` and Enter at the decision says TEXT to the table as in line mode; Ctrl-C leaves
+(the seat's state is saved), Ctrl-D leaves as the end of input does. On the final screen Enter
+or q closes the table.
 
 ``attached`` runs one around a command: the application in its own thread, whatever the
 command prints (and its warnings) caught into the history instead of under the screen, and on
@@ -57,6 +58,7 @@ from spycraft.cli.tui import PlayerLeft
 from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.agent import Decision
 
+SAY = "/say"  # typed at the decision, as in line mode: says the rest to the table
 CURSOR = "[SetCursorPosition]"  # a fragment style prompt-toolkit scrolls into view
 HISTORY_DRAWN = 200  # history lines drawn at once (the panel shows the last of them)
 
@@ -112,6 +114,7 @@ class TableApp:
 
     def _layout(self) -> Layout:
         chatting = Condition(lambda: self.bridge.say is not None)
+        talk = Condition(lambda: self.bridge.talk is not None or bool(self.view.chat))
         decision = HSplit([
             Window(FormattedTextControl(self._question), wrap_lines=True,
                    width=Dimension(preferred=40), height=Dimension(min=1, max=4, preferred=2)),
@@ -129,9 +132,10 @@ class TableApp:
         chat = ConditionalContainer(HSplit([
             Window(FormattedTextControl(self._chat_lines), wrap_lines=True,
                    width=Dimension(preferred=100), height=Dimension(min=1, max=4, preferred=2)),
-            VSplit([Window(FormattedTextControl([("class:label", "say: ")]), width=5),
-                    Window(BufferControl(self.chat_input), height=1)]),
-        ]), chatting)
+            ConditionalContainer(
+                VSplit([Window(FormattedTextControl([("class:label", "say: ")]), width=5),
+                        Window(BufferControl(self.chat_input), height=1)]), chatting),
+        ]), talk)
         body = HSplit([
             VSplit([
                 Frame(self.board_window, title=lambda: self._title()),
@@ -167,8 +171,10 @@ class TableApp:
         def _(event: KeyPressEvent) -> None:
             self._leave(PlayerLeft)
 
+        saying = Condition(lambda: self._typed_say() is not None)
+
         @kb.add("f1")
-        @kb.add("?", filter=~in_chat)
+        @kb.add("?", filter=~in_chat & ~saying)
         def _(event: KeyPressEvent) -> None:
             self._toggle_help()
 
@@ -234,7 +240,20 @@ class TableApp:
             _thread.interrupt_main()  # nobody is deciding: stop the main thread as Ctrl-C does
         self.app.exit()
 
+    def _typed_say(self) -> str | None:
+        """The words after ``/say`` typed in the decision line (as line mode takes them), or
+        None when the line is no ``/say``."""
+        words = self.filter.text.strip()
+        if words != SAY and not words.startswith(SAY + " "):
+            return None
+        return words[len(SAY):].strip()
+
     def _choose(self) -> None:
+        said = self._typed_say()
+        if said is not None:
+            self._say(said)
+            self.filter.text = ""
+            return
         decision = self.view.decision
         if decision is None or self.choices is None or self.choices.decision is not decision:
             return
@@ -242,14 +261,21 @@ class TableApp:
         if index is not None and self.bridge.answer(decision, index):
             self.bridge.notice(f"you chose: {decision.labels[index]}", tone="you")
 
-    def _say(self) -> None:
-        text = self.chat_input.text.strip()
+    def _say(self, typed: str | None = None) -> None:
+        """Say the talk line (or ``typed``, from ``/say`` at the decision) to the table."""
+        text = (self.chat_input.text if typed is None else typed).strip()
         say = self.bridge.say
-        if text and say is not None:
+        if typed is not None and not text:
+            self.bridge.notice(f"{SAY} TEXT says TEXT to the table", tone="bad")
+        elif text and say is None:
+            self.bridge.notice(f"not said: {self.bridge.talk or 'this table has no talk'}",
+                               tone="bad")
+        elif text and say is not None:
             refused = say(text)
             if refused:
                 self.bridge.notice(f"not said: {refused}", tone="bad")
-        self.chat_input.text = ""
+        if typed is None:
+            self.chat_input.text = ""
 
     def _toggle_help(self) -> None:
         self.help_open = not self.help_open
@@ -405,7 +431,9 @@ class TableApp:
                 out.append(("", f"  {printable(labels[index])}"))
             out.append(("", "\n"))
         hint = choices.hint()
-        if hint:
+        if self._typed_say() is not None:
+            out.append(("class:hint", "Enter says it to the table"))
+        elif hint:
             out.append(("class:tone.bad", hint))
         return out
 
@@ -422,7 +450,7 @@ class TableApp:
     def _chat_lines(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("", printable(line) + "\n") for line in self.view.chat[-50:]]
         if not out:
-            out.append(("class:hint", "Table talk: Tab, then type and Enter; Tab comes back"))
+            out.append(("class:hint", printable(self.bridge.talk or "Table talk")))
         out.append((CURSOR, ""))
         return out
 
