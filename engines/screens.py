@@ -7,18 +7,20 @@ knows a game: a game passes in its sides' names and the side the viewer played.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spycraft.engines.table import ABANDONED, DESERTED, FRAUD
+from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD
 from spycraft.engines.table import Result as TableResult
 from spycraft.engines.viewmodel import Event, Grid, Result
 
 FORFEIT_WORDS = {
-    FRAUD: "caught cheating: the signed records prove it",
-    ABANDONED: "stopped playing and was declared absent by the others",
+    FRAUD: "was caught cheating (the signed records prove it)",
+    ABANDONED: "ran out of time",
     DESERTED: "walked away after seeing a secret",
 }
+_FORFEIT = re.compile(r"seat (\d+) at record (\d+): ([^;]*)")
 
 
 def sentence(text: str) -> str:
@@ -41,6 +43,52 @@ def seat_list(seats: Sequence[int]) -> str:
     return f"seats {', '.join(names[:-1])} and {names[-1]}"
 
 
+def claimant(result: TableResult) -> int | None:
+    """The seat that claims a two-seat abandon (nobody wins it), or None."""
+    if result.winner is not None or result.reason != ABANDONED:
+        return None
+    found = re.match(rf"{CLAIMED} (\d+)", result.detail)
+    return int(found.group(1)) if found else None
+
+
+def forfeit_words(result: TableResult) -> str:
+    """Who forfeited and why, as a person says it: "seat 1 ran out of time", "seats 0 and 2
+    were caught cheating (the signed records prove it)", "seat 3 walked away after seeing its
+    role" ("" for no forfeit). Each seat's cause is read from the result's detail (the
+    engine's own ``Forfeit.describe``), else from its reason."""
+    why: dict[int, str] = {}
+    for seat, _, what in _FORFEIT.findall(result.detail):
+        if what.startswith("deserted after seeing "):
+            why.setdefault(int(seat), f"walked away after seeing {what.split('seeing ', 1)[1]}")
+        elif what.startswith(("abandoned", "absent")):
+            why.setdefault(int(seat), FORFEIT_WORDS[ABANDONED])
+        else:
+            why.setdefault(int(seat), FORFEIT_WORDS[FRAUD])
+    groups: dict[str, list[int]] = {}
+    for seat in result.forfeits:
+        groups.setdefault(why.get(seat, FORFEIT_WORDS.get(result.reason, "forfeited")),
+                          []).append(seat)
+    parts = []
+    for words, group in groups.items():
+        if len(group) > 1:
+            words = words.replace("was caught", "were caught")
+        parts.append(f"{seat_list(group)} {words}")
+    return "; ".join(parts)
+
+
+def plain_result(result: TableResult, side_title: Callable[[str], str]) -> str:
+    """A result that forfeits decided, in words: "seat 1 ran out of time; seat 0 claims the
+    game: no winner", "seat 2 walked away after seeing its role: the Spies won". A result of
+    play is the caller's to say (its reason is the game's)."""
+    words = forfeit_words(result)
+    claim = claimant(result)
+    if claim is not None:
+        return f"{words}; seat {claim} claims the game: no winner"
+    if result.winner is None:
+        return f"{words}: no winner"
+    return f"{words}: {side_title(result.winner)} won"
+
+
 def outcome(
     result: TableResult,
     viewer_side: str | None,
@@ -49,14 +97,13 @@ def outcome(
     reveal: Sequence[Grid] = (),
 ) -> Result:
     """The end from the viewer's side: "You won" / "You lost" for a seat whose side is known,
-    "<Side> won" for everyone else, "Draw", "No winner" or "Abandoned". ``why`` are the game's
-    own lines (the deciding mission, the scores); forfeits are told after them."""
+    "<Side> won" for everyone else, "Draw" or "No winner". ``why`` are the game's own lines
+    (the deciding mission, the scores); forfeits are told after them, plainly."""
     detail = list(why)
     if result.forfeits:
-        words = FORFEIT_WORDS.get(result.reason, "forfeits")
-        detail.append(f"{seat_list(result.forfeits).capitalize()} forfeited: {words}")
+        detail.append(sentence(plain_result(result, side_title)))
     if result.winner is None:
-        headline = {"draw": "Draw", ABANDONED: "Abandoned"}.get(result.reason, "No winner")
+        headline = "Draw" if result.reason == "draw" else "No winner"
         return Result(headline, tuple(detail), tuple(reveal), "")
     if viewer_side is not None:
         won = viewer_side == result.winner

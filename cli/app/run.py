@@ -102,6 +102,15 @@ def talk_panel(definition: GameDefinition, seat: int | None) -> str:
         "comes back"
 
 
+def table_turn_timeout(session: Any) -> float:
+    """The table's turn timeout, the one every seat holds to: the genesis's (every seat signed
+    it), else the one our peer protocol enforces; never this command's own default."""
+    fixed = getattr(session.genesis.genesis, "turn_timeout", None)
+    if isinstance(fixed, int | float) and not isinstance(fixed, bool) and fixed > 0:
+        return float(fixed)
+    return float(session.protocol.config.turn_timeout)
+
+
 class LanFeed:
     """A trio session's events for the application (``Session.events``), on the trio thread."""
 
@@ -110,6 +119,7 @@ class LanFeed:
         self.definition = definition
         self.painter = Painter(definition)
         self.session: Any = None
+        self.turn_timeout = 0.0  # the table's (``table_turn_timeout``), once attached
         self._offset = 0.0  # trio's clock minus perf_counter, for the turn timer
         self._token: trio.lowlevel.TrioToken | None = None
 
@@ -117,6 +127,7 @@ class LanFeed:
         """The session exists (the table is full): name the seats, draw the table, and read the
         connections and the turn timer from it from now on."""
         self.session = session
+        self.turn_timeout = table_turn_timeout(session)
         self._offset = trio.current_time() - time.perf_counter()
         names = tuple(seat.name for seat in session.genesis.genesis.seats)
         self.bridge.seated(session.seat, names)
@@ -188,7 +199,7 @@ class LanFeed:
         parts = [f"{here}/{seats} seats connected"]
         if not session.finished:
             now = time.perf_counter() + self._offset
-            left = session.protocol.since + session.config.turn_timeout - now
+            left = session.protocol.since + self.turn_timeout - now
             parts.append(f"turn timer {max(0, int(left)) // 60}:{max(0, int(left)) % 60:02d}")
         return " · ".join(parts)
 
