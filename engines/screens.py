@@ -43,6 +43,17 @@ def seat_list(seats: Sequence[int]) -> str:
     return f"seats {', '.join(names[:-1])} and {names[-1]}"
 
 
+def forfeit_story(kind: str, writer: str, gone: str, many: bool = False) -> str:
+    """A fraud or abandon record in the history, as a person says it: "seat 0 proves that seat
+    1 cheated: it forfeits", "seat 1 ran out of time and is declared absent by a majority: it
+    forfeits" (``gone``: who forfeits, "seats 1 and 3" with ``many``)."""
+    they, verb = ("they", "forfeit") if many else ("it", "forfeits")
+    if kind == "fraud":
+        return f"{writer} proves that {gone} cheated: {they} {verb}"
+    return (f"{gone} ran out of time and {'are' if many else 'is'} declared absent by a "
+            f"majority: {they} {verb}")
+
+
 def claimant(result: TableResult) -> int | None:
     """The seat that claims a two-seat abandon (nobody wins it), or None."""
     if result.winner is not None or result.reason != ABANDONED:

@@ -82,9 +82,9 @@ class Bridge:
             self._picture = picture
         self.changed()
 
-    def add(self, event: Event) -> None:
+    def add(self, *events: Event) -> None:
         with self._lock:
-            self._events.append(event)
+            self._events.extend(events)
         self.changed()
 
     def notice(self, text: str, tone: str = "muted") -> None:

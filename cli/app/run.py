@@ -137,7 +137,16 @@ class LanFeed:
                 and self.definition.talk_open(finished=session.finished):
             self.bridge.say = self._say
         self._token = trio.lowlevel.current_trio_token()
+        self._retell(session)
         self._paint(session.state)
+
+    def _retell(self, session: Any) -> None:
+        """The history of the records the session already holds (``resume`` rebuilt them from
+        the stored transcript): told as they were when they came, before any new one."""
+        states = session.protocol.states
+        told = (self.painter.tell(before, signed, after)
+                for before, signed, after in zip(states, session.records, states[1:]))
+        self.bridge.add(*(event for event in told if event is not None))
 
     def _paint(self, state: TableState[Any]) -> None:
         session = self.session

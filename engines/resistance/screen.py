@@ -32,7 +32,7 @@ from spycraft.engines.resistance.view import (
     narrate,
     seats,
 )
-from spycraft.engines.screens import outcome, sentence
+from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 TITLE = "The Resistance"
@@ -152,12 +152,14 @@ def _ending(ending: R.Ending) -> str:
     return sentence(f"{side} win: {REASONS.get(ending.reason, 'the game ended')}")
 
 
+MISSION_UNDER_WAY = (R.MISSION_PLAY, R.MISSION_REVEAL, R.WINDOW_SPOTLIGHT, R.WINDOW_CLOSE_EYE)
+
+
 def _mission_cell(game: Game, mission: int) -> Cell:
     result = game.results[mission - 1]
     if result is None:
         current = game.proposal is not None and game.proposal.mission == mission and \
-            game.phase in (R.MISSION_PLAY, R.MISSION_REVEAL, R.WINDOW_SPOTLIGHT,
-                           R.WINDOW_CLOSE_EYE)
+            game.phase in MISSION_UNDER_WAY
         return Cell("on the way" if current else "", "turn" if current else "")
     fails = "1 Fail" if result.fails == 1 else f"{result.fails} Fails"
     text = f"{'failed' if result.failed else 'succeeded'} ({fails})"
@@ -166,19 +168,31 @@ def _mission_cell(game: Game, mission: int) -> Cell:
     return Cell(text, "bad" if result.failed else "good")
 
 
+def _team_cell(game: Game, mission: int, viewer: int | None) -> Cell:
+    """The team of a mission once it is known (the one that went, the one on the way, or the
+    one proposed, said so), else how many go."""
+    result = game.results[mission - 1]
+    two = "; 2 Fails to fail" if R.fails_needed(game.n, mission) == 2 else ""
+    proposal = game.proposal
+    if result is not None:
+        team, note = result.team, ""
+    elif proposal is not None and proposal.mission == mission and game.phase != R.PROPOSE:
+        team, note = proposal.team, "" if game.phase in MISSION_UNDER_WAY else " (proposed)"
+    else:
+        return Cell(f"{R.team_size(game.n, mission)} players{two}")
+    return Cell(f"{seats(team)}{note}{two}", "you" if viewer in team else "")
+
+
 def _missions(game: Game, viewer: int | None) -> Grid:
     rows = []
     for m in R.MISSIONS:
         result = game.results[m - 1]
-        need = R.fails_needed(game.n, m)
-        size = f"{R.team_size(game.n, m)} players" + ("; 2 Fails to fail" if need == 2 else "")
         leader = Cell("") if result is None else Cell(f"seat {result.leader}",
                                                       _seat_tone(result.leader, viewer))
-        team = Cell("") if result is None else Cell(seats(result.team),
-                                                    "you" if viewer in result.team else "")
         rnd = Cell("") if result is None else Cell(str(result.round))
-        rows.append((Cell(str(m)), Cell(size), rnd, leader, team, _mission_cell(game, m)))
-    columns = ("Mission", "Team", "Round", "Leader", "Went", "Result")
+        rows.append((Cell(str(m)), _team_cell(game, m, viewer), rnd, leader,
+                     _mission_cell(game, m)))
+    columns = ("Mission", "Team", "Round", "Leader", "Result")
     return Grid("Missions", columns, tuple(rows))
 
 
@@ -367,21 +381,20 @@ def _why(old: Game, new: Game) -> str:
     return ""
 
 
-def _forfeit_text(before: Any, after: Any) -> str:
+def _forfeited(before: Any, after: Any) -> list[int]:
     old = getattr(before, "forfeits", ())
     new = getattr(after, "forfeits", ())
-    told = [f"seat {seat} forfeits" for seat, _, _ in new[len(old):]]
-    return "; ".join(told)
+    return [seat for seat, _, _ in new[len(old):]]
 
 
 def story(before: Any, record: Any, after: Any) -> Event | None:
     """One history line for ``record``, or None for a step told later (or never) as a whole."""
     old, new = _game(before) if before is not None else None, _game(after)
     if record.kind in ("fraud", "abandon"):
-        what = "proves that a seat cheated" if record.kind == "fraud" else \
-            "and a majority declare a seat absent"
-        forfeit = _forfeit_text(before, after) or "a seat forfeits"
-        return Event(record.seq, sentence(f"seat {record.seat} {what}: {forfeit}"), new.round,
+        gone = _forfeited(before, after)
+        text = forfeit_story(record.kind, f"seat {record.seat}",
+                             seat_list(gone) if gone else "a seat", len(gone) > 1)
+        return Event(record.seq, sentence(text), new.round,
                      "a seat that cheats or leaves loses the game for its side", "bad")
     if record.kind == "result":
         return None

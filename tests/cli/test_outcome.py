@@ -64,3 +64,22 @@ def test_a_seat_that_walks_away_after_seeing_its_role_loses_it_for_its_side_in_w
     end = local.definition.screen(state, None, None).result
     assert end is not None and end.detail[-1] == \
         f"Seat {gone} walked away after seeing its role: {side} won"
+
+
+def test_the_history_tells_an_abandon_as_a_seat_that_ran_out_of_time():
+    from spycraft.cli.app.picture import Painter
+
+    for game, players, until in (
+            ("resistance", 5, lambda turn: turn.kinds == ("vote_commit",)),
+            ("spies-and-lies", 2, lambda turn: turn.kinds == ("guess",))):
+        local, gone = abandoned(game, players, until)
+        painter = Painter(local.definition)
+        states = [local.table.start(local.genesis)]
+        for signed in local.records:
+            states.append(local.table.apply(states[-1], signed))
+        i = next(i for i, r in enumerate(local.records) if r.record.kind == "abandon")
+        event = painter.tell(states[i], local.records[i], states[i + 1])
+        assert event is not None
+        who = f"Seat {gone}" if game == "resistance" else ("Red", "Blue")[gone]
+        assert event.text == f"{who} ran out of time and is declared absent by a majority: " \
+                             f"it forfeits", event.text

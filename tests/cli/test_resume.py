@@ -101,3 +101,43 @@ def test_nothing_to_resume_says_so(tmp_path):
     done = resume(tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == "spycraft resume: no unfinished game on this machine"
+
+
+def test_a_resumed_table_shows_the_history_of_the_records_it_held(tmp_path, played):
+    """The full-screen table of a resumed game starts with the story of every stored record,
+    as it was told while they came (not an empty history pane)."""
+    import trio
+
+    from spycraft.cli.app.bridge import Bridge
+    from spycraft.cli.app.picture import Painter
+    from spycraft.cli.app.run import LanFeed
+    from spycraft.crypto.identity import Identity
+    from spycraft.engines import registry
+    from spycraft.p2p.lobby import resume_session
+
+    held = 30
+    game = store(tmp_path, played, "aa11-host", seat=None, records=held)
+    seat_file = game.load_seat()
+    seat_file.interface = "127.0.0.1"
+    game.save_seat(seat_file)
+    definition = registry.load("spies-and-lies")
+    painter = Painter(definition)
+    table = definition.table()
+    states = [table.start(played.genesis)]
+    for signed in played.records[:held]:
+        states.append(table.apply(states[-1], signed))
+    told = [painter.tell(b, s, a) for b, s, a in zip(states, played.records, states[1:])]
+    expected = [event.text for event in told if event is not None]
+    assert len(expected) > 3
+
+    async def attach() -> Bridge:
+        session = await resume_session(game, definition=definition,
+                                       identity=Identity(bytes(range(32))),
+                                       agent_for=lambda seat: None)  # type: ignore[arg-type]
+        bridge = Bridge()
+        LanFeed(bridge, definition).attach(session)
+        session.listener.socket.close()
+        return bridge
+
+    bridge = trio.run(attach)
+    assert [event.text for event in bridge.view().events] == expected

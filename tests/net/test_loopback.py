@@ -69,6 +69,11 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
         assert p.wait(90) == 0, p.output()
     assert code == 0, seen
     assert seen["public"] and seen["events"] > 3 and not seen["decided"]
+    # the spectator's history is the game's whole story, from the first record on
+    told = iter(seen["history"])
+    missing = [text for text in story_of((tmp_path / "host.cbor").read_bytes())
+               if text not in told]
+    assert not missing, (missing[:3], seen["history"][:5])
     assert any(line.startswith("audit: VALID") for line in seen["closing"]), seen
     assert any("good luck" in line for line in seen["chat"]), seen
     assert f"(seat {speaker_of(tmp_path)}): good luck" in seen["talk_on_screen"], seen
@@ -100,6 +105,21 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
     tampered = audit(tmp_path / "host.cbor")
     assert tampered.returncode == 1, tampered.stdout
     assert f"chat message 2 of seat {speaker}: the signature does not verify" in tampered.stdout
+
+
+def story_of(data: bytes) -> list[str]:
+    """The history lines of a whole transcript, as the full-screen table tells them."""
+    from spycraft.cli.app.picture import Painter
+    from spycraft.crypto.transcript import Transcript
+    from spycraft.engines import registry
+
+    transcript = Transcript.from_bytes(data)
+    painter = Painter(registry.load(transcript.genesis.genesis.game))
+    states = [painter.table.start(transcript.genesis)]
+    for signed in transcript.records:
+        states.append(painter.table.apply(states[-1], signed))
+    told = [painter.tell(b, s, a) for b, s, a in zip(states, transcript.records, states[1:])]
+    return [event.text for event in told if event is not None]
 
 
 def speaker_of(tmp: Path) -> int:
@@ -203,7 +223,8 @@ def watch_on_a_pipe(table: str, tmp: Path, monkeypatch) -> tuple[int, dict]:
                     seen["talk_on_screen"] = next(line for line in drawn.splitlines()
                                                   if "good luck" in line)
                 if view.closing is not None:
-                    seen.update(events=len(view.events), closing=view.closing, chat=view.chat)
+                    seen.update(events=len(view.events), closing=view.closing, chat=view.chat,
+                                history=[event.text for event in view.events])
                     pipe.send_text("q")
                     return
                 time.sleep(0.02)
