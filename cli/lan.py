@@ -152,7 +152,7 @@ def handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "join": lambda a: _run(join, a, person=True),
         "bots": lambda a: _run(bots, a),
         "tables": lambda a: _run(tables, a),
-        "resume": lambda a: _run(resume, a, choose_interface=False, person=True),
+        "resume": resume_command,
     }
 
 
@@ -643,9 +643,11 @@ class Unfinished:
     seat: int | None
     records: int
     age: float  # seconds since its last record was stored
+    offline: bool = False  # a game against bots in this process (``cli.local_play``)
 
     def describe(self) -> str:
-        who = "watching" if self.seat is None else f"seat {self.seat}"
+        who = "offline" if self.offline else "watching" if self.seat is None \
+            else f"seat {self.seat}"
         return (f"{self.store.folder.name}  {self.game:<15} {who:<8} {self.records:4} records, "
                 f"last {_ago(self.age)}")
 
@@ -677,7 +679,8 @@ def unfinished_games(root: Path) -> list[Unfinished]:
             continue
         path = store.transcript_path if transcript is not None else store.seat_path
         found.append(Unfinished(store, seat_file.game, seat_file.seat, len(records),
-                                max(0.0, now - path.stat().st_mtime)))
+                                max(0.0, now - path.stat().st_mtime),
+                                bool(seat_file.extra.get("offline"))))
     return found
 
 
@@ -717,7 +720,9 @@ def _pick(args: argparse.Namespace, games: list[Unfinished]) -> Unfinished | Non
     return None
 
 
-async def resume(args: argparse.Namespace) -> int:
+def resume_command(args: argparse.Namespace) -> int:
+    """``spycraft resume``: list or discard the stored games, or continue one: an offline game
+    in this process (``cli.local_play``), a LAN game on the LAN (``resume``)."""
     games = unfinished_games(data_dir())
     if args.discard:
         return _discard(data_dir(), games, args.discard)
@@ -730,6 +735,17 @@ async def resume(args: argparse.Namespace) -> int:
     chosen = _pick(args, games)
     if chosen is None:
         return 2
+    if chosen.offline:
+        from spycraft.cli import local_play
+
+        return local_play.resume(chosen.store, args)
+    args.chosen = chosen
+    return _run(resume, args, choose_interface=False, person=True)
+
+
+async def resume(args: argparse.Namespace) -> int:
+    """Continue the stored LAN game ``resume_command`` chose (``args.chosen``)."""
+    chosen: Unfinished = args.chosen
     store = chosen.store
     seat_file = store.load_seat()
     if args.interface is not None and args.interface != seat_file.interface:

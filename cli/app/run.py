@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from spycraft.engines.local import LocalTable
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.screens import sentence
 from spycraft.engines.table import TableState
+from spycraft.engines.viewmodel import Event
 from spycraft.p2p.chat import talk_off_reason
 
 PAINT_EVERY = 0.1  # seconds between two pictures of an offline table while the bots play
@@ -48,6 +49,16 @@ def closing_lines(definition: GameDefinition, state: TableState[Any], seat: int 
             f"transcript stored in {path}")
 
 
+def retold(painter: Painter, genesis: Any, records: Sequence[Any]) -> list[Event]:
+    """The history of ``records`` from the table's start, as it was told while they came."""
+    states = [painter.table.start(genesis)]
+    for signed in records:
+        states.append(painter.table.apply(states[-1], signed))
+    told = (painter.tell(before, signed, after)
+            for before, signed, after in zip(states, records, states[1:]))
+    return [event for event in told if event is not None]
+
+
 def store_offline(local: LocalTable) -> Path:
     """Keep a finished offline game's transcript (``<data>/offline/<table>.cbor``)."""
     folder = data_dir() / "offline"
@@ -58,17 +69,22 @@ def store_offline(local: LocalTable) -> Path:
 
 
 def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
-                 bots: Sequence[Agent | None], terminal: Terminal | None = None) -> int:
+                 bots: Sequence[Agent | None], terminal: Terminal | None = None,
+                 ask: Callable[[Agent], Agent] = lambda agent: agent,
+                 kept: Callable[[], None] = lambda: None) -> int:
     """The seats whose bot is None are the person's, in the application (on ``terminal``, an
-    (input, output) pair: the real one by default)."""
+    (input, output) pair: the real one by default). ``ask`` wraps the person's agent (the
+    stored game is brought up to date before each question), ``kept`` runs once the game
+    ended. A table that already holds records (a resumed game) starts with their story."""
     bridge = Bridge(bots.index(None) if None in bots else None, tuple(names))
     painter = Painter(definition)
     seat = local.seats[bridge.seat or 0]
     me = bridge.seat
     screen = TableApp(bridge, definition.name, *(terminal or ()))
     with attached(screen):
+        bridge.add(*retold(painter, local.genesis, local.records))
         bridge.show(painter.picture(local.state, me, seat.view(local.state)))
-        agents = [agent if agent is not None else AppAgent(bridge) for agent in bots]
+        agents = [agent if agent is not None else ask(AppAgent(bridge)) for agent in bots]
         before = [local.state]
         painted = [time.perf_counter()]
 
@@ -86,6 +102,7 @@ def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[
                 bridge.show(painter.picture(state, me, seat.view(state)))
 
         state = local.run(agents, on_record=on_record)
+        kept()
         path = store_offline(local)
         bridge.finish(closing_lines(definition, state, me, local.transcript, path))
     return 0
