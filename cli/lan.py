@@ -41,7 +41,7 @@ from spycraft.cli import app
 from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
-from spycraft.cli.offline import chat_path, game_options, players_of
+from spycraft.cli.offline import chat_path, game_options, out_path, players_of, write_out
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
@@ -102,7 +102,8 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p = sub.add_parser("host", help="open a table on the LAN without taking a seat")
     p.add_argument("game", choices=games)
     p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
-    p.add_argument("--out", help="write the finished transcript here")
+    p.add_argument("--out", help="write the finished transcript to this file, or into this "
+                   "folder as TABLE.cbor")
     add_game_options(p)
     add_line_option(p)
     add_net_options(p)
@@ -396,11 +397,19 @@ async def _open(args: argparse.Namespace,
     return session, (spawned[0] if spawned else None)
 
 
-def write_transcript(session: Session, out: Path) -> None:
-    """The transcript, and beside it the table talk this peer holds (when anyone talked)."""
-    out.write_bytes(session.transcript.to_bytes())
-    if session.store.chat_path.exists():
-        chat_path(out).write_bytes(session.store.chat_path.read_bytes())
+def write_transcript(session: Session, out: str, folder: bool = False) -> Path | None:
+    """The transcript where ``--out`` says: a file, or a folder (``folder``: always), where it
+    is ``<table>.cbor`` (a seat's, ``<table>-seat<N>.cbor``); beside it the table talk this
+    peer holds (when anyone talked). Where it went, or None after saying why it could not."""
+    table = session.genesis.genesis.table.hex()
+    name = f"{table}.cbor" if session.seat is None else f"{table}-seat{session.seat}.cbor"
+    path = out_path(out + os.sep if folder else out, name)
+    if not write_out(path, session.transcript.to_bytes()):
+        return None
+    if session.store.chat_path.exists() and not write_out(
+            chat_path(path), session.store.chat_path.read_bytes()):
+        return None
+    return path
 
 
 def _events(args: argparse.Namespace, definition: registry.GameDefinition) -> Any:
@@ -423,8 +432,9 @@ def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -
         view = session.table_seat.view(state) if session.table_seat is not None else state.game
         print(session.definition.render(view, session.seat))
     if out:
-        write_transcript(session, Path(out))
-        print(f"transcript: {out} ({len(session.records)} records)")
+        written = write_transcript(session, out)
+        if written is not None:
+            print(f"transcript: {written} ({len(session.records)} records)")
     print(f"transcript stored in {session.store.transcript_path}")
     dropped = session.protocol.chat.dropped_lines()
     if dropped:
@@ -565,10 +575,8 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
                 nursery.start_soon(_say_later, session, args.say)
             state = await session.run()
             nursery.cancel_scope.cancel()
-        if args.out:
-            folder = Path(args.out)
-            folder.mkdir(parents=True, exist_ok=True)
-            write_transcript(session, folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor")
+        if args.out:  # always a folder: one transcript per seat
+            write_transcript(session, args.out, folder=True)
         print(f"bot {index} (seat {session.seat}): "
               f"{state.result.describe() if state.result else 'unfinished'}", flush=True)
         dropped = session.protocol.chat.dropped_lines()

@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("selfplay", help="all seats bots, in one process; writes the transcript")
     p.add_argument("game", choices=game_names())
     p.add_argument("--seed", type=int, default=0, help="every secret derives from this seed")
-    p.add_argument("--out", help="write the transcript here")
+    p.add_argument("--out", help="write the transcript to this file, or into this folder as "
+                   "GAME-seedN.cbor")
     p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     add_game_options(p)

@@ -11,6 +11,7 @@ tied to. A transcript without a chat file audits and replays as before.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,33 @@ def selfplay(args: argparse.Namespace) -> int:
 
     state = local.run(agents, on_record=show)
     if args.out:
-        Path(args.out).write_bytes(local.transcript.to_bytes())
-        print(f"transcript: {args.out} ({len(local.records)} records)")
+        path = out_path(args.out, f"{definition.name}-seed{args.seed}.cbor")
+        if not write_out(path, local.transcript.to_bytes()):
+            return 1
+        print(f"transcript: {path} ({len(local.records)} records)")
     print(verdict(definition, state, None))
     return 0
+
+
+def out_path(out: str, name: str) -> Path:
+    """Where ``--out OUT`` puts a transcript: OUT itself, or OUT/``name`` when OUT is a folder
+    (one that exists, or a path that ends with a separator)."""
+    path = Path(out)
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        return path / name
+    return path
+
+
+def write_out(path: Path, data: bytes) -> bool:
+    """Write a transcript (or its table talk) where ``--out`` said, its folders made; False
+    after saying in one line why it could not be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as exc:
+        print(f"spycraft: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def read_file(path: str) -> bytes | None:

@@ -113,3 +113,40 @@ def test_the_audit_fails_a_spynet_chat_file_that_holds_talk_from_before_the_resu
     assert broken.returncode == 1, broken.stdout
     assert "chat message 1 of seat 1: said while table talk is off in SpyNet (tied to record " \
            "12, before the result)" in broken.stdout
+
+
+def test_out_takes_a_file_or_a_folder_and_an_unwritable_one_is_one_line(tmp_path):
+    """Issue 19.7: ``--out DIR/`` (made if missing) or an existing folder puts the transcript
+    in it by a name of its own; a file is written as named; a place that cannot be written is
+    said in one line, never a traceback."""
+    into = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                    "--out", str(tmp_path / "new" / "folder") + "/")
+    assert into.returncode == 0, into.stderr
+    made = tmp_path / "new" / "folder" / "spies-and-lies-seed2.cbor"
+    assert f"transcript: {made} (" in into.stdout and made.exists()
+    (tmp_path / "there").mkdir()
+    existing = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                        "--out", str(tmp_path / "there"))
+    assert existing.returncode == 0, existing.stderr
+    assert (tmp_path / "there" / "spies-and-lies-seed2.cbor").read_bytes() == made.read_bytes()
+    named = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                     "--out", str(tmp_path / "sub" / "g.cbor"))
+    assert named.returncode == 0 and (tmp_path / "sub" / "g.cbor").exists(), named.stderr
+    (tmp_path / "file").write_text("x")
+    blocked = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                       "--out", str(tmp_path / "file" / "g.cbor"))
+    assert blocked.returncode == 1 and "Traceback" not in blocked.stderr
+    assert blocked.stderr.strip().startswith(f"spycraft: cannot write {tmp_path}/file/g.cbor")
+
+
+@pytest.mark.network
+def test_a_host_writes_into_a_folder_given_to_out(tmp_path):
+    done = spycraft(tmp_path / "home", "host", "spies-and-lies", "--bots", "2", "--interface",
+                    "127.0.0.1", "--out", str(tmp_path / "games") + "/", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    (written,) = (tmp_path / "games").glob("*.cbor")
+    assert re.fullmatch(r"[0-9a-f]{32}\.cbor", written.name)
+    assert f"transcript: {written} (" in done.stdout
+    checked = spycraft(tmp_path, "audit", str(written))
+    assert checked.returncode == 0 and checked.stdout.startswith("VALID"), checked.stdout
