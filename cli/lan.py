@@ -165,18 +165,21 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("zeroconf").setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
+    notices = []
     try:
         if args.interface is not None:
             find_interface(args.interface)
         elif choose_interface:
             choice = default_interface()
             if choice.warning:
-                print(f"spycraft: {choice.reason}", file=sys.stderr)
+                notices.append(f"spycraft: {choice.reason}")
             args.interface = choice.interface.name
     except DiscoveryError as exc:
         print(f"spycraft: {exc} (`spycraft doctor` explains)", file=sys.stderr)
         return 2
     with lan_ui(person and app.wanted(args)) as args.ui:
+        for notice in notices:  # inside the application when there is one, never under it
+            print(notice, file=sys.stderr, flush=True)
         return _run_trio(command, args)
 
 

@@ -132,12 +132,13 @@ def resume(store: GameStore, args: argparse.Namespace) -> int:
     except (OSError, SpycraftError, KeyError, ValueError, TypeError) as exc:
         print(f"spycraft resume: {store.folder.name} cannot be resumed: {exc}", file=sys.stderr)
         return 1
-    print(f"resuming offline game {game.name} at record {game.local.state.seq}", flush=True)
-    return run(game, args)
+    return run(game, args, f"resuming offline game {game.name} at record "
+                           f"{game.local.state.seq}")
 
 
-def run(game: OfflineGame, args: argparse.Namespace) -> int:
-    """Play ``game`` to its end, the person at seat 0 and heuristic bots at the others."""
+def run(game: OfflineGame, args: argparse.Namespace, notice: str = "") -> int:
+    """Play ``game`` to its end, the person at seat 0 and heuristic bots at the others;
+    ``notice``: a first line for the person (in the application's history when it runs)."""
     local = game.local
     definition = local.definition
     args.stored = game.name  # leaving says how to resume it (``cli.main.left``)
@@ -146,9 +147,11 @@ def run(game: OfflineGame, args: argparse.Namespace) -> int:
     bots: list[Agent | None] = [None if i == PERSON else definition.bots["heuristic"](entropy, i)
                                 for i in range(len(names))]
     if app.wanted(args):
-        code = play_offline(definition, local, names, bots, ask=lambda agent: Saving(
-            agent, game.save), kept=game.save)
-        return code
+        return play_offline(definition, local, names, bots,
+                            ask=lambda agent: Saving(agent, game.save), kept=game.save,
+                            notices=(notice,) if notice else ())
+    if notice:
+        print(notice, flush=True)
     human = Saving(TerminalAgent(lambda: definition.render(
         local.seats[PERSON].view(local.state), PERSON)), game.save)
     agents: list[Agent] = [human if agent is None else agent for agent in bots]

@@ -71,11 +71,12 @@ def store_offline(local: LocalTable) -> Path:
 def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
                  bots: Sequence[Agent | None], terminal: Terminal | None = None,
                  ask: Callable[[Agent], Agent] = lambda agent: agent,
-                 kept: Callable[[], None] = lambda: None) -> int:
+                 kept: Callable[[], None] = lambda: None, notices: Sequence[str] = ()) -> int:
     """The seats whose bot is None are the person's, in the application (on ``terminal``, an
     (input, output) pair: the real one by default). ``ask`` wraps the person's agent (the
     stored game is brought up to date before each question), ``kept`` runs once the game
-    ended. A table that already holds records (a resumed game) starts with their story."""
+    ended. A table that already holds records (a resumed game) starts with their story, and
+    ``notices`` (what the command would have printed before) come after it."""
     bridge = Bridge(bots.index(None) if None in bots else None, tuple(names))
     painter = Painter(definition)
     seat = local.seats[bridge.seat or 0]
@@ -83,6 +84,8 @@ def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[
     screen = TableApp(bridge, definition.name, *(terminal or ()))
     with attached(screen):
         bridge.add(*retold(painter, local.genesis, local.records))
+        for notice in notices:
+            bridge.notice(notice)
         bridge.show(painter.picture(local.state, me, seat.view(local.state)))
         agents = [agent if agent is not None else ask(AppAgent(bridge)) for agent in bots]
         before = [local.state]
