@@ -140,6 +140,31 @@ def read_file(path: str) -> bytes | None:
     return data
 
 
+TRANSCRIPT_HEAD = b"\xd8\x62"  # CBOR tag 98: the COSE_Sign genesis every transcript opens with
+
+
+def not_a_transcript(path: str, data: bytes) -> str | None:
+    """Why ``data`` is no spycraft transcript at all, in words (None when it begins as one: a
+    broken transcript is the audit's to describe, record by record)."""
+    if data.startswith(TRANSCRIPT_HEAD):
+        return None
+    if not data:
+        what = "the file is empty"
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        what = "it is a text file" if text is not None and printable_text(text) else \
+            "it does not begin with a table's signed genesis"
+    return (f"{path} is not a spycraft transcript: {what} (a transcript is the file a game "
+            f"writes: --out, or transcript.cbor in the game's folder)")
+
+
+def printable_text(text: str) -> bool:
+    return all(c.isprintable() or c in "\t\r\n" for c in text)
+
+
 def chat_path(transcript: Path) -> Path:
     """Where the table talk of a transcript file is kept: ``chat.cbor`` beside a game folder's
     ``transcript.cbor``, else ``g.chat.cbor`` beside ``g.cbor``."""
@@ -181,6 +206,10 @@ def audit(args: argparse.Namespace) -> int:
     data = read_file(args.file)
     if data is None:
         return 2
+    why = not_a_transcript(args.file, data)
+    if why is not None:
+        print(f"UNREADABLE {why}")
+        return 2
     try:
         report = audit_bytes(data)
     except Unreadable as exc:
@@ -199,6 +228,10 @@ def audit(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     data = read_file(args.file)
     if data is None:
+        return 2
+    why = not_a_transcript(args.file, data)
+    if why is not None:
+        print(f"spycraft replay: {why}")
         return 2
     try:
         transcript = Transcript.from_bytes(data)

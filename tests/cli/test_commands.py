@@ -150,3 +150,17 @@ def test_a_host_writes_into_a_folder_given_to_out(tmp_path):
     assert f"transcript: {written} (" in done.stdout
     checked = spycraft(tmp_path, "audit", str(written))
     assert checked.returncode == 0 and checked.stdout.startswith("VALID"), checked.stdout
+
+
+def test_a_file_that_is_no_transcript_is_said_so_in_words(tmp_path):
+    (tmp_path / "empty.cbor").write_bytes(b"")
+    (tmp_path / "map.cbor").write_bytes(bytes([0xA1, 1, 2]))  # CBOR, but no genesis
+    for path, what in ((ROOT / "README.md", "it is a text file"),
+                       (tmp_path / "empty.cbor", "the file is empty"),
+                       (tmp_path / "map.cbor", "it does not begin with a table's signed genesis")):
+        for command, prefix in (("audit", "UNREADABLE "), ("replay", "spycraft replay: ")):
+            done = spycraft(tmp_path, command, str(path))
+            assert done.returncode == 2, done.stdout
+            said = done.stdout.strip()
+            assert said.startswith(f"{prefix}{path} is not a spycraft transcript: {what}"), said
+            assert "COSE" not in said and "tag 98" not in said and "Traceback" not in said
