@@ -164,3 +164,23 @@ def test_a_file_that_is_no_transcript_is_said_so_in_words(tmp_path):
             said = done.stdout.strip()
             assert said.startswith(f"{prefix}{path} is not a spycraft transcript: {what}"), said
             assert "COSE" not in said and "tag 98" not in said and "Traceback" not in said
+
+
+def test_the_default_name_is_the_persons_and_two_root_laptops_differ():
+    from spycraft.cli.config import player_name
+
+    assert player_name(("ada", "Ada Lovelace,,,"), "lab1") == "Ada Lovelace"
+    assert player_name(("ada", "ada"), "lab1") == "ada"
+    assert player_name(("ada", ""), "lab1") == "ada"
+    # root (or any login many machines share) sits down as its machine
+    one, two = player_name(("root", "root"), "alice-laptop"), player_name(("root", ""), "bob.lan")
+    assert (one, two) == ("alice-laptop", "bob")
+    assert player_name(("root", "root"), "localhost") == "root"  # nothing better to go on
+    assert player_name(("x", "\x1b[31mEve" + "e" * 80), "h") == ("[31mEve" + "e" * 80)[:64]
+
+
+def test_an_offline_game_without_a_name_sits_the_person_down_by_the_default_name(tmp_path):
+    from spycraft.cli.config import player_name
+
+    done = spycraft(tmp_path, "play", "spies-and-lies", "--offline", timeout=60)
+    assert f"seat 0 {player_name()} (you)" in done.stdout, done.stdout[:500]
