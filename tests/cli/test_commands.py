@@ -184,3 +184,16 @@ def test_an_offline_game_without_a_name_sits_the_person_down_by_the_default_name
 
     done = spycraft(tmp_path, "play", "spies-and-lies", "--offline", timeout=60)
     assert f"seat 0 {player_name()} (you)" in done.stdout, done.stdout[:500]
+
+
+def test_a_mistyped_flag_prints_that_commands_usage_and_the_flag_it_was_meant_to_be(tmp_path):
+    for words, command, flag in ((["play", "resistance", "--ofline"], "play", "--offline"),
+                                 (["selfplay", "spies-and-lies", "--sead", "3"], "selfplay",
+                                  "--seed"),
+                                 (["watch", "--wiat", "2"], "watch", "--wait")):
+        done = spycraft(tmp_path, *words)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert lines[0].startswith(f"usage: spycraft {command} "), lines[0]
+        assert lines[-1].startswith(f"spycraft {command}: error: unrecognized arguments: ")
+        assert lines[-1].endswith(f"(did you mean {flag}?)"), lines[-1]
