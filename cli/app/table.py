@@ -307,6 +307,8 @@ class TableApp:
 
     def _refresh(self) -> None:
         self.view = self.bridge.view()
+        if self.view.closing is not None and self.filter.text:
+            self.filter.reset()  # the end panel shows the end, not what was last typed
         decision = self.view.decision
         if decision is None:
             self.choices = None
