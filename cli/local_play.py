@@ -14,6 +14,8 @@ options. Both are brought up to date whenever the person is asked (so leaving wi
 end of input loses nothing) and at the end. ``spycraft resume`` lists the folder with the LAN
 games and continues it here: the stored records are checked again by the engine, the memos
 restored, fresh bots take the bot seats, and the history shows the story so far.
+
+"Play again" on the final screen starts a new offline game with the same options and names.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from spycraft.cli import app
+from spycraft.cli.app.bridge import Bridge
 from spycraft.cli.app.run import play_offline, store_offline
+from spycraft.cli.app.table import Terminal
 from spycraft.cli.config import data_dir, player_name
 from spycraft.cli.offline import game_options, players_of
 from spycraft.cli.outcome import roster, verdict
@@ -116,13 +120,18 @@ class Saving:
         return self.agent.decide(decision)
 
 
-def play(args: argparse.Namespace) -> int:
+def play(args: argparse.Namespace, terminal: Terminal | None = None) -> int:
+    """A new offline game; "play again" on its final screen starts another with the same
+    options and names, until the person closes the screen."""
     definition = registry.load(args.game)
     options = game_options(definition, args)
     players = players_of(args, definition)
     names = [f"bot{i}" for i in range(players)]
     names[PERSON] = (args.name or player_name())[:64]
-    return run(OfflineGame.new(definition, options, names), args)
+    while True:
+        code, again = run(OfflineGame.new(definition, options, names), args, terminal=terminal)
+        if not again:
+            return code
 
 
 def resume(store: GameStore, args: argparse.Namespace) -> int:
@@ -132,13 +141,21 @@ def resume(store: GameStore, args: argparse.Namespace) -> int:
     except (OSError, SpycraftError, KeyError, ValueError, TypeError) as exc:
         print(f"spycraft resume: {store.folder.name} cannot be resumed: {exc}", file=sys.stderr)
         return 1
-    return run(game, args, f"resuming offline game {game.name} at record "
-                           f"{game.local.state.seq}")
+    definition = game.local.definition
+    code, again = run(game, args, f"resuming offline game {game.name} at record "
+                                  f"{game.local.state.seq}")
+    while again:  # the same options and names
+        options = dict(game.seat_file.extra["options"])
+        names = [seat.name for seat in game.local.genesis.genesis.seats]
+        code, again = run(OfflineGame.new(definition, options, names), args)
+    return code
 
 
-def run(game: OfflineGame, args: argparse.Namespace, notice: str = "") -> int:
+def run(game: OfflineGame, args: argparse.Namespace, notice: str = "",
+        terminal: Terminal | None = None) -> tuple[int, bool]:
     """Play ``game`` to its end, the person at seat 0 and heuristic bots at the others;
-    ``notice``: a first line for the person (in the application's history when it runs)."""
+    ``notice``: a first line for the person (in the application's history when it runs). The
+    exit code, and whether the person chose "play again" on the final screen."""
     local = game.local
     definition = local.definition
     args.stored = game.name  # leaving says how to resume it (``cli.main.left``)
@@ -146,10 +163,13 @@ def run(game: OfflineGame, args: argparse.Namespace, notice: str = "") -> int:
     entropy = SystemEntropy()
     bots: list[Agent | None] = [None if i == PERSON else definition.bots["heuristic"](entropy, i)
                                 for i in range(len(names))]
-    if app.wanted(args):
-        return play_offline(definition, local, names, bots,
+    if terminal is not None or app.wanted(args):
+        bridge = Bridge()
+        bridge.again_offered = True
+        code = play_offline(definition, local, names, bots, terminal,
                             ask=lambda agent: Saving(agent, game.save), kept=game.save,
-                            notices=(notice,) if notice else ())
+                            notices=(notice,) if notice else (), bridge=bridge)
+        return code, bridge.again
     if notice:
         print(notice, flush=True)
     human = Saving(TerminalAgent(lambda: definition.render(
@@ -170,7 +190,7 @@ def run(game: OfflineGame, args: argparse.Namespace, notice: str = "") -> int:
     print(definition.render(local.seats[PERSON].view(state), PERSON))
     print(f"transcript stored in {store_offline(local)}")
     print(verdict(definition, state, PERSON))
-    return 0
+    return 0, False
 
 
 def offline_store(store: GameStore) -> bool:

@@ -69,6 +69,11 @@ class Bridge:
         self.say: Callable[[str], str | None] | None = None
         self.talk: str | None = None
         self._chat: list[str] = []
+        # "Play again" on the final screen, where the command offers it: the person chose it
+        # (``again``), and the command opens the same game for the same seats once the screen
+        # is closed.
+        self.again_offered = False
+        self.again = False
 
     # --- the game's side ----------------------------------------------------------------------
 

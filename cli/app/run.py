@@ -71,13 +71,16 @@ def store_offline(local: LocalTable) -> Path:
 def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
                  bots: Sequence[Agent | None], terminal: Terminal | None = None,
                  ask: Callable[[Agent], Agent] = lambda agent: agent,
-                 kept: Callable[[], None] = lambda: None, notices: Sequence[str] = ()) -> int:
+                 kept: Callable[[], None] = lambda: None, notices: Sequence[str] = (),
+                 bridge: Bridge | None = None) -> int:
     """The seats whose bot is None are the person's, in the application (on ``terminal``, an
     (input, output) pair: the real one by default). ``ask`` wraps the person's agent (the
     stored game is brought up to date before each question), ``kept`` runs once the game
     ended. A table that already holds records (a resumed game) starts with their story, and
-    ``notices`` (what the command would have printed before) come after it."""
-    bridge = Bridge(bots.index(None) if None in bots else None, tuple(names))
+    ``notices`` (what the command would have printed before) come after it. ``bridge``: the
+    caller's own (to read ``again`` from it afterwards)."""
+    bridge = bridge or Bridge()
+    bridge.seated(bots.index(None) if None in bots else None, tuple(names))
     painter = Painter(definition)
     seat = local.seats[bridge.seat or 0]
     me = bridge.seat
@@ -237,8 +240,10 @@ class LanUi:
     """The application around one LAN command (``play``, ``host``, ``join``, ``resume``): the
     person's agent, the session's events, the table once seated, the closing lines."""
 
-    def __init__(self, terminal: Terminal | None = None) -> None:
+    def __init__(self, terminal: Terminal | None = None, again: bool = False) -> None:
+        """``again``: the final screen offers to play the same game again."""
         self.bridge = Bridge()
+        self.bridge.again_offered = again
         self.app = TableApp(self.bridge, None, *(terminal or ()))
         self.feed: LanFeed | None = None
 
@@ -266,12 +271,13 @@ class LanUi:
 
 
 @contextlib.contextmanager
-def lan_ui(wanted: bool) -> Iterator[LanUi | None]:
+def lan_ui(wanted: bool, again: bool = False,
+           terminal: Terminal | None = None) -> Iterator[LanUi | None]:
     """The application for a LAN command when ``wanted`` (a person at a terminal), else None
-    (the line mode)."""
+    (the line mode); ``again``: its final screen offers to play again."""
     if not wanted:
         yield None
         return
-    ui = LanUi()
+    ui = LanUi(terminal, again)
     with attached(ui.app):
         yield ui

@@ -12,7 +12,7 @@ of what the highlighted option and the facts on the table name), Esc closes it o
 typing, Tab moves between the decision and the table talk (when the session offers it), and
 ``/say TEXT`` and Enter at the decision says TEXT to the table as in line mode; Ctrl-C leaves
 (the seat's state is saved), Ctrl-D leaves as the end of input does. On the final screen Enter
-or q closes the table.
+or q closes the table, and a (where the command offers it) plays the same game again.
 
 ``attached`` runs one around a command: the application in its own thread, whatever the
 command prints (and its warnings) caught into the history instead of under the screen, and on
@@ -210,6 +210,11 @@ class TableApp:
         def _(event: KeyPressEvent) -> None:
             self.app.exit()
 
+        @kb.add("a", filter=closing & ~helping & Condition(lambda: self.bridge.again_offered))
+        def _(event: KeyPressEvent) -> None:
+            self.bridge.again = True  # the command opens the same game again once we are gone
+            self.app.exit()
+
         @kb.add("enter", filter=~closing & ~helping & ~in_chat)
         def _(event: KeyPressEvent) -> None:
             self._choose()
@@ -401,7 +406,8 @@ class TableApp:
 
     def _question(self) -> StyleAndTextTuples:
         if self._closing():
-            return [("class:label", "Enter or q: close the table")]
+            again = " · a: play again" if self.bridge.again_offered else ""
+            return [("class:label", f"Enter or q: close the table{again}")]
         decision = self.view.decision
         if decision is None:
             pic = self.view.picture
