@@ -110,6 +110,9 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
 
     p = sub.add_parser("join", help="take a seat at a table on the LAN")
     p.add_argument("table", nargs="?", help="table id (a prefix is enough)")
+    p.add_argument("--opener", default=None, metavar="FINGERPRINT",
+                   help="a table opened by this player (its fingerprint, as `spycraft tables` "
+                        "shows it; checked when joining)")
     p.add_argument("--name", default=None)
     p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
     add_line_option(p)
@@ -127,6 +130,9 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--say", default=None,
                    help="once the game is under way, each bot says this at the table "
                         "(a | separates lines)")
+    p.add_argument("--again", action="store_true",
+                   help="after each game, take a seat at the next table the same player opens "
+                        "for the same game and options (its play again), until none comes")
     add_net_options(p)
 
     p = sub.add_parser("tables", help="a live list of the tables on the LAN")
@@ -177,10 +183,29 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     except DiscoveryError as exc:
         print(f"spycraft: {exc} (`spycraft doctor` explains)", file=sys.stderr)
         return 2
-    with lan_ui(person and app.wanted(args)) as args.ui:
-        for notice in notices:  # inside the application when there is one, never under it
-            print(notice, file=sys.stderr, flush=True)
-        return _run_trio(command, args)
+    again = command in (play, host, join)
+    terminal = getattr(args, "terminal", None)  # where to draw (tests: a pipe); else the real one
+    while True:
+        with lan_ui(person and (terminal is not None or app.wanted(args)), again,
+                    terminal) as args.ui:
+            for notice in notices:  # inside the application when there is one, never under it
+                print(notice, file=sys.stderr, flush=True)
+            code = _run_trio(command, args)
+        if args.ui is None or not args.ui.bridge.again:
+            return code
+        notices = []
+        _again(command, args)
+
+
+def _again(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> None:
+    """The same game for the same seats ("play again" on the final screen): ``play`` and
+    ``host`` open a new table with the same options (and start their bot peers again); a
+    ``join`` takes the next open table of the opener it played with (its fingerprint, proven
+    by the handshake), as ``bots --again`` do."""
+    args.stored = None
+    if command is join:
+        args.table = None
+        args.opener, args.game = args.followed
 
 
 def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
@@ -508,9 +533,19 @@ async def _find_table(args: argparse.Namespace, accept: Callable[[TableAd], bool
     return None
 
 
-def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
+def _matches(prefix: str | None, game: str | None, opener: str | None = None,
+             digest: bytes | None = None) -> Callable[[TableAd], bool]:
+    """The ads to join: by table id prefix, game, the opener's fingerprint (as people write it:
+    any case, dashes or none) and options digest, each when given."""
+    def plain(fingerprint: str) -> str:
+        return fingerprint.replace("-", "").upper()
+
     def accept(ad: TableAd) -> bool:
         if prefix and not ad.table_id.hex().startswith(prefix.lower()):
+            return False
+        if opener and plain(ad.fingerprint) != plain(opener):
+            return False
+        if digest is not None and ad.options_digest != digest:
             return False
         return game is None or ad.game == game
 
@@ -518,12 +553,17 @@ def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
 
 
 async def join(args: argparse.Namespace) -> int:
-    print(f"looking for {'table ' + args.table if args.table else 'an open table'} on "
-          f"{args.interface} for up to {args.wait:g} s (Ctrl-C to stop)", flush=True)
-    ad = await _find_table(args, _matches(args.table, None), args.wait)
+    opener = getattr(args, "opener", None)
+    wanted = f"table {args.table}" if args.table else \
+        f"a table opened by {opener}" if opener else "an open table"
+    print(f"looking for {wanted} on {args.interface} for up to {args.wait:g} s "
+          f"(Ctrl-C to stop)", flush=True)
+    ad = await _find_table(args, _matches(args.table, getattr(args, "game", None), opener),
+                           args.wait)
     if ad is None:
         print("no open table found", file=sys.stderr)
         return 1
+    args.followed = (ad.fingerprint, ad.game)  # where "play again" looks next
     definition = registry.load(ad.game)
     identity = load_identity()
     name = args.name or player_name()
@@ -548,9 +588,14 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
     """One bot peer: its own identity, joins a table, plays to the end, writes its transcript."""
     entropy = SystemEntropy()
     identity = Identity(entropy.take(32))
+    accept = _matches(args.table, args.game)
+    played = 0
     while True:
-        ad = await _find_table(args, _matches(args.table, args.game), args.wait)
+        ad = await _find_table(args, accept, args.wait)
         if ad is None:
+            if played:  # --again: the opener opened no next table
+                print(f"bot {index}: no next table came; {played} games played", flush=True)
+                return
             log.warning("bot %d found no open table", index)
             results.append(1)
             return
@@ -586,7 +631,11 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
         if dropped:
             print(f"bot {index} (seat {session.seat}): {dropped}", flush=True)
         results.append(0 if state.result is not None else 1)
-        return
+        played += 1
+        if not args.again or state.result is None:
+            return
+        # the opener's play again: its next table, same game and options, proven its own
+        accept = _matches(None, ad.game, ad.fingerprint, ad.options_digest)
 
 
 SAY_AFTER = 3

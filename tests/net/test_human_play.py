@@ -121,3 +121,29 @@ def choose_in_the_lobby(table: str) -> tuple[str, ...]:
 
         threading.Thread(target=drive, daemon=True).start()
         return lobby.run()
+
+
+def test_a_person_joins_the_table_of_the_opener_named_by_its_fingerprint(tmp_path):
+    """``join --opener FINGERPRINT`` (any case, dashes or none) takes a seat only at that
+    player's table; the fingerprint is checked against the key the opener proves."""
+    from tests.net.harness import Proc
+
+    opener = Proc("host", ["host", "spies-and-lies", "--bots", "1", "--interface", "127.0.0.1",
+                           "--out", str(tmp_path / "host.cbor")], tmp_path)
+    opener.table_id()
+    fingerprint = re.search(r"your fingerprint ([A-Z0-9-]+)", opener.output()).group(1)
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "home"))
+
+    def join(who: str, wait: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "spycraft", "join", "--opener", who, "--interface",
+             "127.0.0.1", "--wait", wait, "--name", "ada"], cwd=ROOT, env=env,
+            input="#1\n" * 300, capture_output=True, text=True, timeout=180, check=False)
+
+    stranger = join("AAAA-BBBB-CCCC-DDDD-EEEE", "3")
+    assert stranger.returncode == 1 and "no open table found" in stranger.stderr
+    done = join(fingerprint.replace("-", "").lower(), "30")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"(opened by {fingerprint})" in done.stdout
+    assert re.search(r"^result: (you won|you lost|no winner)", done.stdout, flags=re.MULTILINE)
+    assert opener.wait(60) == 0

@@ -366,3 +366,54 @@ def test_an_equivocation_whose_second_record_is_malformed_is_still_proven(tmp_pa
     assert report.result.forfeits == (t.seat,), report.result.describe()
     assert any(f"fraud by seat {t.seat}" in fraud for fraud in report.frauds), report.frauds
     assert_gained_nothing(t, transcript, report, absent=True, proven=True)
+
+
+@pytest.mark.network
+def test_an_ad_that_names_another_openers_fingerprint_is_refused_before_sitting_down(tmp_path):
+    """An announcement is anyone's word: a table announced under a fingerprint its opener
+    cannot prove (a stranger copying a friend's, to catch the friend's players) is refused at
+    the handshake, before any seat is taken (``join --opener`` and play again rely on it)."""
+    from dataclasses import replace
+
+    import trio
+
+    from spycraft.crypto.identity import Identity
+    from spycraft.engines import registry
+    from spycraft.p2p.discovery import browse_tables
+    from spycraft.p2p.entropy import SystemEntropy
+    from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table
+
+    definition = registry.load("spies-and-lies")
+    friend = Identity(SystemEntropy().take(32))
+    stranger = Identity(SystemEntropy().take(32))
+    refused: list[str] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async def opener() -> None:
+                with trio.move_on_after(20):
+                    await open_table(definition=definition, options={}, players=2,
+                                     me=Me.fresh(stranger, "stranger"), seated=True,
+                                     interface="127.0.0.1", root=tmp_path / "stranger")
+
+            nursery.start_soon(opener)
+            with trio.fail_after(15):
+                async with browse_tables("127.0.0.1") as ads:
+                    async for ad in ads:
+                        if ad.change != "removed" and ad.fingerprint == stranger.fingerprint:
+                            break
+            forged = replace(ad, fingerprint=friend.fingerprint)
+            try:
+                await join_table(forged, definition=definition,
+                                 me=Me.fresh(Identity(SystemEntropy().take(32)), "ada"),
+                                 interface="127.0.0.1", root=tmp_path / "ada",
+                                 agent_for=lambda seat: definition.bots["random"](
+                                     SystemEntropy(), seat))
+            except LobbyError as exc:
+                refused.append(str(exc))
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert refused == [(f"the table is opened by {stranger.fingerprint}, not by "
+                        f"{friend.fingerprint} as its announcement says")]
+    assert not (tmp_path / "ada" / "games").exists()  # it sat down nowhere
