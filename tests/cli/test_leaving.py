@@ -34,6 +34,7 @@ def start(people: list[Person], home, *args: str, terminal: bool = False) -> Per
 def test_end_of_input_at_the_offline_prompt_is_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "spycraft", "play", "spies-and-lies",
                            "--offline"], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                          env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path)),
                           text=True, timeout=60, check=False)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
