@@ -117,8 +117,9 @@ def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[
 def talk_panel(definition: GameDefinition, seat: int | None) -> str:
     """What the table-talk panel says while nobody has talked: how this seat talks, why it
     cannot (a game whose talk is off while it runs), or that a spectator only listens."""
-    if seat is None:
-        return "Table talk: the seats' lines appear here (a spectator listens, and says nothing)"
+    if seat is None:  # a spectator, or a host without a seat
+        return "Table talk: the seats' lines appear here (without a seat you listen, and say " \
+            "nothing)"
     if not definition.talk_open(finished=False):
         return sentence(talk_off_reason(definition.name))
     return "Table talk: /say TEXT and Enter at the decision, or Tab, type and Enter; Tab " \

@@ -63,7 +63,7 @@ def test_a_spectator_sees_the_seats_talk_and_has_no_line_to_type_in():
     with create_pipe_input() as pipe:
         app, thread = running(bridge, pipe)
         app.watching = True
-        wait_for_screen(app, lambda s: "a spectator listens" in s)
+        wait_for_screen(app, lambda s: "without a seat you listen" in s)
         bridge.chat("bob (seat 1): good luck")
         screen = wait_for_screen(app, lambda s: "bob (seat 1): good luck" in s)
         assert "say:" not in screen
