@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import socket
 import stat
 import sys
 from pathlib import Path
@@ -31,6 +32,7 @@ from pathlib import Path
 import platformdirs
 
 from spycraft.crypto.identity import Identity
+from spycraft.crypto.text import clean_line
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.storage import write_private
 
@@ -105,10 +107,41 @@ def load_identity(create: bool = True) -> Identity:
     return identity
 
 
-def player_name() -> str:
-    """The name to sit down with when none is given: the login name on any platform."""
+GENERIC_ACCOUNTS = frozenset({"root", "admin", "administrator", "user", "guest", "pi",
+                              "ubuntu", "player"})
+"""Login names many machines share: never a person's name at the table."""
+GENERIC_HOSTS = frozenset({"", "localhost", "localhost.localdomain"})
+
+
+def _account() -> tuple[str, str]:
+    """This OS account's login name and its password database entry's comment field, whose
+    first part is the full name ("" where the system has none)."""
     try:
-        name = getpass.getuser()  # USER, LOGNAME or USERNAME (Windows), then the password db
+        login = getpass.getuser()  # USER, LOGNAME or USERNAME (Windows), then the password db
     except (ImportError, KeyError, OSError):
-        name = ""
-    return name or "player"
+        login = ""
+    full = ""
+    try:
+        import pwd  # POSIX only
+
+        full = pwd.getpwuid(os.getuid()).pw_gecos
+    except (ImportError, KeyError, OSError, AttributeError):
+        pass
+    return login, full
+
+
+def player_name(account: tuple[str, str] | None = None, host: str | None = None) -> str:
+    """The name to sit down with when none is given: the person's own. The OS account's full
+    name from the password database, unless it only repeats the login name; else the login
+    name, unless it is one many machines share (``root``: two laptops as root must not both
+    sit down as "root"); else the machine's host name; at most 64 printable characters."""
+    login, gecos = account if account is not None else _account()
+    full, login = clean_line(gecos.split(",")[0]), clean_line(login)
+    if full and full.lower() != login.lower() and full.lower() not in GENERIC_ACCOUNTS:
+        return full[:64]
+    if login and login.lower() not in GENERIC_ACCOUNTS:
+        return login[:64]
+    name = clean_line(host if host is not None else socket.gethostname()).split(".")[0]
+    if name.lower() not in GENERIC_HOSTS:
+        return name[:64]
+    return login[:64] or "player"

@@ -8,9 +8,12 @@ The human's prompt runs in a worker thread (the session calls the agent through
 brings them back from their stored seats.
 
 Table talk in line mode: at any prompt, ``/say TEXT`` says TEXT to the table (the prompt comes
-back); every chat line is printed as it arrives, ``[seq] name (seat N): text``, with everything
-a peer wrote passed through ``crypto.text.printable``. ``bots --say TEXT`` makes bot peers say
-something once the game is under way (for tests and demonstrations). Every seat announces the
+back); every chat line is printed as it arrives, ``name (seat N): text``, with everything a
+peer wrote passed through ``crypto.text.printable``. ``bots --say TEXT`` makes bot peers say
+something once the game is under way (for tests and demonstrations). In a game whose talk is
+off while it runs (SpyNet, ``GameDefinition.talk``), ``/say`` answers why, ``bots --say`` says
+nothing, and a line a modified client sends anyway is dropped unread at every peer, counted,
+and the count is printed at the end. Every seat announces the
 table in play for spectators (``spycraft watch``, ``cli.watch``); ``tables`` lists those ads too,
 with how many watch through each seat.
 
@@ -38,7 +41,7 @@ from spycraft.cli import app
 from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
-from spycraft.cli.offline import chat_path, game_options, players_of
+from spycraft.cli.offline import chat_path, game_options, out_path, players_of, write_out
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
@@ -46,7 +49,7 @@ from spycraft.crypto.identity import Identity
 from spycraft.crypto.text import printable
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent, Decision
-from spycraft.p2p.chat import ChatLine, ChatRefused
+from spycraft.p2p.chat import ChatLine, ChatRefused, talk_off_reason
 from spycraft.p2p.discovery import (
     DiscoveryError,
     TableAd,
@@ -99,13 +102,17 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p = sub.add_parser("host", help="open a table on the LAN without taking a seat")
     p.add_argument("game", choices=games)
     p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
-    p.add_argument("--out", help="write the finished transcript here")
+    p.add_argument("--out", help="write the finished transcript to this file, or into this "
+                   "folder as TABLE.cbor")
     add_game_options(p)
     add_line_option(p)
     add_net_options(p)
 
     p = sub.add_parser("join", help="take a seat at a table on the LAN")
     p.add_argument("table", nargs="?", help="table id (a prefix is enough)")
+    p.add_argument("--opener", default=None, metavar="FINGERPRINT",
+                   help="a table opened by this player (its fingerprint, as `spycraft tables` "
+                        "shows it; checked when joining)")
     p.add_argument("--name", default=None)
     p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
     add_line_option(p)
@@ -123,6 +130,9 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--say", default=None,
                    help="once the game is under way, each bot says this at the table "
                         "(a | separates lines)")
+    p.add_argument("--again", action="store_true",
+                   help="after each game, take a seat at the next table the same player opens "
+                        "for the same game and options (its play again), until none comes")
     add_net_options(p)
 
     p = sub.add_parser("tables", help="a live list of the tables on the LAN")
@@ -149,7 +159,7 @@ def handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "join": lambda a: _run(join, a, person=True),
         "bots": lambda a: _run(bots, a),
         "tables": lambda a: _run(tables, a),
-        "resume": lambda a: _run(resume, a, choose_interface=False, person=True),
+        "resume": resume_command,
     }
 
 
@@ -161,19 +171,41 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
                         stream=sys.stderr)
     logging.getLogger("zeroconf").setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
+    notices = []
     try:
         if args.interface is not None:
             find_interface(args.interface)
         elif choose_interface:
             choice = default_interface()
             if choice.warning:
-                print(f"spycraft: {choice.reason}", file=sys.stderr)
+                notices.append(f"spycraft: {choice.reason}")
             args.interface = choice.interface.name
     except DiscoveryError as exc:
         print(f"spycraft: {exc} (`spycraft doctor` explains)", file=sys.stderr)
         return 2
-    with lan_ui(person and app.wanted(args)) as args.ui:
-        return _run_trio(command, args)
+    again = command in (play, host, join)
+    terminal = getattr(args, "terminal", None)  # where to draw (tests: a pipe); else the real one
+    while True:
+        with lan_ui(person and (terminal is not None or app.wanted(args)), again,
+                    terminal) as args.ui:
+            for notice in notices:  # inside the application when there is one, never under it
+                print(notice, file=sys.stderr, flush=True)
+            code = _run_trio(command, args)
+        if args.ui is None or not args.ui.bridge.again:
+            return code
+        notices = []
+        _again(command, args)
+
+
+def _again(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> None:
+    """The same game for the same seats ("play again" on the final screen): ``play`` and
+    ``host`` open a new table with the same options (and start their bot peers again); a
+    ``join`` takes the next open table of the opener it played with (its fingerprint, proven
+    by the handshake), as ``bots --again`` do."""
+    args.stored = None
+    if command is join:
+        args.table = None
+        args.opener, args.game = args.followed
 
 
 def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
@@ -250,6 +282,13 @@ def chat_text(line: ChatLine) -> str:
 
 
 SAY = "/say"
+
+
+def talk_hint(definition: registry.GameDefinition) -> str:
+    """How to talk at this table, or why nobody can while the game runs."""
+    if definition.talk_open(finished=False):
+        return f"{SAY} TEXT at any prompt talks to the table"
+    return talk_off_reason(definition.name)
 
 
 class TalkingAgent(TerminalAgent):
@@ -386,11 +425,19 @@ async def _open(args: argparse.Namespace,
     return session, (spawned[0] if spawned else None)
 
 
-def write_transcript(session: Session, out: Path) -> None:
-    """The transcript, and beside it the table talk this peer holds (when anyone talked)."""
-    out.write_bytes(session.transcript.to_bytes())
-    if session.store.chat_path.exists():
-        chat_path(out).write_bytes(session.store.chat_path.read_bytes())
+def write_transcript(session: Session, out: str, folder: bool = False) -> Path | None:
+    """The transcript where ``--out`` says: a file, or a folder (``folder``: always), where it
+    is ``<table>.cbor`` (a seat's, ``<table>-seat<N>.cbor``); beside it the table talk this
+    peer holds (when anyone talked). Where it went, or None after saying why it could not."""
+    table = session.genesis.genesis.table.hex()
+    name = f"{table}.cbor" if session.seat is None else f"{table}-seat{session.seat}.cbor"
+    path = out_path(out + os.sep if folder else out, name)
+    if not write_out(path, session.transcript.to_bytes()):
+        return None
+    if session.store.chat_path.exists() and not write_out(
+            chat_path(path), session.store.chat_path.read_bytes()):
+        return None
+    return path
 
 
 def _events(args: argparse.Namespace, definition: registry.GameDefinition) -> Any:
@@ -413,9 +460,13 @@ def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -
         view = session.table_seat.view(state) if session.table_seat is not None else state.game
         print(session.definition.render(view, session.seat))
     if out:
-        write_transcript(session, Path(out))
-        print(f"transcript: {out} ({len(session.records)} records)")
+        written = write_transcript(session, out)
+        if written is not None:
+            print(f"transcript: {written} ({len(session.records)} records)")
     print(f"transcript stored in {session.store.transcript_path}")
+    dropped = session.protocol.chat.dropped_lines()
+    if dropped:
+        print(dropped)
     if state.result is None:
         print("the game did not finish")
         return 1
@@ -427,7 +478,7 @@ async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
     print(_roster(session), flush=True)
-    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
+    print(f"  ({talk_hint(session.definition)})", flush=True)
     await _run_with_bots(session, bots_process)
     return _finish(session, ui=args.ui)
 
@@ -482,9 +533,19 @@ async def _find_table(args: argparse.Namespace, accept: Callable[[TableAd], bool
     return None
 
 
-def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
+def _matches(prefix: str | None, game: str | None, opener: str | None = None,
+             digest: bytes | None = None) -> Callable[[TableAd], bool]:
+    """The ads to join: by table id prefix, game, the opener's fingerprint (as people write it:
+    any case, dashes or none) and options digest, each when given."""
+    def plain(fingerprint: str) -> str:
+        return fingerprint.replace("-", "").upper()
+
     def accept(ad: TableAd) -> bool:
         if prefix and not ad.table_id.hex().startswith(prefix.lower()):
+            return False
+        if opener and plain(ad.fingerprint) != plain(opener):
+            return False
+        if digest is not None and ad.options_digest != digest:
             return False
         return game is None or ad.game == game
 
@@ -492,12 +553,17 @@ def _matches(prefix: str | None, game: str | None) -> Callable[[TableAd], bool]:
 
 
 async def join(args: argparse.Namespace) -> int:
-    print(f"looking for {'table ' + args.table if args.table else 'an open table'} on "
-          f"{args.interface} for up to {args.wait:g} s (Ctrl-C to stop)", flush=True)
-    ad = await _find_table(args, _matches(args.table, None), args.wait)
+    opener = getattr(args, "opener", None)
+    wanted = f"table {args.table}" if args.table else \
+        f"a table opened by {opener}" if opener else "an open table"
+    print(f"looking for {wanted} on {args.interface} for up to {args.wait:g} s "
+          f"(Ctrl-C to stop)", flush=True)
+    ad = await _find_table(args, _matches(args.table, getattr(args, "game", None), opener),
+                           args.wait)
     if ad is None:
         print("no open table found", file=sys.stderr)
         return 1
+    args.followed = (ad.fingerprint, ad.game)  # where "play again" looks next
     definition = registry.load(ad.game)
     identity = load_identity()
     name = args.name or player_name()
@@ -513,7 +579,7 @@ async def join(args: argparse.Namespace) -> int:
     _seated(args, session)
     print(f"you are seat {session.seat}; the game starts", flush=True)
     print(_roster(session), flush=True)
-    print(f"  ({SAY} TEXT at any prompt talks to the table)", flush=True)
+    print(f"  ({talk_hint(session.definition)})", flush=True)
     await session.run()
     return _finish(session, ui=args.ui)
 
@@ -522,9 +588,14 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
     """One bot peer: its own identity, joins a table, plays to the end, writes its transcript."""
     entropy = SystemEntropy()
     identity = Identity(entropy.take(32))
+    accept = _matches(args.table, args.game)
+    played = 0
     while True:
-        ad = await _find_table(args, _matches(args.table, args.game), args.wait)
+        ad = await _find_table(args, accept, args.wait)
         if ad is None:
+            if played:  # --again: the opener opened no next table
+                print(f"bot {index}: no next table came; {played} games played", flush=True)
+                return
             log.warning("bot %d found no open table", index)
             results.append(1)
             return
@@ -552,14 +623,19 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
                 nursery.start_soon(_say_later, session, args.say)
             state = await session.run()
             nursery.cancel_scope.cancel()
-        if args.out:
-            folder = Path(args.out)
-            folder.mkdir(parents=True, exist_ok=True)
-            write_transcript(session, folder / f"{ad.table_id.hex()}-seat{session.seat}.cbor")
+        if args.out:  # always a folder: one transcript per seat
+            write_transcript(session, args.out, folder=True)
         print(f"bot {index} (seat {session.seat}): "
               f"{state.result.describe() if state.result else 'unfinished'}", flush=True)
+        dropped = session.protocol.chat.dropped_lines()
+        if dropped:
+            print(f"bot {index} (seat {session.seat}): {dropped}", flush=True)
         results.append(0 if state.result is not None else 1)
-        return
+        played += 1
+        if not args.again or state.result is None:
+            return
+        # the opener's play again: its next table, same game and options, proven its own
+        accept = _matches(None, ad.game, ad.fingerprint, ad.options_digest)
 
 
 SAY_AFTER = 3
@@ -567,7 +643,12 @@ SAY_AFTER = 3
 
 
 async def _say_later(session: Session, text: str) -> None:
-    """A bot peer's ``--say``: once the game is under way, say it (a ``|`` splits lines)."""
+    """A bot peer's ``--say``: once the game is under way, say it (a ``|`` splits lines); in a
+    game whose talk is off while it runs, say so once and keep quiet."""
+    if not session.definition.talk_open(finished=False):
+        print(f"bot (seat {session.seat}) says nothing: {talk_off_reason(session.definition.name)}",
+              flush=True)
+        return
     while session.state.seq < SAY_AFTER and not session.finished:
         await trio.sleep(0.05)
     for line in text.split("|"):
@@ -622,9 +703,11 @@ class Unfinished:
     seat: int | None
     records: int
     age: float  # seconds since its last record was stored
+    offline: bool = False  # a game against bots in this process (``cli.local_play``)
 
     def describe(self) -> str:
-        who = "watching" if self.seat is None else f"seat {self.seat}"
+        who = "offline" if self.offline else "watching" if self.seat is None \
+            else f"seat {self.seat}"
         return (f"{self.store.folder.name}  {self.game:<15} {who:<8} {self.records:4} records, "
                 f"last {_ago(self.age)}")
 
@@ -656,7 +739,8 @@ def unfinished_games(root: Path) -> list[Unfinished]:
             continue
         path = store.transcript_path if transcript is not None else store.seat_path
         found.append(Unfinished(store, seat_file.game, seat_file.seat, len(records),
-                                max(0.0, now - path.stat().st_mtime)))
+                                max(0.0, now - path.stat().st_mtime),
+                                bool(seat_file.extra.get("offline"))))
     return found
 
 
@@ -696,7 +780,9 @@ def _pick(args: argparse.Namespace, games: list[Unfinished]) -> Unfinished | Non
     return None
 
 
-async def resume(args: argparse.Namespace) -> int:
+def resume_command(args: argparse.Namespace) -> int:
+    """``spycraft resume``: list or discard the stored games, or continue one: an offline game
+    in this process (``cli.local_play``), a LAN game on the LAN (``resume``)."""
     games = unfinished_games(data_dir())
     if args.discard:
         return _discard(data_dir(), games, args.discard)
@@ -709,6 +795,17 @@ async def resume(args: argparse.Namespace) -> int:
     chosen = _pick(args, games)
     if chosen is None:
         return 2
+    if chosen.offline:
+        from spycraft.cli import local_play
+
+        return local_play.resume(chosen.store, args)
+    args.chosen = chosen
+    return _run(resume, args, choose_interface=False, person=True)
+
+
+async def resume(args: argparse.Namespace) -> int:
+    """Continue the stored LAN game ``resume_command`` chose (``args.chosen``)."""
+    chosen: Unfinished = args.chosen
     store = chosen.store
     seat_file = store.load_seat()
     if args.interface is not None and args.interface != seat_file.interface:

@@ -9,6 +9,7 @@ failed audit or game error, 2 bad usage or an unreadable file.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -43,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("selfplay", help="all seats bots, in one process; writes the transcript")
     p.add_argument("game", choices=game_names())
     p.add_argument("--seed", type=int, default=0, help="every secret derives from this seed")
-    p.add_argument("--out", help="write the transcript here")
+    p.add_argument("--out", help="write the transcript to this file, or into this folder as "
+                   "GAME-seedN.cbor")
     p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     add_game_options(p)
@@ -66,7 +68,29 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_command(sub)
     doctor.add_command(sub)
     guide.add_command(sub)
+    COMMANDS.clear()
+    COMMANDS.update(sub.choices)
     return parser
+
+
+COMMANDS: dict[str, argparse.ArgumentParser] = {}
+"""Each subcommand's own parser (``build_parser`` fills it): its usage is the one a mistyped
+flag of that command is answered with."""
+
+
+def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
+    """The command line, or exit 2 with the usage of the command whose flag was mistyped (not
+    the top level's) and the flag it was probably meant to be."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        command = COMMANDS.get(args.command, parser)
+        flags = [flag for action in command._actions for flag in action.option_strings]
+        guesses = [difflib.get_close_matches(word.split("=")[0], flags, n=1)
+                   for word in extra if word.startswith("-")]
+        meant = sorted({g[0] for g in guesses if g})
+        hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
+        command.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if chosen is None:
                 return 130
             words = list(chosen)
-    args = parser.parse_args(words)
+    args = parse(parser, words)
     from spycraft.cli import doctor, guide, lan, offline, watch
 
     handlers = {

@@ -3,13 +3,15 @@
 Table talk: ``audit`` and ``replay`` read the chat file beside a transcript when there is one
 (``chat_path``: ``g.chat.cbor`` beside ``g.cbor``, ``chat.cbor`` beside a game folder's
 ``transcript.cbor``). ``audit`` checks it (``crypto.chat.check_chat_log``) after the game and
-fails on a message that does not check; ``replay`` shows each line after the record it was
+fails on a message that does not check or that the game's talk rule forbids (SpyNet: no talk
+before the result); ``replay`` shows each line after the record it was
 tied to. A transcript without a chat file audits and replays as before.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.audit import Unreadable
 from spycraft.engines.audit import audit as audit_bytes
 from spycraft.engines.local import new_local_table
+from spycraft.p2p.chat import talk_rule
 
 
 def game_options(definition: registry.GameDefinition, args: argparse.Namespace) -> dict[str, Any]:
@@ -91,10 +94,33 @@ def selfplay(args: argparse.Namespace) -> int:
 
     state = local.run(agents, on_record=show)
     if args.out:
-        Path(args.out).write_bytes(local.transcript.to_bytes())
-        print(f"transcript: {args.out} ({len(local.records)} records)")
+        path = out_path(args.out, f"{definition.name}-seed{args.seed}.cbor")
+        if not write_out(path, local.transcript.to_bytes()):
+            return 1
+        print(f"transcript: {path} ({len(local.records)} records)")
     print(verdict(definition, state, None))
     return 0
+
+
+def out_path(out: str, name: str) -> Path:
+    """Where ``--out OUT`` puts a transcript: OUT itself, or OUT/``name`` when OUT is a folder
+    (one that exists, or a path that ends with a separator)."""
+    path = Path(out)
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        return path / name
+    return path
+
+
+def write_out(path: Path, data: bytes) -> bool:
+    """Write a transcript (or its table talk) where ``--out`` said, its folders made; False
+    after saying in one line why it could not be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as exc:
+        print(f"spycraft: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def read_file(path: str) -> bytes | None:
@@ -114,6 +140,31 @@ def read_file(path: str) -> bytes | None:
     return data
 
 
+TRANSCRIPT_HEAD = b"\xd8\x62"  # CBOR tag 98: the COSE_Sign genesis every transcript opens with
+
+
+def not_a_transcript(path: str, data: bytes) -> str | None:
+    """Why ``data`` is no spycraft transcript at all, in words (None when it begins as one: a
+    broken transcript is the audit's to describe, record by record)."""
+    if data.startswith(TRANSCRIPT_HEAD):
+        return None
+    if not data:
+        what = "the file is empty"
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        what = "it is a text file" if text is not None and printable_text(text) else \
+            "it does not begin with a table's signed genesis"
+    return (f"{path} is not a spycraft transcript: {what} (a transcript is the file a game "
+            f"writes: --out, or transcript.cbor in the game's folder)")
+
+
+def printable_text(text: str) -> bool:
+    return all(c.isprintable() or c in "\t\r\n" for c in text)
+
+
 def chat_path(transcript: Path) -> Path:
     """Where the table talk of a transcript file is kept: ``chat.cbor`` beside a game folder's
     ``transcript.cbor``, else ``g.chat.cbor`` beside ``g.cbor``."""
@@ -122,8 +173,10 @@ def chat_path(transcript: Path) -> Path:
     return transcript.with_name(transcript.name.removesuffix(".cbor") + ".chat.cbor")
 
 
-def read_chat(transcript: Path, genesis: Genesis, head: int) -> ChatAudit | None:
-    """The check of the chat file beside ``transcript``, or None when there is none."""
+def read_chat(transcript: Path, genesis: Genesis, head: int,
+              result_at: int | None = None) -> ChatAudit | None:
+    """The check of the chat file beside ``transcript``, or None when there is none; with the
+    game's talk rule too (``result_at``: the seq of the result record, None if unfinished)."""
     path = chat_path(transcript)
     if not path.exists():
         return None
@@ -131,7 +184,15 @@ def read_chat(transcript: Path, genesis: Genesis, head: int) -> ChatAudit | None
         data = path.read_bytes()
     except OSError as exc:
         return ChatAudit(problems=[f"cannot read {path}: {exc.strerror or exc}"])
-    return check_chat_log(data, genesis, head)
+    report = check_chat_log(data, genesis, head)
+    talk, title = talk_rule(genesis.game)
+    for line in report.lines:
+        if talk == registry.TALK_ALWAYS or (result_at is not None and line.seen >= result_at):
+            continue
+        report.problems.append(
+            f"chat message {line.counter} of seat {line.seat}: said while table talk is off "
+            f"in {title} (tied to record {line.seen}, before the result)")
+    return report
 
 
 def _genesis_of(data: bytes) -> Genesis | None:
@@ -145,6 +206,10 @@ def audit(args: argparse.Namespace) -> int:
     data = read_file(args.file)
     if data is None:
         return 2
+    why = not_a_transcript(args.file, data)
+    if why is not None:
+        print(f"UNREADABLE {why}")
+        return 2
     try:
         report = audit_bytes(data)
     except Unreadable as exc:
@@ -152,7 +217,9 @@ def audit(args: argparse.Namespace) -> int:
         return 2
     print(report.describe())
     genesis = _genesis_of(data)
-    chat = None if genesis is None else read_chat(Path(args.file), genesis, report.records)
+    result_at = report.records if report.result is not None else None
+    chat = None if genesis is None else read_chat(Path(args.file), genesis, report.records,
+                                                  result_at)
     if chat is not None:
         print(chat.describe())
     return 0 if report.valid and (chat is None or chat.valid) else 1
@@ -161,6 +228,10 @@ def audit(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     data = read_file(args.file)
     if data is None:
+        return 2
+    why = not_a_transcript(args.file, data)
+    if why is not None:
+        print(f"spycraft replay: {why}")
         return 2
     try:
         transcript = Transcript.from_bytes(data)
@@ -200,7 +271,9 @@ def replay(args: argparse.Namespace) -> int:
     views = games
     if viewer is not None and definition.hindsight is not None and problem is None:
         views = definition.hindsight(games, viewer)
-    chat = read_chat(Path(args.file), genesis, len(transcript.records))
+    finished = problem is None and states[-1].result is not None
+    chat = read_chat(Path(args.file), genesis, len(transcript.records),
+                     len(transcript.records) if finished else None)
     talk: dict[int, list[str]] = {}
     for said in chat.lines if chat is not None else []:
         name = printable(genesis.seats[said.seat].name)

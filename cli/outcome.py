@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from spycraft.crypto.text import printable
 from spycraft.engines import registry
+from spycraft.engines.screens import plain_result
 from spycraft.engines.table import TableState
 
 __all__ = ["printable", "roster", "verdict"]  # printable: the one rule, from crypto.text
@@ -31,21 +32,26 @@ def verdict(definition: registry.GameDefinition, state: TableState[object],
             seat: int | None) -> str:
     """The result line: ``result: you won: Spies win (three failures)`` for a seated person,
     ``result: Spies won (three failures)`` for a host watching or selfplay (never an internal
-    id), the plain result for a game with no winner or an abandoned one."""
+    id), the plain result for a game with no winner; a result that forfeits decided says who
+    forfeited and why in words (``result: seat 1 ran out of time; seat 0 claims the game: no
+    winner``; the audit keeps the exact record form)."""
     result = state.result
     if result is None:
         return "result: the game did not finish"
-    if not result.winners:
+    if result.forfeits:
+        text = plain_result(result, _side)
+    elif not result.winners:
         return f"result: {result.describe()}"
-    if result.shared:
+    elif result.shared:
         names = " and ".join(result.shared)
         text = f"{_side(names)} share the win ({result.reason.replace('_', ' ')})"
     else:
         text = f"{_side(result.winners[0])} won ({result.reason.replace('_', ' ')})"
-    if result.forfeits:
-        text += f"; forfeit by seat {', '.join(map(str, result.forfeits))}"
+    if not result.winners:
+        return f"result: {text}"
     if seat is None:
-        return f"result: {text}" + (f"; {result.detail}" if result.detail else "")
+        return f"result: {text}" + (f"; {result.detail}" if result.detail and not result.forfeits
+                                    else "")
     side = definition.rules.side_of(state.game, seat)
     if side is None:
         return f"result: {text}"

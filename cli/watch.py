@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 import trio
@@ -53,7 +52,8 @@ def add_command(sub: Any) -> None:
     p.add_argument("--seat", type=int, default=None,
                    help="watch through this seat first (default: the least watched)")
     p.add_argument("--out", default=None,
-                   help="write the transcript here at the end (and the table talk beside it)")
+                   help="write the transcript to this file at the end, or into this folder as "
+                        "TABLE.cbor (and the table talk beside it)")
     add_line_option(p)
     add_net_options(p)
 
@@ -152,15 +152,19 @@ def _end(session: Session, out: str | None, drawn: bool = False) -> int:
     report = audit_bytes(data)
     print(f"audit: {report.describe()}")
     chat_ok = True
+    dropped = session.protocol.chat.dropped_lines()
+    if dropped:
+        print(dropped)
     if session.store.chat_path.exists():
         chat = check_chat_log(session.store.chat_path.read_bytes(), session.genesis.genesis,
                               len(session.records))
         chat_ok = chat.valid
         print(chat.describe())
     if out:
-        write_transcript(session, Path(out))
-        print(f"transcript: {out} ({len(session.records)} records)")
-        if session.store.chat_path.exists():
-            print(f"table talk: {chat_path(Path(out))}")
+        written = write_transcript(session, out)
+        if written is not None:
+            print(f"transcript: {written} ({len(session.records)} records)")
+            if session.store.chat_path.exists():
+                print(f"table talk: {chat_path(written)}")
     print(f"transcript stored in {session.store.transcript_path}")
     return 0 if report.valid and chat_ok and state.result is not None else 1

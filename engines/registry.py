@@ -19,6 +19,13 @@ from spycraft.engines.seat import SeatFactory
 from spycraft.engines.table import GameRules, Table
 from spycraft.engines.viewmodel import Event, Screen
 
+TALK_ALWAYS = "always"
+TALK_NEVER = "never"
+TALK_AFTER = "lobby and after the result"
+TALKS = (TALK_ALWAYS, TALK_NEVER, TALK_AFTER)
+"""When a game allows table talk (``GameDefinition.talk``): at any time, never, or only before
+the game starts and once its result is recorded (SpyNet's rules §11: partners must not talk)."""
+
 
 @dataclass(frozen=True)
 class GameDefinition:
@@ -41,6 +48,16 @@ class GameDefinition:
     # and (game state before or None, record, game state after) -> one history Event or None.
     screen: Callable[[Any, int | None, Any], Screen] | None = None
     story: Callable[[Any, Any, Any], Event | None] | None = None
+    talk: str = TALK_ALWAYS  # one of TALKS; enforced by p2p.chat at every peer
+
+    def __post_init__(self) -> None:
+        if self.talk not in TALKS:
+            raise ValueError(f"{self.name}: talk is one of {', '.join(TALKS)}")
+
+    def talk_open(self, finished: bool) -> bool:
+        """Whether table talk is allowed at a moment of the table (``finished``: its result is
+        recorded)."""
+        return self.talk == TALK_ALWAYS or (self.talk == TALK_AFTER and finished)
 
     def table(self) -> Table[Any]:
         return Table(self.rules)

@@ -7,18 +7,20 @@ knows a game: a game passes in its sides' names and the side the viewer played.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spycraft.engines.table import ABANDONED, DESERTED, FRAUD, NOT_JUDGED
+from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED
 from spycraft.engines.table import Result as TableResult
 from spycraft.engines.viewmodel import Event, Grid, Result
 
 FORFEIT_WORDS = {
-    FRAUD: "caught cheating: the signed records prove it",
-    ABANDONED: "stopped playing and was declared absent by the others",
+    FRAUD: "was caught cheating (the signed records prove it)",
+    ABANDONED: "ran out of time",
     DESERTED: "walked away after seeing a secret",
 }
+_FORFEIT = re.compile(r"seat (\d+) at record (\d+): ([^;]*)")
 
 
 def sentence(text: str) -> str:
@@ -41,6 +43,74 @@ def seat_list(seats: Sequence[int]) -> str:
     return f"seats {', '.join(names[:-1])} and {names[-1]}"
 
 
+def forfeit_story(kind: str, writer: str, gone: str, many: bool = False) -> str:
+    """A fraud or abandon record in the history, as a person says it: "seat 0 proves that seat
+    1 cheated: it forfeits", "seat 1 ran out of time and is declared absent by a majority: it
+    forfeits" (``gone``: who forfeits, "seats 1 and 3" with ``many``)."""
+    they, verb = ("they", "forfeit") if many else ("it", "forfeits")
+    if kind == "fraud":
+        return f"{writer} proves that {gone} cheated: {they} {verb}"
+    return (f"{gone} ran out of time and {'are' if many else 'is'} declared absent by a "
+            f"majority: {they} {verb}")
+
+
+def claimants(result: TableResult) -> tuple[int, ...]:
+    """The seats that claim an abandon nobody wins (one party's word: the other seat at two
+    seats, the accused's public opponents in SpyNet at four), or () for any other result."""
+    if result.winners or result.reason != ABANDONED:
+        return ()
+    found = re.match(rf"{CLAIMED}s? (\d+(?:, \d+)*)", result.detail)
+    return tuple(int(seat) for seat in found.group(1).split(", ")) if found else ()
+
+
+def shared_names(result: TableResult, side_title: Callable[[str], str]) -> str:
+    """The sides that share a win, as a person names them: "Red, white and blue"."""
+    first, *rest = (side_title(side) for side in result.shared)
+    rest = [name[:1].lower() + name[1:] for name in rest]
+    return ", ".join([first, *rest[:-1]]) + f" and {rest[-1]}"
+
+
+def forfeit_words(result: TableResult) -> str:
+    """Who forfeited and why, as a person says it: "seat 1 ran out of time", "seats 0 and 2
+    were caught cheating (the signed records prove it)", "seat 3 walked away after seeing its
+    role" ("" for no forfeit). Each seat's cause is read from the result's detail (the
+    engine's own ``Forfeit.describe``), else from its reason."""
+    why: dict[int, str] = {}
+    for seat, _, what in _FORFEIT.findall(result.detail):
+        if what.startswith("deserted after seeing "):
+            why.setdefault(int(seat), f"walked away after seeing {what.split('seeing ', 1)[1]}")
+        elif what.startswith(("abandoned", "absent")):
+            why.setdefault(int(seat), FORFEIT_WORDS[ABANDONED])
+        else:
+            why.setdefault(int(seat), FORFEIT_WORDS[FRAUD])
+    groups: dict[str, list[int]] = {}
+    for seat in result.forfeits:
+        groups.setdefault(why.get(seat, FORFEIT_WORDS.get(result.reason, "forfeited")),
+                          []).append(seat)
+    parts = []
+    for words, group in groups.items():
+        if len(group) > 1:
+            words = words.replace("was caught", "were caught")
+        parts.append(f"{seat_list(group)} {words}")
+    return "; ".join(parts)
+
+
+def plain_result(result: TableResult, side_title: Callable[[str], str]) -> str:
+    """A result that forfeits decided, in words: "seat 1 ran out of time; seat 0 claims the
+    game: no winner", "seat 2 walked away after seeing its role: the Spies won". A result of
+    play is the caller's to say (its reason is the game's)."""
+    words = forfeit_words(result)
+    claim = claimants(result)
+    if claim:
+        verb = "claims" if len(claim) == 1 else "claim"
+        return f"{words}; {seat_list(claim)} {verb} the game: no winner"
+    if result.shared:
+        return f"{words}: {shared_names(result, side_title)} share the win"
+    if result.winner is None:
+        return f"{words}: no winner"
+    return f"{words}: {side_title(result.winner)} won"
+
+
 def outcome(
     result: TableResult,
     viewer_side: str | None,
@@ -49,14 +119,13 @@ def outcome(
     reveal: Sequence[Grid] = (),
 ) -> Result:
     """The end from the viewer's side: "You won" / "You lost" for a seat whose side is known,
-    "<Side> won" for everyone else, "Draw", "No winner" or "Abandoned"; a shared win is "You
-    share the win" for a seat that shares it, "You lost" for one that does not, "<A> and <B>
-    share the win" for everyone else. ``why`` are the game's own lines (the deciding mission,
-    the scores); forfeits are told after them, then what a forfeit left unjudged."""
+    "<Side> won" for everyone else, "Draw" or "No winner"; a shared win is "You share the win"
+    for a seat that shares it, "You lost" for one that does not, "<A> and <B> share the win" for
+    everyone else. ``why`` are the game's own lines (the deciding mission, the scores);
+    forfeits are told after them, plainly, then what a forfeit left unjudged."""
     detail = list(why)
     if result.forfeits:
-        words = FORFEIT_WORDS.get(result.reason, "forfeits")
-        detail.append(f"{seat_list(result.forfeits).capitalize()} forfeited: {words}")
+        detail.append(sentence(plain_result(result, side_title)))
     if result.unjudged:
         detail.append(sentence(NOT_JUDGED) + ": " + "; ".join(result.unjudged))
     if result.shared:
@@ -64,12 +133,10 @@ def outcome(
             won = viewer_side in result.shared
             return Result("You share the win" if won else "You lost", tuple(detail),
                           tuple(reveal), "good" if won else "bad")
-        first, *rest = (side_title(side) for side in result.shared)
-        rest = [name[:1].lower() + name[1:] for name in rest]
-        names = ", ".join([first, *rest[:-1]]) + f" and {rest[-1]}"
-        return Result(f"{names} share the win", tuple(detail), tuple(reveal), "")
+        return Result(f"{shared_names(result, side_title)} share the win", tuple(detail),
+                      tuple(reveal), "")
     if result.winner is None:
-        headline = {"draw": "Draw", ABANDONED: "Abandoned"}.get(result.reason, "No winner")
+        headline = "Draw" if result.reason == "draw" else "No winner"
         return Result(headline, tuple(detail), tuple(reveal), "")
     if viewer_side is not None:
         won = viewer_side == result.winner

@@ -21,6 +21,13 @@ Theory of operation
   rollback the head can go back). A message tied to a seq we do not hold yet waits
   (``PENDING`` at most) until we hold it: a stored chat line is always tied to a record of the
   stored transcript. At the end of the game what still waits is dropped with a notice.
+* **When.** Each game declares when its table may talk (``GameDefinition.talk``: always,
+  never, or only in the lobby and after the result, as SpyNet's rules §11 want: partners must
+  not talk while the game runs). A message is judged by the record it is tied to (``seen``),
+  so every peer judges it alike: one said while talk is off is checked (its speaker is proven),
+  then dropped and counted against its speaker (``dropped``): never kept, shown, stored or
+  passed on, and it closes nothing (a relay may only carry what it got). The first drop of a
+  speaker is told once (a ``Muted`` verdict); our own client refuses to sign such a line.
 * **Limits.** Every text is 1 to 280 printable characters (``crypto.chat``). Each speaker has a
   token bucket (``SPEAKER_BURST`` messages, refilled at ``SPEAKER_RATE`` a second), kept by every
   receiver: a message over it is dropped, with one notice until the speaker's messages fit
@@ -32,6 +39,7 @@ Theory of operation
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spycraft.crypto.chat import (
@@ -47,6 +55,7 @@ from spycraft.crypto.chat import (
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Genesis
 from spycraft.crypto.text import clean_line, printable
+from spycraft.engines import registry
 from spycraft.p2p.bucket import Bucket
 
 SPEAKER_BURST = 8.0
@@ -77,7 +86,7 @@ class ChatLine:
     equivocation: bool  # a second, different message with this speaker's counter
 
     def describe(self) -> str:
-        said = f"[{self.seen}] {self.name} (seat {self.seat}): {self.text}"
+        said = f"{self.name} (seat {self.seat}): {self.text}"
         if self.equivocation:
             return f"{said}  !! chat equivocation: seat {self.seat} also said otherwise " \
                    f"as its message {self.counter}"
@@ -103,8 +112,30 @@ class Muted:
 ChatVerdict = Heard | Muted
 
 
+def talk_rule(game: str) -> tuple[str, str]:
+    """A game's talk policy (``registry.TALKS``) and its title (an unknown game talks freely:
+    no table of it can run)."""
+    try:
+        definition = registry.load(game)
+    except KeyError:
+        return registry.TALK_ALWAYS, game
+    return definition.talk, definition.title
+
+
+def talk_off_reason(game: str) -> str:
+    """Why a line cannot be said now in ``game``, in the person's words."""
+    talk, title = talk_rule(game)
+    if talk == registry.TALK_NEVER:
+        return f"table talk is off in this game: {title} has no table talk"
+    return (f"table talk is off in this game while it runs: {title}'s rules allow no word "
+            f"between players until the result")
+
+
 class ChatBook:
-    """Every chat line of one table as one peer holds it, and the rules for taking more."""
+    """Every chat line of one table as one peer holds it, and the rules for taking more.
+
+    ``finished(seq)`` says whether the table held its result at record ``seq`` (the protocol
+    knows; only a game that talks after the result asks)."""
 
     def __init__(
         self,
@@ -114,10 +145,15 @@ class ChatBook:
         identity: Identity | None,
         stored: tuple[SignedChat, ...] = (),
         now: float = 0.0,
+        finished: Callable[[int], bool] = lambda seq: False,
     ) -> None:
         self.genesis = genesis
         self.seat = seat
         self.identity = identity
+        self.talk, self.title = talk_rule(genesis.game)
+        self.finished = finished
+        self.dropped: dict[int, int] = {}  # speaker -> lines it said while talk was off
+        self._dropped_last: dict[int, int] = {}  # speaker -> the highest counter dropped
         self.lines: list[ChatLine] = []
         self.order = ChatOrder()
         self.buckets: dict[int, Bucket] = {}
@@ -129,16 +165,32 @@ class ChatBook:
                 check_chat(signed, genesis)
             except ChatError:
                 continue
+            if not self.open_at(signed.seen):
+                continue  # never kept by a peer that keeps the rule: not ours to show
             if self.order.fault(signed) is None:
                 self._keep(signed)
+
+    # --- when the table may talk -------------------------------------------------------------
+
+    def open_at(self, seen: int) -> bool:
+        """Whether the game allows talk tied to record ``seen``."""
+        if self.talk == registry.TALK_ALWAYS:
+            return True
+        return self.talk == registry.TALK_AFTER and self.finished(seen)
+
+    def off_reason(self) -> str:
+        return talk_off_reason(self.genesis.game)
 
     # --- our own words ------------------------------------------------------------------------
 
     def compose(self, text: str, seen: int, now: float) -> SignedChat:
         """Our next message (not yet kept: ``offer`` it like anyone's). ``ChatRefused``
-        says why not: an observer, an empty or long line, or too fast."""
+        says why not: an observer, talk off in this game now, an empty or long line, or too
+        fast."""
         if self.seat is None or self.identity is None:
             raise ChatRefused("only seated players talk at the table")
+        if not self.open_at(seen):
+            raise ChatRefused(self.off_reason())
         line = clean_line(text)
         fault = text_fault(line)
         if fault is not None:
@@ -183,6 +235,8 @@ class ChatBook:
                                f"the table never wrote") for p in dropped]
 
     def _take(self, signed: SignedChat, now: float) -> list[ChatVerdict]:
+        if not self.open_at(signed.seen):
+            return self._drop(signed)
         variants = self.order.variants.get((signed.seat, signed.counter), [])
         fault = self.order.fault(signed)
         if fault is not None:
@@ -203,6 +257,27 @@ class ChatBook:
                                        "lines are dropped")]
         self.muted.discard(signed.seat)
         return [Heard(signed, self._keep(signed))]
+
+    def _drop(self, signed: SignedChat) -> list[ChatVerdict]:
+        """A verified line said while talk is off: counted once (a copy by another path, or
+        one older than the last dropped, is not counted again), told at the first."""
+        if signed.counter <= self._dropped_last.get(signed.seat, 0):
+            return []
+        self._dropped_last[signed.seat] = signed.counter
+        count = self.dropped[signed.seat] = self.dropped.get(signed.seat, 0) + 1
+        if count > 1:
+            return []
+        until = " until the result" if self.talk == registry.TALK_AFTER else ""
+        return [Muted(signed.seat, f"spoke while table talk is off ({self.title} allows none"
+                                   f"{until}): its lines are dropped unread and counted")]
+
+    def dropped_lines(self) -> str:
+        """The talk dropped because it came while talk was off, in one line ("" for none)."""
+        if not self.dropped:
+            return ""
+        said = ", ".join(f"seat {seat} {count} line{'s' * (count != 1)}"
+                         for seat, count in sorted(self.dropped.items()))
+        return f"table talk said while it was off, dropped unread: {said}"
 
     def _keep(self, signed: SignedChat) -> ChatLine:
         equivocation = self.order.keep(signed)
@@ -233,4 +308,6 @@ __all__ = [
     "ChatVerdict",
     "Heard",
     "Muted",
+    "talk_off_reason",
+    "talk_rule",
 ]

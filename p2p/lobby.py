@@ -34,7 +34,7 @@ import trio
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.errors import SpycraftError
-from spycraft.crypto.identity import Identity
+from spycraft.crypto.identity import Identity, fingerprint
 from spycraft.crypto.records import (
     MAX_TURN_TIMEOUT_MS,
     Genesis,
@@ -364,6 +364,9 @@ async def join_table(
             opener = await handshake.dial(framed, me.identity, me.hello(ad.table_id), ad.table_id)
         except handshake.Refused as exc:
             raise LobbyError(f"the table said goodbye: {exc}") from None
+        if fingerprint(opener.identity_key) != ad.fingerprint:  # the key people read aloud
+            raise LobbyError(f"the table is opened by {fingerprint(opener.identity_key)}, not "
+                             f"by {ad.fingerprint} as its announcement says")
         await framed.send({"t": "join", "beacon": mine.beacon, "port": port})
         while True:
             frame = await _receive(framed)

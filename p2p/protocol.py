@@ -109,7 +109,8 @@ Theory of operation
   is the seat's, kept across its links (``link_up``), one for all observers.
 * **Table talk.** ``say`` and ``chat`` frames go to the ``ChatBook`` (``p2p.chat``): beside the
   game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
-  link, stored by ``StoreChat`` beside the transcript.
+  link, stored by ``StoreChat`` beside the transcript; in a game whose talk is off while it
+  runs (SpyNet), a line tied to a record before the result is dropped and counted.
 
 Guarantees (each a test in ``tests/p2p/test_protocol*.py``, all of them asserted in every run of
 the adversary of ``tests/p2p/test_adversary.py``)
@@ -339,7 +340,8 @@ class PeerProtocol:
         self._decided: dict[tuple[bytes, bytes, bytes], tuple[bool, int]] = {}
         self._out: list[Action] = []
         self.chat = ChatBook(genesis.genesis, seat=None if seat is None else seat.index,
-                             identity=None if seat is None else seat.identity, stored=chat)
+                             identity=None if seat is None else seat.identity, stored=chat,
+                             finished=self._finished_at)
         self._since = now
         self._place_reset(now)
 
@@ -360,6 +362,11 @@ class PeerProtocol:
     @property
     def finished(self) -> bool:
         return self.state.result is not None
+
+    def _finished_at(self, seq: int) -> bool:
+        """Whether the table held its result at record ``seq`` (what a game that talks only
+        after the result asks of a chat line tied to ``seq``)."""
+        return 0 <= seq < len(self.states) and self.states[seq].result is not None
 
     @property
     def transcript(self) -> Transcript:

@@ -66,9 +66,17 @@ class Bridge:
         # timer: offline, or the game is over). The session gives it (``run.LanFeed``).
         self.clock: Callable[[], float | None] = lambda: None
         # Table talk, when the session offers it: say a line (returns why not, or None), and
-        # the lines said so far (each already safe on a terminal).
+        # the lines said so far (each already safe on a terminal). ``talk``: what the talk panel
+        # says while nobody has talked (how to talk, or why this seat cannot); None where
+        # there is no table talk at all (an offline game).
         self.say: Callable[[str], str | None] | None = None
+        self.talk: str | None = None
         self._chat: list[str] = []
+        # "Play again" on the final screen, where the command offers it: the person chose it
+        # (``again``), and the command opens the same game for the same seats once the screen
+        # is closed.
+        self.again_offered = False
+        self.again = False
 
     # --- the game's side ----------------------------------------------------------------------
 
@@ -82,9 +90,9 @@ class Bridge:
             self._picture = picture
         self.changed()
 
-    def add(self, event: Event) -> None:
+    def add(self, *events: Event) -> None:
         with self._lock:
-            self._events.append(event)
+            self._events.extend(events)
         self.changed()
 
     def notice(self, text: str, tone: str = "muted") -> None:

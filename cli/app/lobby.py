@@ -4,7 +4,8 @@ Theory of operation
 -------------------
 ``Tables`` holds what the browse has seen (``p2p.discovery.browse_tables``, the same browse as
 ``spycraft tables`` and ``join``): the ads of open tables, and of games in play (one ad per seat,
-gathered per table with their watchers summed). The browse runs under trio in a thread of its
+gathered per table; a watcher links to every seat, so the table's count is the most any of
+its seats counts). The browse runs under trio in a thread of its
 own (``Browse``) and posts each ad into ``Tables``, which asks the application to redraw. Ads
 come from strangers: the discovery layer already dropped any that does not parse or whose options
 do not hash to its digest; what is left is shown through ``printable``.
@@ -93,7 +94,7 @@ class Tables:
 
     def rows(self, interface: str) -> list[Row]:
         """Open tables first (the games this copy knows first, by game, then table id), then
-        games in play with their watchers."""
+        games in play with how many watch them."""
         with self._lock:
             ads = list(self._ads.values())
         where = ("--interface", interface)
@@ -118,7 +119,9 @@ class Tables:
                 playing.setdefault(ad.table_id, []).append(ad)
         for table_id, seats in sorted(playing.items(), key=lambda kv: (kv[1][0].game, kv[0])):
             ad = seats[0]
-            watching = sum(s.watching or 0 for s in seats)
+            # A watcher (a spectator, a host without a seat) links to every seat, and each of
+            # them counts it: the most any seat counts is how many watch, not their sum.
+            watching = max(s.watching or 0 for s in seats)
             text = (f"{game_title(ad.game)} · {describe_options(ad.options)} · in play, "
                     f"{ad.seats_total} seats · {watching} watching · {table_id.hex()[:8]}")
             rows.append(Row(text, ("watch", table_id.hex(), *where)))

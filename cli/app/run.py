@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,10 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.audit import audit
 from spycraft.engines.local import LocalTable
 from spycraft.engines.registry import GameDefinition
+from spycraft.engines.screens import sentence
 from spycraft.engines.table import TableState
+from spycraft.engines.viewmodel import Event
+from spycraft.p2p.chat import talk_off_reason
 
 PAINT_EVERY = 0.1  # seconds between two pictures of an offline table while the bots play
 
@@ -46,6 +49,16 @@ def closing_lines(definition: GameDefinition, state: TableState[Any], seat: int 
             f"transcript stored in {path}")
 
 
+def retold(painter: Painter, genesis: Any, records: Sequence[Any]) -> list[Event]:
+    """The history of ``records`` from the table's start, as it was told while they came."""
+    states = [painter.table.start(genesis)]
+    for signed in records:
+        states.append(painter.table.apply(states[-1], signed))
+    told = (painter.tell(before, signed, after)
+            for before, signed, after in zip(states, records, states[1:]))
+    return [event for event in told if event is not None]
+
+
 def store_offline(local: LocalTable) -> Path:
     """Keep a finished offline game's transcript (``<data>/offline/<table>.cbor``)."""
     folder = data_dir() / "offline"
@@ -56,17 +69,28 @@ def store_offline(local: LocalTable) -> Path:
 
 
 def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
-                 bots: Sequence[Agent | None], terminal: Terminal | None = None) -> int:
+                 bots: Sequence[Agent | None], terminal: Terminal | None = None,
+                 ask: Callable[[Agent], Agent] = lambda agent: agent,
+                 kept: Callable[[], None] = lambda: None, notices: Sequence[str] = (),
+                 bridge: Bridge | None = None) -> int:
     """The seats whose bot is None are the person's, in the application (on ``terminal``, an
-    (input, output) pair: the real one by default)."""
-    bridge = Bridge(bots.index(None) if None in bots else None, tuple(names))
+    (input, output) pair: the real one by default). ``ask`` wraps the person's agent (the
+    stored game is brought up to date before each question), ``kept`` runs once the game
+    ended. A table that already holds records (a resumed game) starts with their story, and
+    ``notices`` (what the command would have printed before) come after it. ``bridge``: the
+    caller's own (to read ``again`` from it afterwards)."""
+    bridge = bridge or Bridge()
+    bridge.seated(bots.index(None) if None in bots else None, tuple(names))
     painter = Painter(definition)
     seat = local.seats[bridge.seat or 0]
     me = bridge.seat
     screen = TableApp(bridge, definition.name, *(terminal or ()))
     with attached(screen):
+        bridge.add(*retold(painter, local.genesis, local.records))
+        for notice in notices:
+            bridge.notice(notice)
         bridge.show(painter.picture(local.state, me, seat.view(local.state)))
-        agents = [agent if agent is not None else AppAgent(bridge) for agent in bots]
+        agents = [agent if agent is not None else ask(AppAgent(bridge)) for agent in bots]
         before = [local.state]
         painted = [time.perf_counter()]
 
@@ -84,9 +108,31 @@ def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[
                 bridge.show(painter.picture(state, me, seat.view(state)))
 
         state = local.run(agents, on_record=on_record)
+        kept()
         path = store_offline(local)
         bridge.finish(closing_lines(definition, state, me, local.transcript, path))
     return 0
+
+
+def talk_panel(definition: GameDefinition, seat: int | None) -> str:
+    """What the table-talk panel says while nobody has talked: how this seat talks, why it
+    cannot (a game whose talk is off while it runs), or that a spectator only listens."""
+    if seat is None:  # a spectator, or a host without a seat
+        return "Table talk: the seats' lines appear here (without a seat you listen, and say " \
+            "nothing)"
+    if not definition.talk_open(finished=False):
+        return sentence(talk_off_reason(definition.name))
+    return "Table talk: /say TEXT and Enter at the decision, or Tab, type and Enter; Tab " \
+        "comes back"
+
+
+def table_turn_timeout(session: Any) -> float:
+    """The table's turn timeout, the one every seat holds to: the genesis's (every seat signed
+    it), else the one our peer protocol enforces; never this command's own default."""
+    fixed = getattr(session.genesis.genesis, "turn_timeout", None)
+    if isinstance(fixed, int | float) and not isinstance(fixed, bool) and fixed > 0:
+        return float(fixed)
+    return float(session.protocol.config.turn_timeout)
 
 
 class LanFeed:
@@ -97,6 +143,7 @@ class LanFeed:
         self.definition = definition
         self.painter = Painter(definition)
         self.session: Any = None
+        self.turn_timeout = 0.0  # the table's (``table_turn_timeout``), once attached
         self._offset = 0.0  # trio's clock minus perf_counter, for the turn timer
         self._token: trio.lowlevel.TrioToken | None = None
 
@@ -104,15 +151,27 @@ class LanFeed:
         """The session exists (the table is full): name the seats, draw the table, and read the
         connections and the turn timer from it from now on."""
         self.session = session
+        self.turn_timeout = table_turn_timeout(session)
         self._offset = trio.current_time() - time.perf_counter()
         names = tuple(seat.name for seat in session.genesis.genesis.seats)
         self.bridge.seated(session.seat, names)
         self.bridge.status = self.status
         self.bridge.clock = self.time_left
-        if session.seat is not None and callable(getattr(session, "say", None)):
+        self.bridge.talk = talk_panel(self.definition, session.seat)
+        if session.seat is not None and callable(getattr(session, "say", None)) \
+                and self.definition.talk_open(finished=session.finished):
             self.bridge.say = self._say
         self._token = trio.lowlevel.current_trio_token()
+        self._retell(session)
         self._paint(session.state)
+
+    def _retell(self, session: Any) -> None:
+        """The history of the records the session already holds (``resume`` rebuilt them from
+        the stored transcript): told as they were when they came, before any new one."""
+        states = session.protocol.states
+        told = (self.painter.tell(before, signed, after)
+                for before, signed, after in zip(states, session.records, states[1:]))
+        self.bridge.add(*(event for event in told if event is not None))
 
     def _paint(self, state: TableState[Any]) -> None:
         session = self.session
@@ -139,6 +198,8 @@ class LanFeed:
             bridge.notice(f"a seat cheated ({kind}): {data}", tone="bad")
         elif kind == "chat":
             bridge.chat(data.describe())
+        elif kind == "muted":  # a speaker over its bucket, or talking while talk is off
+            bridge.chat(f"-- seat {data[0]} {printable(data[1])}")
         elif kind == "closed":  # a spectator's link to a seat that sent what does not check
             who, reason = data
             bridge.notice(f"{printable(str(who))} sent what does not check "
@@ -178,22 +239,17 @@ class LanFeed:
         if session is None or session.finished:
             return None
         now = time.perf_counter() + self._offset
-        return float(session.protocol.since + turn_timeout(session) - now)
-
-
-def turn_timeout(session: Any) -> float:
-    """The table's turn timer in seconds. The seam for the table's own value: today the
-    session's configuration (``p2p.session.SessionConfig.turn_timeout``); once the genesis
-    carries the table's timer, read it here, and every seat's screen counts the same time."""
-    return float(session.config.turn_timeout)
+        return float(session.protocol.since + self.turn_timeout - now)
 
 
 class LanUi:
     """The application around one LAN command (``play``, ``host``, ``join``, ``resume``): the
     person's agent, the session's events, the table once seated, the closing lines."""
 
-    def __init__(self, terminal: Terminal | None = None) -> None:
+    def __init__(self, terminal: Terminal | None = None, again: bool = False) -> None:
+        """``again``: the final screen offers to play the same game again."""
         self.bridge = Bridge()
+        self.bridge.again_offered = again
         self.app = TableApp(self.bridge, None, *(terminal or ()))
         self.feed: LanFeed | None = None
 
@@ -221,12 +277,13 @@ class LanUi:
 
 
 @contextlib.contextmanager
-def lan_ui(wanted: bool) -> Iterator[LanUi | None]:
+def lan_ui(wanted: bool, again: bool = False,
+           terminal: Terminal | None = None) -> Iterator[LanUi | None]:
     """The application for a LAN command when ``wanted`` (a person at a terminal), else None
-    (the line mode)."""
+    (the line mode); ``again``: its final screen offers to play again."""
     if not wanted:
         yield None
         return
-    ui = LanUi()
+    ui = LanUi(terminal, again)
     with attached(ui.app):
         yield ui

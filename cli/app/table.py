@@ -17,8 +17,10 @@ Keys: arrows move the highlight (Home/End: the first or last option), typing fil
 options, Enter takes the highlighted one, F1 or ``?`` opens the help (the rules of what the
 highlighted option and the facts on the table name, then the game's guide, set as formatted
 text), Esc closes it or clears the typing, Tab moves between the decision and the table talk
-(when the session offers it), Ctrl-C leaves (the seat's state is saved), Ctrl-D leaves as the
-end of input does. On the final screen Enter or q closes the table.
+(when the session offers it), and ``/say TEXT`` and Enter at the decision says TEXT to the table
+as in line mode; Ctrl-C leaves (the seat's state is saved), Ctrl-D leaves as the end of input
+does. On the final screen Enter or q closes the table, and a (where the command offers it) plays
+the same game again.
 
 The turn timer: when the session gives one (``bridge.clock``), the status line counts the time
 the seat whose turn it is has left; on the person's own turn it turns to a warning, with the
@@ -75,6 +77,7 @@ from spycraft.crypto.text import printable, printable_block
 from spycraft.engines.agent import Decision
 
 _T = TypeVar("_T")
+SAY = "/say"  # typed at the decision, as in line mode: says the rest to the table
 CURSOR = "[SetCursorPosition]"  # a fragment style prompt-toolkit scrolls into view
 HISTORY_DRAWN = 400  # history events set at once for the history tab (the newest of them)
 WARNINGS = (30, 10)  # seconds left of the person's turn at which the table warns (and rings)
@@ -240,7 +243,7 @@ class TableApp:
         width, height = self._size()
         view = self.view
         key = (width, height, _Is(view.picture), _Is(view.decision), view.closing is not None,
-               self.watching, self.bridge.say is not None, self._prompt_key())
+               self.watching, self._has_talk(), self._prompt_key())
         if key != self._plan_key:
             self._plan_key = key
             self._plan = layout.plan(width, height, self._needs())
@@ -280,7 +283,7 @@ class TableApp:
             prompt_rows=lambda w: len(self._question_lines(w)),
             option_rows=lambda w: sum(self._option_heights(w)),
             tallest_option=lambda w: max(self._option_heights(w), default=1),
-            talk=self.bridge.say is not None)
+            talk=self._has_talk())
 
     def _prompt_key(self) -> object:
         if self.watching and not self._closing():
@@ -308,8 +311,10 @@ class TableApp:
         def _(event: KeyPressEvent) -> None:
             self._leave(PlayerLeft)
 
+        saying = Condition(lambda: self._typed_say() is not None)
+
         @kb.add("f1", filter=~small)
-        @kb.add("?", filter=~in_chat & ~small)
+        @kb.add("?", filter=~in_chat & ~saying & ~small)
         def _(event: KeyPressEvent) -> None:
             self._toggle_help()
 
@@ -386,6 +391,11 @@ class TableApp:
         def _(event: KeyPressEvent) -> None:
             self.app.exit()
 
+        @kb.add("a", filter=closing & ~helping & Condition(lambda: self.bridge.again_offered))
+        def _(event: KeyPressEvent) -> None:
+            self.bridge.again = True  # the command opens the same game again once we are gone
+            self.app.exit()
+
         @kb.add("enter", filter=~closing & ~helping & ~in_chat & ~small)
         def _(event: KeyPressEvent) -> None:
             self._choose()
@@ -427,7 +437,7 @@ class TableApp:
         if self._private_lines(60):
             tabs.append("you")
         tabs.append("history")
-        if self.bridge.say is not None or self.view.chat:
+        if self._has_talk():
             tabs.append("talk")
         return tabs
 
@@ -446,7 +456,25 @@ class TableApp:
             _thread.interrupt_main()  # nobody is deciding: stop the main thread as Ctrl-C does
         self.app.exit()
 
+    def _has_talk(self) -> bool:
+        """Whether the table shows talk: the seat can talk, the session says why it cannot or
+        how to listen (``bridge.talk``: a spectator, SpyNet in play), or somebody talked."""
+        return self.bridge.say is not None or self.bridge.talk is not None or bool(self.view.chat)
+
+    def _typed_say(self) -> str | None:
+        """The words after ``/say`` typed in the decision line (as line mode takes them), or
+        None when the line is no ``/say``."""
+        words = self.filter.text.strip()
+        if words != SAY and not words.startswith(SAY + " "):
+            return None
+        return words[len(SAY):].strip()
+
     def _choose(self) -> None:
+        said = self._typed_say()
+        if said is not None:
+            self._say(said)
+            self.filter.text = ""
+            return
         decision = self.view.decision
         if decision is None or self.choices is None or self.choices.decision is not decision:
             return
@@ -454,14 +482,21 @@ class TableApp:
         if index is not None and self.bridge.answer(decision, index):
             self.bridge.notice(f"you chose: {decision.labels[index]}", tone="you")
 
-    def _say(self) -> None:
-        text = self.chat_input.text.strip()
+    def _say(self, typed: str | None = None) -> None:
+        """Say the talk line (or ``typed``, from ``/say`` at the decision) to the table."""
+        text = (self.chat_input.text if typed is None else typed).strip()
         say = self.bridge.say
-        if text and say is not None:
+        if typed is not None and not text:
+            self.bridge.notice(f"{SAY} TEXT says TEXT to the table", tone="bad")
+        elif text and say is None:
+            self.bridge.notice(f"not said: {self.bridge.talk or 'this table has no talk'}",
+                               tone="bad")
+        elif text and say is not None:
             refused = say(text)
             if refused:
                 self.bridge.notice(f"not said: {refused}", tone="bad")
-        self.chat_input.text = ""
+        if typed is None:
+            self.chat_input.text = ""
 
     def _toggle_help(self) -> None:
         self.help_open = not self.help_open
@@ -497,6 +532,8 @@ class TableApp:
 
     def _refresh(self) -> None:
         self.view = self.bridge.view()
+        if self.view.closing is not None and self.filter.text:
+            self.filter.reset()  # the end panel shows the end, not what was last typed
         decision = self.view.decision
         if decision is None:
             self.choices = None
@@ -553,7 +590,8 @@ class TableApp:
     def _question_lines(self, width: int) -> list[Line]:
         """The decision panel's question (empty: no decision panel, a spectator's table)."""
         if self._closing():
-            return typeset.wrap([("class:label", "Enter or q: close the table")], width)
+            again = " · a: play again" if self.bridge.again_offered else ""
+            return typeset.wrap([("class:label", f"Enter or q: close the table{again}")], width)
         if self.watching:
             return []
         decision = self.view.decision
@@ -746,7 +784,10 @@ class TableApp:
             elif below:
                 footer.append([("class:more", f"↓ {below} more")])
         hint = choices.hint() if choices is not None else ""
-        if hint:
+        if self._typed_say() is not None:
+            body = body[: max(0, rows - 1)]
+            body.append([("class:hint", "Enter says it to the table")])
+        elif hint:
             body = body[: max(0, rows - len(typeset.wrap([("", hint)], inner)))]
             body += typeset.wrap([("class:tone.bad", hint)], inner, 2)
         extra = self._explain_lines(inner)
@@ -804,15 +845,21 @@ class TableApp:
         for line in chat[-HISTORY_DRAWN:]:
             out += typeset.wrap([("", printable(line))], width, 2)
         if not out:
-            hint = "Nothing said yet. Tab, then type and Enter; Tab comes back to the decision."
+            hint = self.bridge.talk or "Nothing said yet. Tab, then type and Enter; Tab comes " \
+                "back to the decision."
             out = typeset.wrap([("class:hint", hint)], width, 2)
         return out
 
     def _talk_strip(self) -> StyleAndTextTuples:
+        """The newest line of talk (or how to talk), whole words only: the rest is on F5."""
         chat = self.view.chat
-        if chat:
-            return [("", printable(chat[-1]))]
-        return [("class:hint", "Table talk: Tab, then type and Enter; Tab comes back")]
+        line = (("", printable(chat[-1])) if chat else ("class:hint", printable(
+            self.bridge.talk or "Table talk: Tab, then type and Enter; Tab comes back")))
+        width = max(8, self._plan.width - 6)  # the talk mark takes six cells
+        lines = typeset.wrap([line], width - 5)
+        if len(lines) == 1:
+            return _lines_to_text(typeset.wrap([line], width)[:1])
+        return _lines_to_text([lines[0] + [("class:more", " … F5")]])
 
     def _talk_mark(self) -> StyleAndTextTuples:
         if self.talking:

@@ -10,6 +10,11 @@ from its spy and freeing s's type, an alternating path re-matches t's old spy, w
 search per pair (169 pairs of 13 x 13). An empty ``C(s)`` proves a lie (never in an honest
 game). Marks: *known* when ``|C(s)| = 1``, *suspect* when the DA is a candidate. The probe hint
 splits ``C(s)`` by the answer each candidate would give to one line (the DA on both sides).
+
+The move menu (``refusals``) asks the notebook of every announceable move: a move whose line
+was already refused for that spy, or that no type its observations leave can make, would be
+refused again (the Double Agent may say either, so only the first holds while it may be the DA).
+The menu shows those moves last and says why, so the default choice never repeats a refusal.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spycraft.engines.confusion.board import SPIES, Line, Side
-from spycraft.engines.confusion.model import Observation
-from spycraft.engines.confusion.movement import TYPE_IDS, movement_type
+from spycraft.engines.confusion.board import SPIES, Line, Side, line
+from spycraft.engines.confusion.model import Game, Observation
+from spycraft.engines.confusion.movement import TYPE_IDS, Announcement, movement_type
+
+REFUSED = "refused before"
+RULED_OUT = "no type it may have moves so"
 
 
 def local_candidates(log: Sequence[Observation], spy: str) -> tuple[str, ...]:
@@ -109,3 +117,27 @@ def probe(candidates: Sequence[str], move: Line) -> tuple[tuple[str, ...], tuple
     yes = tuple(t for t in candidates if t == "DA" or movement_type(t).allows(move))
     no = tuple(t for t in candidates if t == "DA" or not movement_type(t).allows(move))
     return yes, no
+
+
+def refusals(g: Game, options: Sequence[Announcement]) -> list[str]:
+    """For each announceable move of the side to play, why the notebook knows it would be
+    refused (``REFUSED``: this spy was refused this very line; ``RULED_OUT``: none of the types
+    the observations leave it, ``L(s)``, makes it), or "" when it may be accepted. A promoted
+    spy is never refused. (``L`` rather than ``C``: as sound, and cheap enough for every turn.)"""
+    refused = {(o.spy, o.line) for o in g.log if o.kind == "no"}
+    local: dict[str, tuple[str, ...]] = {}
+    notes = []
+    for option in options:
+        origin = g.board.position(option.spy)
+        if option.spy in g.board.promoted or origin is None:
+            notes.append("")
+            continue
+        move = line(g.turn, origin, option.to)  # the line the answer is about (§6.2)
+        if (option.spy, move) in refused:
+            notes.append(REFUSED)
+            continue
+        if option.spy not in local:
+            local[option.spy] = local_candidates(g.log, option.spy)
+        may = any(t == "DA" or movement_type(t).allows(move) for t in local[option.spy])
+        notes.append("" if may else RULED_OUT)
+    return notes

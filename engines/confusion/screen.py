@@ -53,7 +53,7 @@ from spycraft.engines.confusion.movement import (
     movement_type,
 )
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.screens import outcome
+from spycraft.engines.screens import forfeit_story, outcome, sentence
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
@@ -481,8 +481,9 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     if kind in ("fraud", "abandon"):
         gone = set(new.forfeited) - set(() if old is None else old.forfeited)
         names = " and ".join(SIDE_NAMES[s] for s in sorted(gone) if s in (0, 1)) or "A player"
-        what = "is proven to have cheated" if kind == "fraud" else "is declared absent"
-        return Event(seq, f"{names} {what} and forfeits", turn, tone="bad")
+        writer = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
+        return Event(seq, sentence(forfeit_story(kind, writer, names, len(gone) > 1)), turn,
+                     tone="bad")
     if kind == "final":
         if new.phase == "over":
             return Event(seq, "Every type is shown and checked against every answer given",

@@ -26,7 +26,7 @@ from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.membership import Commitment, commit, prove_member, prove_permutation
 from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.confusion import model
+from spycraft.engines.confusion import model, notebook
 from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, line, opp, side_of
 from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.movement import (
@@ -48,6 +48,17 @@ from spycraft.engines.seat import SeatContext
 def announce_options(g: Game) -> list[Announcement]:
     """§13 ``announce``: every announceable move, without spies already announced this turn."""
     return [a for a in announceable(g.board, g.turn) if a.spy not in g.moved]
+
+
+def announce_menu(g: Game) -> tuple[list[Announcement], list[str]]:
+    """The announce decision's options and labels: the moves the notebook knows would be
+    refused come last and say why ("W-C moves forward 3 to f4 (refused before)",
+    ``notebook.refusals``), so the first option, the one Enter takes, is a new try."""
+    legal = announce_options(g)
+    notes = notebook.refusals(g, legal)
+    order = [i for i, n in enumerate(notes) if not n] + [i for i, n in enumerate(notes) if n]
+    return ([legal[i] for i in order],
+            [announce_label(g, legal[i]) + (f" ({notes[i]})" if notes[i] else "") for i in order])
 
 
 # --- the options in words: spies by the names the board shows, squares as it writes them ------
@@ -175,9 +186,8 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         return {"action": action, "spy": spy, "proof": proof}
 
     def build_announce(self, g: Game, b: Build) -> Body:
-        options = announce_options(g)
-        chosen = self._ask(g, "announce", "Announce a move", options,
-                           [announce_label(g, a) for a in options], b.agent)
+        options, labels = announce_menu(g)
+        chosen = self._ask(g, "announce", "Announce a move", options, labels, b.agent)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
     def build_answer(self, g: Game, b: Build) -> Body:

@@ -32,7 +32,7 @@ from spycraft.engines.resistance.view import (
     narrate,
     seats,
 )
-from spycraft.engines.screens import outcome, sentence
+from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 TITLE = "The Resistance"
@@ -156,12 +156,14 @@ def _ending(ending: R.Ending) -> str:
     return sentence(f"{side} win: {REASONS.get(ending.reason, 'the game ended')}")
 
 
+MISSION_UNDER_WAY = (R.MISSION_PLAY, R.MISSION_REVEAL, R.WINDOW_SPOTLIGHT, R.WINDOW_CLOSE_EYE)
+
+
 def _mission_cell(game: Game, mission: int) -> Cell:
     result = game.results[mission - 1]
     if result is None:
         current = game.proposal is not None and game.proposal.mission == mission and \
-            game.phase in (R.MISSION_PLAY, R.MISSION_REVEAL, R.WINDOW_SPOTLIGHT,
-                           R.WINDOW_CLOSE_EYE)
+            game.phase in MISSION_UNDER_WAY
         return Cell("on the way" if current else "", "turn" if current else "")
     fails = "1 Fail" if result.fails == 1 else f"{result.fails} Fails"
     text = f"{'failed' if result.failed else 'succeeded'} ({fails})"
@@ -170,28 +172,40 @@ def _mission_cell(game: Game, mission: int) -> Cell:
     return Cell(text, "bad" if result.failed else "good")
 
 
+def _team_cell(game: Game, mission: int, viewer: int | None, compact: bool = False) -> Cell:
+    """The team of a mission once it is known (the one that went, the one on the way, or the
+    one proposed, said so), else how many go; ``compact``: seats by number, a star for two
+    Fails."""
+    result = game.results[mission - 1]
+    twice = R.fails_needed(game.n, mission) == 2
+    two = ("*" if compact else "; 2 Fails to fail") if twice else ""
+    proposal = game.proposal
+    if result is not None:
+        team, note = result.team, ""
+    elif proposal is not None and proposal.mission == mission and game.phase != R.PROPOSE:
+        team, note = proposal.team, "" if game.phase in MISSION_UNDER_WAY else " (proposed)"
+    else:
+        return Cell(f"{R.team_size(game.n, mission)}{'' if compact else ' players'}{two}")
+    named = _team(team) if compact else seats(team)
+    return Cell(f"{named}{note}{two}", "you" if viewer in team else "")
+
+
 def _missions(game: Game, viewer: int | None) -> Grid:
     rows, small = [], []
     for m in R.MISSIONS:
         result = game.results[m - 1]
-        need = R.fails_needed(game.n, m)
-        size = f"{R.team_size(game.n, m)} players" + ("; 2 Fails to fail" if need == 2 else "")
         leader = Cell("") if result is None else Cell(f"seat {result.leader}",
                                                       _seat_tone(result.leader, viewer))
-        team = Cell("") if result is None else Cell(seats(result.team),
-                                                    "you" if viewer in result.team else "")
         rnd = Cell("") if result is None else Cell(str(result.round))
         outcome = _mission_cell(game, m)
-        rows.append((Cell(str(m)), Cell(size), rnd, leader, team, outcome))
+        rows.append((Cell(str(m)), _team_cell(game, m, viewer), rnd, leader, outcome))
         # The compact form (a small screen): seats by number, a star for two Fails.
-        small.append((Cell(str(m)), Cell(f"{R.team_size(game.n, m)}{'*' * (need == 2)}"), rnd,
-                      Cell(leader.text.removeprefix("seat "), leader.tone),
-                      Cell(_team(result.team) if result else "", team.tone), outcome))
-    columns = ("Mission", "Team", "Round", "Leader", "Went", "Result")
+        small.append((Cell(str(m)), _team_cell(game, m, viewer, compact=True), rnd,
+                      Cell(leader.text.removeprefix("seat "), leader.tone), outcome))
+    columns = ("Mission", "Team", "Round", "Leader", "Result")
     twice = any(R.fails_needed(game.n, m) == 2 for m in R.MISSIONS)
     title = "Missions (seats by number" + ("; * fails only with 2 Fails)" if twice else ")")
-    compact = Grid(title, ("Mission", "Size", "Round", "Leader", "Went", "Result"), tuple(small))
-    return Grid("Missions", columns, tuple(rows), compact)
+    return Grid("Missions", columns, tuple(rows), Grid(title, columns, tuple(small)))
 
 
 def _vote_cell(vote: bool | None) -> Cell:
@@ -381,21 +395,20 @@ def _why(old: Game, new: Game) -> str:
     return ""
 
 
-def _forfeit_text(before: Any, after: Any) -> str:
+def _forfeited(before: Any, after: Any) -> list[int]:
     old = getattr(before, "forfeits", ())
     new = getattr(after, "forfeits", ())
-    told = [f"seat {seat} forfeits" for seat, _, _ in new[len(old):]]
-    return "; ".join(told)
+    return [seat for seat, _, _ in new[len(old):]]
 
 
 def story(before: Any, record: Any, after: Any) -> Event | None:
     """One history line for ``record``, or None for a step told later (or never) as a whole."""
     old, new = _game(before) if before is not None else None, _game(after)
     if record.kind in ("fraud", "abandon"):
-        what = "proves that a seat cheated" if record.kind == "fraud" else \
-            "and a majority declare a seat absent"
-        forfeit = _forfeit_text(before, after) or "a seat forfeits"
-        return Event(record.seq, sentence(f"seat {record.seat} {what}: {forfeit}"), new.round,
+        gone = _forfeited(before, after)
+        text = forfeit_story(record.kind, f"seat {record.seat}",
+                             seat_list(gone) if gone else "a seat", len(gone) > 1)
+        return Event(record.seq, sentence(text), new.round,
                      "a seat that cheats or leaves loses the game for its side", "bad")
     if record.kind == "result":
         return None

@@ -47,6 +47,16 @@ PROMPTS = {
 }
 
 
+def prompt(game: R.Game, kind: str, options: tuple[Any, ...]) -> str:
+    """The question of a decision; a Leader chooses the mission only under Targeting, else
+    the team for the one mission that is next."""
+    if kind == "propose" and not game.targeting:
+        missions = sorted({o.mission for o in options})
+        if len(missions) == 1:
+            return f"Propose a team for mission {missions[0]}"
+    return PROMPTS[kind]
+
+
 def label(kind: str, option: Any) -> str:
     if option is None:
         return "pass"
@@ -117,7 +127,8 @@ class ResistanceSeat(GameSeat[State, SeatView]):
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
         view = SeatView(state.game, self.knowledge(state))
         decision = Decision(
-            self.seat, kind, PROMPTS[kind], options, tuple(label(kind, o) for o in options), view
+            self.seat, kind, prompt(state.game, kind, options), options,
+            tuple(label(kind, o) for o in options), view,
         )
         return self.ask(self.next_seq(state), decision, agent)
 

@@ -171,6 +171,9 @@ def _play_text(seat: int, card: str, target: Any) -> str:
     title = R.TITLES[kind]
     if target == "dealt":
         return f"the Leader deals {title} to seat {seat} ({PLOT_TEXT[kind]})"
+    if kind == R.TAKE_RESPONSIBILITY and isinstance(target, tuple) and len(target) == 2:
+        owner, taken = target  # both public: the card was face up in front of its owner
+        return f"seat {seat} plays {title}: takes {card_title(taken)} from seat {owner}"
     on = f" on seat {target}" if isinstance(target, int) and not isinstance(target, bool) else ""
     return f"seat {seat} plays {title}{on}: {PLOT_TEXT[kind]}"
 
@@ -203,6 +206,11 @@ def narrate(before: Any, record: Any, after: Any) -> str:
         return ""
     if old.phase == R.FIRST_LEADER and new.phase != R.FIRST_LEADER:
         lines.append(f"seat {new.leader} is drawn at random to be the first Leader")
+    if old.opinion_step and not new.opinion_step and new.phase == R.VOTE:
+        for maker in old.voters:  # rules 5.5: the Opinion Maker's vote is shown before the rest
+            vote = new.votes[maker]
+            lines.append(f"Opinion Maker seat {maker} votes first, face up: "
+                         f"{'approve' if vote else 'reject'}")
     if len(new.vote_log) > len(old.vote_log):
         last = new.vote_log[-1]
         yes = tuple(s for s, v in enumerate(last.votes) if v)

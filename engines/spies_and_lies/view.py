@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.engines.screens import forfeit_story
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
 
@@ -206,6 +207,20 @@ def _draw(after: Board) -> str:
     return f"end of day {after.day - 1}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
 
 
+def _kept_back(day: Board) -> str:
+    """Who kept which soldiers back on ``day`` (public once its four cards are face up: the
+    hand less what was deployed), "" while a card is still hidden."""
+    parts = []
+    for seat in (0, 1):
+        cards = day.cards[seat]
+        if len(cards) != 4 or any(c.rank is None for c in cards):
+            return ""
+        deployed = {c.rank for c in cards}
+        kept = [r for r in model.hand(day, seat) if r not in deployed]
+        parts.append(f"{SIDES[seat]} kept back {' '.join(map(str, kept)) or 'nothing'}")
+    return f" ({'; '.join(parts)})"
+
+
 def _because(before: Board | None, after: Board, record: Any) -> str:
     reasons = _why(before, after, record)
     return f": {'; '.join(reasons)}" if reasons else ""
@@ -220,8 +235,12 @@ def reveal_text(after: Board, record: Any) -> str:
     index = _last_revealed(after, record.seat)
     card = after.cards[record.seat][index]
     verdict = "correct" if card.guess == card.rank else "wrong"
+    told = ""
+    if card.rank == model.SERGEANT and card.token is not None and after.current is not None:
+        lied = card.token != model.forced_token(card.rank, after.current)  # rules §4.2
+        told = f"; its Intel token {'lied' if lied else 'told the truth'}"
     return (f"{SIDES[record.seat]} reveals M{index + 1}: {rank_label(record.body['rank'])} "
-            f"({verdict})")
+            f"({verdict}){told}")
 
 
 def choice_text(record: Any) -> str:
@@ -242,7 +261,9 @@ def narrate(before: Any, record: Any, after: Any) -> str:
     body = rec.body
     kind = rec.kind
     if kind == "beacon":  # told once, by the draw the last value completes
-        return "" if a.phase in ("setup", "intel", "exhaustion") else _draw(a)
+        if a.phase in ("setup", "intel", "exhaustion"):
+            return ""
+        return _draw(a) + (_kept_back(b) if b is not None and a.day == b.day + 1 else "")
     if kind == "deploy":
         return f"{who} commits its day {a.day} deployment"
     if kind == "layout":
@@ -270,7 +291,8 @@ def narrate(before: Any, record: Any, after: Any) -> str:
         reason = str(body.get("reason") or "").replace("_", " ")
         return f"game over: {f'{winner} wins' if winner else 'no winner'} ({reason})"
     if kind in ("fraud", "abandon"):
-        return f"{who} writes {kind}: {', '.join(SIDES[s] for s in a.forfeits)} forfeits"
+        gone = [s for s in a.forfeits if b is None or s not in b.forfeits] or list(a.forfeits)
+        return forfeit_story(kind, who, " and ".join(SIDES[s] for s in gone), len(gone) > 1)
     return f"{who} writes {kind}"
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import deck_ops
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import TALK_AFTER, GameDefinition
 from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nullable, Text, body
 from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
@@ -103,4 +103,5 @@ GAME = GameDefinition(
     moves=MOVES,
     screen=screen,
     story=story,
+    talk=TALK_AFTER,  # rules §11: no channel between players while the game runs
 )

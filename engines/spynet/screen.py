@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from spycraft.engines.screens import outcome, seat_list, sentence
+from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
     AUSTERITY,
@@ -681,9 +681,8 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     if kind in ("fraud", "abandon"):
         gone = set(new_state.forfeits) - set(() if old_state is None else old_state.forfeits)
         seats = seat_list(tuple(sorted(gone))) if gone else "a player"
-        what = "is proven to have cheated" if kind == "fraud" else "is declared absent"
-        return Event(seq, f"{sentence(seats)} {what} and forfeits; every player opens its cards",
-                     tone="bad")
+        text = forfeit_story(kind, seat_name(record.seat), seats, len(gone) > 1)
+        return Event(seq, f"{sentence(text)}; every player opens its cards", tone="bad")
     if kind == "deck_tokens":
         return None if old_state is None else _tokens_story(old_state, new_state, seq)
     if kind == "reveal":

@@ -34,8 +34,9 @@ def test_a_whole_offline_game_by_enter_alone_in_a_terminal(game, tmp_path):
                     tmp_path / "me", terminal=True, term="xterm")
     try:
         # 120 s: a Confusion game that ends in the 200-turn draw takes some 400 Enters, as every
-        # answer is asked (the forced ones too), and each Enter waits 0.15 s
-        text = enter_until_done(person, 120)
+        # answer is asked (the forced ones too), and each Enter waits 0.15 s; more, as its move
+        # menu never repeats a refused move, so the person's spies keep moving
+        text = enter_until_done(person, 180 if game == "confusion" else 120)
     finally:
         person.kill()
     assert "Traceback" not in text

@@ -85,3 +85,115 @@ def test_an_offline_game_names_the_seats_and_ends_with_the_result_from_your_side
     assert "at the table: seat 0 ada (you), seat 1 bot1" in done.stdout
     last = done.stdout.strip().splitlines()[-1]
     assert re.match(r"result: (you won|you lost), playing \w+: \w+ won \([a-z ]+\)$", last), last
+
+
+def test_the_audit_fails_a_spynet_chat_file_that_holds_talk_from_before_the_result(tmp_path):
+    """SpyNet's talk is off until the result: a chat file beside its transcript that holds a
+    line tied to a record of play (only a client that broke the rule could have kept it) fails
+    the audit, naming the line; a line tied to the result itself is fine."""
+    from spycraft.crypto.chat import ChatMessage, sign_chat
+    from spycraft.crypto.entropy import SeededEntropy
+    from spycraft.engines import registry
+    from spycraft.engines.local import new_local_table
+
+    spynet = registry.load("spynet")
+    entropy = SeededEntropy(5)
+    local = new_local_table(spynet, spynet.genesis_options(2), 2, entropy.child("table"))
+    local.run([spynet.bots["heuristic"](entropy.child(f"bot{i}"), i) for i in range(2)])
+    path = tmp_path / "g.cbor"
+    path.write_bytes(local.transcript.to_bytes())
+    table, end = local.genesis.genesis.table, len(local.records)
+    after = sign_chat(ChatMessage(table, 0, 1, end, "good game"), local.seats[0].identity)
+    (tmp_path / "g.chat.cbor").write_bytes(after.raw)
+    fine = spycraft(tmp_path, "audit", str(path))
+    assert fine.returncode == 0 and "chat: VALID, 1 chat line" in fine.stdout, fine.stdout
+    during = sign_chat(ChatMessage(table, 1, 1, 12, "pass me Finance"), local.seats[1].identity)
+    (tmp_path / "g.chat.cbor").write_bytes(during.raw + after.raw)
+    broken = spycraft(tmp_path, "audit", str(path))
+    assert broken.returncode == 1, broken.stdout
+    assert "chat message 1 of seat 1: said while table talk is off in SpyNet (tied to record " \
+           "12, before the result)" in broken.stdout
+
+
+def test_out_takes_a_file_or_a_folder_and_an_unwritable_one_is_one_line(tmp_path):
+    """Issue 19.7: ``--out DIR/`` (made if missing) or an existing folder puts the transcript
+    in it by a name of its own; a file is written as named; a place that cannot be written is
+    said in one line, never a traceback."""
+    into = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                    "--out", str(tmp_path / "new" / "folder") + "/")
+    assert into.returncode == 0, into.stderr
+    made = tmp_path / "new" / "folder" / "spies-and-lies-seed2.cbor"
+    assert f"transcript: {made} (" in into.stdout and made.exists()
+    (tmp_path / "there").mkdir()
+    existing = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                        "--out", str(tmp_path / "there"))
+    assert existing.returncode == 0, existing.stderr
+    assert (tmp_path / "there" / "spies-and-lies-seed2.cbor").read_bytes() == made.read_bytes()
+    named = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                     "--out", str(tmp_path / "sub" / "g.cbor"))
+    assert named.returncode == 0 and (tmp_path / "sub" / "g.cbor").exists(), named.stderr
+    (tmp_path / "file").write_text("x")
+    blocked = spycraft(tmp_path, "selfplay", "spies-and-lies", "--seed", "2", "--quiet",
+                       "--out", str(tmp_path / "file" / "g.cbor"))
+    assert blocked.returncode == 1 and "Traceback" not in blocked.stderr
+    assert blocked.stderr.strip().startswith(f"spycraft: cannot write {tmp_path}/file/g.cbor")
+
+
+@pytest.mark.network
+def test_a_host_writes_into_a_folder_given_to_out(tmp_path):
+    done = spycraft(tmp_path / "home", "host", "spies-and-lies", "--bots", "2", "--interface",
+                    "127.0.0.1", "--out", str(tmp_path / "games") + "/", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    (written,) = (tmp_path / "games").glob("*.cbor")
+    assert re.fullmatch(r"[0-9a-f]{32}\.cbor", written.name)
+    assert f"transcript: {written} (" in done.stdout
+    checked = spycraft(tmp_path, "audit", str(written))
+    assert checked.returncode == 0 and checked.stdout.startswith("VALID"), checked.stdout
+
+
+def test_a_file_that_is_no_transcript_is_said_so_in_words(tmp_path):
+    (tmp_path / "empty.cbor").write_bytes(b"")
+    (tmp_path / "map.cbor").write_bytes(bytes([0xA1, 1, 2]))  # CBOR, but no genesis
+    for path, what in ((ROOT / "README.md", "it is a text file"),
+                       (tmp_path / "empty.cbor", "the file is empty"),
+                       (tmp_path / "map.cbor", "it does not begin with a table's signed genesis")):
+        for command, prefix in (("audit", "UNREADABLE "), ("replay", "spycraft replay: ")):
+            done = spycraft(tmp_path, command, str(path))
+            assert done.returncode == 2, done.stdout
+            said = done.stdout.strip()
+            assert said.startswith(f"{prefix}{path} is not a spycraft transcript: {what}"), said
+            assert "COSE" not in said and "tag 98" not in said and "Traceback" not in said
+
+
+def test_the_default_name_is_the_persons_and_two_root_laptops_differ():
+    from spycraft.cli.config import player_name
+
+    assert player_name(("ada", "Ada Lovelace,,,"), "lab1") == "Ada Lovelace"
+    assert player_name(("ada", "ada"), "lab1") == "ada"
+    assert player_name(("ada", ""), "lab1") == "ada"
+    # root (or any login many machines share) sits down as its machine
+    one, two = player_name(("root", "root"), "alice-laptop"), player_name(("root", ""), "bob.lan")
+    assert (one, two) == ("alice-laptop", "bob")
+    assert player_name(("root", "root"), "localhost") == "root"  # nothing better to go on
+    assert player_name(("x", "\x1b[31mEve" + "e" * 80), "h") == ("[31mEve" + "e" * 80)[:64]
+
+
+def test_an_offline_game_without_a_name_sits_the_person_down_by_the_default_name(tmp_path):
+    from spycraft.cli.config import player_name
+
+    done = spycraft(tmp_path, "play", "spies-and-lies", "--offline", timeout=60)
+    assert f"seat 0 {player_name()} (you)" in done.stdout, done.stdout[:500]
+
+
+def test_a_mistyped_flag_prints_that_commands_usage_and_the_flag_it_was_meant_to_be(tmp_path):
+    for words, command, flag in ((["play", "resistance", "--ofline"], "play", "--offline"),
+                                 (["selfplay", "spies-and-lies", "--sead", "3"], "selfplay",
+                                  "--seed"),
+                                 (["watch", "--wiat", "2"], "watch", "--wait")):
+        done = spycraft(tmp_path, *words)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert lines[0].startswith(f"usage: spycraft {command} "), lines[0]
+        assert lines[-1].startswith(f"spycraft {command}: error: unrecognized arguments: ")
+        assert lines[-1].endswith(f"(did you mean {flag}?)"), lines[-1]

@@ -4,6 +4,7 @@ input. Each ends at once with one line and no traceback; Ctrl-C exits 130."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -33,10 +34,13 @@ def start(people: list[Person], home, *args: str, terminal: bool = False) -> Per
 def test_end_of_input_at_the_offline_prompt_is_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "spycraft", "play", "spies-and-lies",
                            "--offline"], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                          env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path)),
                           text=True, timeout=60, check=False)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
-    assert done.stderr.strip() == "spycraft play: left, end of input"
+    assert re.fullmatch(r"spycraft play: left, end of input; the game is saved: `spycraft "
+                        r"resume [0-9a-f]{32}-offline` continues it", done.stderr.strip()), \
+        done.stderr
 
 
 def test_end_of_input_at_a_lan_prompt_ends_play_at_once(tmp_path, people):

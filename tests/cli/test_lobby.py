@@ -105,6 +105,7 @@ def test_tables_are_listed_joined_and_watched_and_a_full_table_says_why() -> Non
     tables.apply(ad(1, taken=5))                               # full
     tables.apply(ad(2, "confusion", {"first": "red", "tokens": False}, 1, 2,
                     opener="eve\x1b[2J"))
+    # two spectators, each linked to both seats (seat 0 has not yet seen the second one)
     tables.apply(ad(3, "spies-and-lies", {}, 2, 2, watching=1, source="0", opener=None))
     tables.apply(ad(3, "spies-and-lies", {}, 2, 2, watching=2, source="1", opener=None))
     tables.apply(ad(4, "chess", {}, 1, 2))                     # a game this copy lacks
@@ -114,7 +115,7 @@ def test_tables_are_listed_joined_and_watched_and_a_full_table_says_why() -> Non
     assert rows[1].startswith("The Resistance · plot · 5/5 seats · opened by ada")
     assert "does not know" in rows[2]
     assert rows[3].startswith("Stratego: Spies & Lies · no options · in play, 2 seats · "
-                              "3 watching")
+                              "2 watching")
     with create_pipe_input() as pipe:
         app = LobbyApp("lo", "test", pipe, DummyOutput(), tables=tables)
         drive(app, pipe, [(showing("Confusion"), DOWN + ENTER),  # the full table: refused
@@ -151,3 +152,13 @@ def test_spycraft_alone_opens_the_lobby_and_ctrl_c_leaves_it_in_one_line(tmp_pat
     piped = Person([], tmp_path / "pipe")  # no terminal: the usage, as always
     assert piped.finish(20) == 2
     assert "usage: spycraft" in piped.output()
+
+
+def test_a_watcher_linked_to_every_seat_is_counted_once() -> None:
+    """A host without a seat (or a spectator) links to every seat and each seat's ad counts it:
+    a five-seat game with that one watcher reads "1 watching", never "5 watching"."""
+    tables = Tables()
+    for seat in range(5):
+        tables.apply(ad(9, "resistance", {}, 5, 5, watching=1, source=str(seat), opener=None))
+    (row,) = [row.text for row in tables.rows("lo")]
+    assert "in play, 5 seats · 1 watching" in row, row

@@ -220,8 +220,10 @@ class Answers(io.StringIO):
 
 @every_game
 def test_play_offline_with_a_person_at_the_keyboard(
-    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
+    monkeypatch.setenv("SPYCRAFT_HOME", str(tmp_path))  # the game is kept there, not in ~
     monkeypatch.setattr("sys.stdin", Answers())
     assert main(["play", config.game, "--offline", *config.flags]) == 0
     out = capsys.readouterr().out

@@ -127,3 +127,48 @@ def test_every_forced_answer_is_asked_too_with_its_one_answer() -> None:
         assert " is a " in d.prompt or " is an " in d.prompt
         assert "Double Agent" not in d.prompt and "(" not in d.prompt
         assert picked(d, d.labels[0]) == yes
+
+
+class Enter:
+    """A person who presses Enter at every prompt (the first option), and notes each move menu
+    with the game it was offered in."""
+
+    def __init__(self, local: Any, menus: list[tuple[model.Game, Decision]]) -> None:
+        self.local, self.menus = local, menus
+
+    def decide(self, decision: Decision) -> int:
+        if decision.kind == "announce":
+            self.menus.append((self.local.state.game, decision))
+        return 0
+
+
+def test_enter_never_repeats_a_refused_move_and_the_menu_says_which_ones_were_refused() -> None:
+    """Issue 19.6: the notebook knows which moves were refused; the menu offers them last,
+    marked, so a person pressing Enter turn after turn tries something new."""
+    from spycraft.engines.confusion.movement import check_announcement
+    from spycraft.engines.confusion.notebook import REFUSED, RULED_OUT, local_candidates, probe
+
+    entropy = SeededEntropy(4)
+    local = new_local_table(GAME, {"tokens": False, "first": "white"}, 2, entropy)
+    menus: list[tuple[model.Game, Decision]] = []
+    agents = [Enter(local, menus), BOTS["heuristic"](entropy.child("bot/1"), 1)]
+    for _ in range(300):
+        if local.step(agents) is None:
+            break
+    marked = 0
+    for g, menu in menus:
+        notes = []
+        for a, label in zip(menu.options, menu.labels):
+            move = check_announcement(g.board, g.turn, a)
+            refused = a.spy not in g.board.promoted and any(
+                o.spy == a.spy and o.kind == "no" and o.line == move for o in g.log)
+            ruled_out = a.spy not in g.board.promoted and not refused and \
+                not probe(local_candidates(g.log, a.spy), move)[0]
+            note = REFUSED if refused else RULED_OUT if ruled_out else ""
+            assert label.endswith(f" ({note})") if note else "(" not in label, label
+            notes.append(note)
+        assert notes == sorted(notes, key=bool), "every marked move comes after the others"
+        if not all(notes):
+            assert not notes[0], menu.labels[0]  # Enter takes a move not yet refused
+        marked += sum(bool(n) for n in notes)
+    assert len(menus) > 10 and marked > 0, (len(menus), marked)

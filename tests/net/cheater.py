@@ -50,6 +50,10 @@ MODE is one of
                  bucket), a 281-character line, a line with an escape sequence, a line signed
                  with its key in another seat's name; and to every observer linked to it, once,
                  a record forged in another seat's name
+  talker         SpyNet, whose table may not talk while the game runs: once linked to every
+                 seat and to ``--observers`` observers, it signs ``TALKS`` lines of table talk
+                 during play, a few records apart, and sends each to every link (as a client
+                 with no talk rule would)
   spectator      no seat: dials a seat of the table in play as a spectator (its hello asking
                  for seat 0), takes the genesis, then sends a record, a chat message and an
                  absence vote, each on a new connection, and prints how the seat answered
@@ -88,6 +92,10 @@ from spycraft.p2p.session import Link, Session, SessionConfig
 from spycraft.p2p.wire import NO_ECHO, FramedStream, FrameError, make_hello
 
 TRIGGER = {"spies-and-lies": "guess", "resistance": "vote_commit", "spynet": "deck_tokens"}
+TALKS = 3
+"""Lines the ``talker`` says during play."""
+TALK_TEXT = "partner, I hold the Intelligence mission"
+"""What it says (with the line's number): no honest peer may ever show it."""
 RETRO_AFTER = 36
 """Records the table holds before ``abandon-retro``, ``frame`` and ``flood`` begin."""
 FLOOD_BODY = 64 * 1024
@@ -108,6 +116,7 @@ class Cheater(Session):
     mode: ClassVar[str] = ""
     game: ClassVar[str] = "spies-and-lies"
     stall_at: ClassVar[str | None] = None
+    observers_wanted: ClassVar[int] = 0
     done = False
     dialing: set[int]
     used_links: set[int]
@@ -258,6 +267,7 @@ class Cheater(Session):
             "hello-replay": self._hello_replay,
             "flood": self._flood,
             "chatter": self._chatter,
+            "talker": self._talker,
         }
         step = steps.get(self.mode)
         if step is None:
@@ -431,6 +441,17 @@ class Cheater(Session):
         say(f"said {attack[1]}")
         return True
 
+    async def _talker(self, round_: int) -> bool:
+        """Table talk during play, where the game has none: signed, sent to every link."""
+        watching = sum(1 for link in self.links.values() if link.seat is None)
+        if round_ >= TALKS or self.finished or not self._linked_to_all() \
+                or watching < self.observers_wanted or self.state.seq < 10 + 10 * round_:
+            return False
+        self._broadcast(self._chat(round_ + 1, f"{TALK_TEXT} ({round_ + 1})"))
+        say(f"talked during play at record {self.state.seq}: line {round_ + 1} to "
+            f"{len(self.links)} links")
+        return True
+
     def _feed_observers(self) -> None:
         """Once to every observer linked to us: a record forged in another seat's name."""
         assert self.seat is not None
@@ -569,6 +590,7 @@ async def main(args: argparse.Namespace) -> None:
         await spectator(args)
         return
     Cheater.mode, Cheater.game, Cheater.stall_at = args.mode, args.game, args.stall_at
+    Cheater.observers_wanted = args.observers
     definition = registry.load(args.game)
     entropy = SystemEntropy()
     identity = Identity(entropy.take(32))
@@ -586,7 +608,8 @@ async def main(args: argparse.Namespace) -> None:
         ad, definition=definition, me=Me.fresh(identity, f"cheater-{args.mode}"),
         interface=args.interface, root=Path(args.out).parent / "cheater-home",
         agent_for=lambda seat: definition.bots["random"](entropy, seat),
-        config=SessionConfig(turn_timeout=args.turn_timeout, announce=args.mode == "chatter"),
+        config=SessionConfig(turn_timeout=args.turn_timeout,
+                             announce=args.mode in ("chatter", "talker")),
         session_class=Cheater,
     )
     say(f"seat {session.seat}")
@@ -602,6 +625,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("table")
     p.add_argument("--game", choices=sorted(TRIGGER), default="spies-and-lies")
     p.add_argument("--turn-timeout", type=float, default=300.0)
+    p.add_argument("--observers", type=int, default=0,
+                   help="talker: the observers to be linked to before it talks")
     p.add_argument("--stall-at", default=None, help="stall: the record kind to stall at "
                    "(default: the game's trigger kind)")
     return p.parse_args(argv)

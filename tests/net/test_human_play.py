@@ -30,7 +30,8 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "the table is full; the game starts" in done.stdout
-    assert "] ada (seat 0): gl hf [31m all" in done.stdout  # said at the first prompt, shown
+    assert "  > ada (seat 0): gl hf [31m all" in done.stdout  # said at the first prompt, shown
+    assert not re.search(r"> \[\d+\] ada", done.stdout)  # no record number before a line
     assert "/say TEXT says TEXT to the table" in done.stdout  # a bare /say explains itself
     assert "\x1b" not in done.stdout
     assert "(you)" in done.stdout or "You are seat 0" in done.stdout  # the board shows the player
@@ -46,6 +47,25 @@ def test_a_person_plays_a_lan_table_against_bot_peers_to_the_end(tmp_path, game,
     checked = audit(stored[0])
     assert checked.returncode == 0
     assert "chat: VALID, 1 chat line" in checked.stdout  # chat.cbor beside the transcript
+
+
+def test_in_spynet_say_answers_that_talk_is_off_while_the_game_runs(tmp_path):
+    """SpyNet's rules §11: no channel between players while the game runs. The start says so
+    instead of offering /say, and /say answers it in words; nothing is said or stored."""
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "home"))
+    done = subprocess.run(
+        [sys.executable, "-m", "spycraft", "play", "spynet", "--bots", "1",
+         "--interface", "127.0.0.1", "--name", "ada"],
+        cwd=ROOT, env=env, input="/say partner, I hold a mission\n" + "#1\n" * 800,
+        capture_output=True, text=True, timeout=240, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    off = "table talk is off in this game while it runs: SpyNet's rules allow no word " \
+          "between players until the result"
+    assert f"  ({off})" in done.stdout  # at the start, instead of the /say hint
+    assert f"not said: {off}" in done.stdout
+    assert "ada (seat 0): partner" not in done.stdout
+    assert not list((tmp_path / "home" / "data" / "games").glob("*/chat.cbor"))
 
 
 def test_a_person_lists_the_tables_and_joins_one_by_its_id(tmp_path):
@@ -101,3 +121,29 @@ def choose_in_the_lobby(table: str) -> tuple[str, ...]:
 
         threading.Thread(target=drive, daemon=True).start()
         return lobby.run()
+
+
+def test_a_person_joins_the_table_of_the_opener_named_by_its_fingerprint(tmp_path):
+    """``join --opener FINGERPRINT`` (any case, dashes or none) takes a seat only at that
+    player's table; the fingerprint is checked against the key the opener proves."""
+    from tests.net.harness import Proc
+
+    opener = Proc("host", ["host", "spies-and-lies", "--bots", "1", "--interface", "127.0.0.1",
+                           "--out", str(tmp_path / "host.cbor")], tmp_path)
+    opener.table_id()
+    fingerprint = re.search(r"your fingerprint ([A-Z0-9-]+)", opener.output()).group(1)
+    env = dict(os.environ, SPYCRAFT_HOME=str(tmp_path / "home"))
+
+    def join(who: str, wait: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "spycraft", "join", "--opener", who, "--interface",
+             "127.0.0.1", "--wait", wait, "--name", "ada"], cwd=ROOT, env=env,
+            input="#1\n" * 300, capture_output=True, text=True, timeout=180, check=False)
+
+    stranger = join("AAAA-BBBB-CCCC-DDDD-EEEE", "3")
+    assert stranger.returncode == 1 and "no open table found" in stranger.stderr
+    done = join(fingerprint.replace("-", "").lower(), "30")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"(opened by {fingerprint})" in done.stdout
+    assert re.search(r"^result: (you won|you lost|no winner)", done.stdout, flags=re.MULTILINE)
+    assert opener.wait(60) == 0

@@ -69,8 +69,14 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
         assert p.wait(90) == 0, p.output()
     assert code == 0, seen
     assert seen["public"] and seen["events"] > 3 and not seen["decided"]
+    # the spectator's history is the game's whole story, from the first record on
+    told = iter(seen["history"])
+    missing = [text for text in story_of((tmp_path / "host.cbor").read_bytes())
+               if text not in told]
+    assert not missing, (missing[:3], seen["history"][:5])
     assert any(line.startswith("audit: VALID") for line in seen["closing"]), seen
     assert any("good luck" in line for line in seen["chat"]), seen
+    assert f"(seat {speaker_of(tmp_path)}): good luck" in seen["talk_on_screen"], seen
     files = [tmp_path / "host.cbor", *sorted((tmp_path / "alice").glob("*[0-9].cbor")),
              *sorted((tmp_path / "bob").glob("*[0-9].cbor")), tmp_path / "watch.cbor"]
     assert len(files) == 4
@@ -81,7 +87,7 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
     assert "VALID spies-and-lies" in checked.stdout
     assert "chat: VALID, 2 chat lines" in checked.stdout
 
-    speaker = int(next((tmp_path / "alice").glob("*[0-9].cbor")).stem.rsplit("seat", 1)[1])
+    speaker = speaker_of(tmp_path)
     for p in (h, w):  # the host and the spectator printed alice's lines as they came
         assert f"(seat {speaker}): good luck" in p.output(), p.output()
         assert f"(seat {speaker}): have fun" in p.output()
@@ -99,6 +105,26 @@ def test_three_processes_play_a_game_and_end_with_identical_audited_transcripts(
     tampered = audit(tmp_path / "host.cbor")
     assert tampered.returncode == 1, tampered.stdout
     assert f"chat message 2 of seat {speaker}: the signature does not verify" in tampered.stdout
+
+
+def story_of(data: bytes) -> list[str]:
+    """The history lines of a whole transcript, as the full-screen table tells them."""
+    from spycraft.cli.app.picture import Painter
+    from spycraft.crypto.transcript import Transcript
+    from spycraft.engines import registry
+
+    transcript = Transcript.from_bytes(data)
+    painter = Painter(registry.load(transcript.genesis.genesis.game))
+    states = [painter.table.start(transcript.genesis)]
+    for signed in transcript.records:
+        states.append(painter.table.apply(states[-1], signed))
+    told = [painter.tell(b, s, a) for b, s, a in zip(states, transcript.records, states[1:])]
+    return [event.text for event in told if event is not None]
+
+
+def speaker_of(tmp: Path) -> int:
+    """The seat alice's bot played (the one that talked)."""
+    return int(next((tmp / "alice").glob("*[0-9].cbor")).stem.rsplit("seat", 1)[1])
 
 
 def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path):
@@ -165,24 +191,25 @@ def test_a_player_who_leaves_the_lobby_frees_the_seat_for_another(tmp_path):
 
 def watch_on_a_pipe(table: str, tmp: Path, monkeypatch) -> tuple[int, dict]:
     """``spycraft watch TABLE`` in this process, in the full-screen table on a pipe and a dummy
-    output: what it showed (the public picture, history, talk, no decision, the final lines);
-    q closes the final screen."""
+    output: what it showed (the public picture, history, talk, no decision, the final lines,
+    and the line of talk as its screen drew it); q closes the final screen."""
     import threading
 
     from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output import DummyOutput
 
     from spycraft.cli import watch as watching
     from spycraft.cli.app.run import LanUi
     from spycraft.cli.app.table import attached
     from spycraft.cli.lan import _run_trio
     from spycraft.cli.main import build_parser
+    from tests.cli.screen import Terminal, screen_text
 
     monkeypatch.setenv("SPYCRAFT_HOME", str(tmp / "home-screen"))
     args = build_parser().parse_args(["watch", table, "--interface", LO, "--wait", "60"])
-    seen: dict = {"public": False, "events": 0, "decided": False, "closing": (), "chat": ()}
+    seen: dict = {"public": False, "events": 0, "decided": False, "closing": (), "chat": (),
+                  "talk_on_screen": ""}
     with create_pipe_input() as pipe:
-        ui = LanUi((pipe, DummyOutput()))
+        ui = LanUi((pipe, Terminal()))
         args.ui = ui
 
         def look() -> None:
@@ -191,8 +218,13 @@ def watch_on_a_pipe(table: str, tmp: Path, monkeypatch) -> tuple[int, dict]:
                 seen["decided"] |= view.decision is not None
                 seen["public"] |= (view.picture is not None and view.seat is None
                                    and ui.app.watching)
+                drawn = screen_text(ui.app)
+                if "good luck" in drawn:  # the line of talk, as the spectator's screen shows it
+                    seen["talk_on_screen"] = next(line for line in drawn.splitlines()
+                                                  if "good luck" in line)
                 if view.closing is not None:
-                    seen.update(events=len(view.events), closing=view.closing, chat=view.chat)
+                    seen.update(events=len(view.events), closing=view.closing, chat=view.chat,
+                                history=[event.text for event in view.events])
                     pipe.send_text("q")
                     return
                 time.sleep(0.02)

@@ -409,3 +409,52 @@ def test_a_record_withheld_from_the_seat_that_writes_next_costs_that_seat_nothin
     assert_gained_nothing(t, transcript, report)
     assert all(r.record.kind != "abandon" for r in transcript.records)
     assert f"no record from seat {victim}" not in t.honest_logs()
+@pytest.mark.network
+def test_an_ad_that_names_another_openers_fingerprint_is_refused_before_sitting_down(tmp_path):
+    """An announcement is anyone's word: a table announced under a fingerprint its opener
+    cannot prove (a stranger copying a friend's, to catch the friend's players) is refused at
+    the handshake, before any seat is taken (``join --opener`` and play again rely on it)."""
+    from dataclasses import replace
+
+    import trio
+
+    from spycraft.crypto.identity import Identity
+    from spycraft.engines import registry
+    from spycraft.p2p.discovery import browse_tables
+    from spycraft.p2p.entropy import SystemEntropy
+    from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table
+
+    definition = registry.load("spies-and-lies")
+    friend = Identity(SystemEntropy().take(32))
+    stranger = Identity(SystemEntropy().take(32))
+    refused: list[str] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async def opener() -> None:
+                with trio.move_on_after(20):
+                    await open_table(definition=definition, options={}, players=2,
+                                     me=Me.fresh(stranger, "stranger"), seated=True,
+                                     interface="127.0.0.1", root=tmp_path / "stranger")
+
+            nursery.start_soon(opener)
+            with trio.fail_after(15):
+                async with browse_tables("127.0.0.1") as ads:
+                    async for ad in ads:
+                        if ad.change != "removed" and ad.fingerprint == stranger.fingerprint:
+                            break
+            forged = replace(ad, fingerprint=friend.fingerprint)
+            try:
+                await join_table(forged, definition=definition,
+                                 me=Me.fresh(Identity(SystemEntropy().take(32)), "ada"),
+                                 interface="127.0.0.1", root=tmp_path / "ada",
+                                 agent_for=lambda seat: definition.bots["random"](
+                                     SystemEntropy(), seat))
+            except LobbyError as exc:
+                refused.append(str(exc))
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert refused == [(f"the table is opened by {stranger.fingerprint}, not by "
+                        f"{friend.fingerprint} as its announcement says")]
+    assert not (tmp_path / "ada" / "games").exists()  # it sat down nowhere

@@ -283,3 +283,73 @@ def test_the_ad_of_a_table_in_play_says_how_many_watch_and_through_which_seat():
     assert parse_table_txt(_txt_bytes(_txt_properties(txt))) == txt
     lobby = TableTxt(bytes(16), "resistance", options_digest("resistance", {}), 1, 5, "ABCD", 1)
     assert parse_table_txt(_txt_bytes(_txt_properties(lobby))).watching is None
+
+
+# --- when a game allows talk ------------------------------------------------------------------
+
+
+def test_a_spynet_line_said_during_play_is_dropped_and_counted_at_every_peer_never_kept():
+    """SpyNet's rules §11: no channel between players while the game runs. A modified client
+    (seat 2) signs lines anyway and sends them to both others: each honest peer checks the
+    signature, drops the line unread, counts it against seat 2 and tells it once; nothing is
+    stored, shown or passed on, and no link closes. Our own client refuses to sign one; after
+    the result talk is open again."""
+    from spycraft.engines import registry
+    from spycraft.p2p.chat import talk_off_reason
+
+    spynet = registry.load("spynet")
+    assert spynet.talk == registry.TALK_AFTER
+    net = SimNet(3, seed=3, definition=spynet, options=spynet.genesis_options(3))
+    seen = _collect(net)
+    relayed: list[int] = []
+
+    def watch(receiver: Peer, sender: int, frame: dict[str, Any]) -> bool:
+        if frame["t"] == "chat" and sender != 2:
+            relayed.append(sender)
+        return False
+
+    net.on_frame = watch
+    net.run(0.5)
+    with pytest.raises(ChatRefused, match="talk is off in this game while it runs"):
+        net.peers[0].protocol.say("partner, pass me a mission", net.now)
+    for counter in range(1, 5):
+        net.run(net.now + 0.3)
+        head = net.peers[2].protocol.head
+        for other in (0, 1):
+            raw = _said(net, 2, counter, f"secret {counter}", seen=head)
+            net.send(2, other, {"t": "chat", "message": raw}, lossless=True)
+            net.send(2, other, {"t": "chat", "message": raw}, lossless=True)  # and a copy
+    finish(net)
+    for peer in net.peers[:2]:
+        assert peer.protocol.finished
+        assert not [x for x in seen[peer.index] if isinstance(x, bytes)], "nothing stored"
+        notices = [x for x in seen[peer.index] if isinstance(x, Notice)]
+        assert [n.kind for n in notices] == ["muted"], notices  # told once, never shown
+        assert notices[0].data[0] == 2 and "talk is off" in notices[0].data[1]
+        assert peer.protocol.chat.dropped == {2: 4}
+        assert peer.protocol.chat.lines == [] and peer.protocol.chat.history == []
+        assert "seat 2 4 lines" in peer.protocol.chat.dropped_lines()
+        assert 2 not in peer.closed
+    assert relayed == [], "a dropped line is passed on by nobody"
+    assert "until the result" in talk_off_reason("spynet")
+
+    # the result is recorded: talk is open, as in the lobby
+    peer = net.peers[0]
+    net.apply(peer, peer.protocol.say("good game", net.now))
+    net.settle()
+    assert [line.text for line in net.peers[1].protocol.chat.lines] == ["good game"]
+
+
+def test_a_stored_line_said_while_talk_was_off_is_not_taken_back_on_a_restart():
+    from spycraft.engines import registry
+    from spycraft.p2p.chat import talk_off_reason
+
+    spynet = registry.load("spynet")
+    net = SimNet(2, seed=4, definition=spynet, options=spynet.genesis_options(2))
+    raw = _said(net, 1, 1, "kept against the rules", seen=0)
+    book = ChatBook(net.local.genesis.genesis, seat=0, identity=net.peers[0].seat.identity,
+                    stored=(parse_chat(raw),))
+    assert book.lines == []
+    with pytest.raises(ChatRefused, match="until the result"):
+        book.compose("hello", 0, 0.0)
+    assert talk_off_reason("spynet") in str(ChatRefused(book.off_reason()))

@@ -74,8 +74,7 @@ def test_a_mission_names_its_team_leader_and_result_and_says_why_the_score_moved
     assert result is not None and result.failed
     missions = grid(screen(states[i], None, None), "Missions")
     texts = [c.text for c in missions.rows[0]]
-    assert texts == ["1", "2 players", "1", f"seat {result.leader}", "seats 1 and 4",
-                     "failed (1 Fail)"]
+    assert texts == ["1", "seats 1 and 4", "1", f"seat {result.leader}", "failed (1 Fail)"]
     assert missions.rows[0][-1].tone == "bad"
     event = story(states[i - 1].game, local.records[i - 1].record, states[i].game)
     assert event is not None and event.text.startswith("Mission 1 (seats 1 and 4")
@@ -155,3 +154,82 @@ def test_a_vote_by_one_seat_reads_as_a_sentence() -> None:
     votes = [e.text for e in lines if e is not None and e.text.startswith("Votes: ")]
     assert any(re.search(r"^Votes: seat \d approves;", text) for text in votes), votes
     assert not any("FAILED" in e.text for e in lines if e is not None)
+
+
+def told(local: LocalTable, states: list[TableState[Any]]) -> list[str]:
+    events = [story(states[i].game, r.record, states[i + 1].game)
+              for i, r in enumerate(local.records)]
+    return [e.text for e in events if e is not None]
+
+
+def test_take_responsibility_names_the_card_taken_and_its_previous_owner() -> None:
+    local, states = game(seed=5)
+    (seat, _, (owner, taken)) = next(
+        p for p in states[-1].game.game.plays
+        if R.card_type(p[1]) == R.TAKE_RESPONSIBILITY and p[2] != "dealt")
+    line = f"Seat {seat} plays Take Responsibility: takes {R.TITLES[R.card_type(taken)]} " \
+           f"from seat {owner}"
+    assert any(text.startswith(line) for text in told(local, states)), told(local, states)
+
+
+def test_the_opinion_makers_vote_is_written_as_it_is_shown() -> None:
+    local, states = game(seed=5)
+    i = first(states, lambda g: g.opinion_step)
+    maker = states[i].game.game.voters[0]
+    j = next(k for k in range(i, len(states)) if not states[k].game.game.opinion_step)
+    vote = states[j].game.game.votes[maker]
+    line = f"Opinion Maker seat {maker} votes first, face up: {'approve' if vote else 'reject'}"
+    event = story(states[j - 1].game, local.records[j - 1].record, states[j].game)
+    assert event is not None and event.text == line, event
+
+
+class Asked:
+    """A bot that notes the question of every proposal it is asked."""
+
+    def __init__(self, bot: Any, asked: list[str]) -> None:
+        self.bot, self.asked = bot, asked
+
+    def decide(self, decision: Any) -> int:
+        if decision.kind == "propose":
+            self.asked.append(decision.prompt)
+        choice: int = self.bot.decide(decision)
+        return choice
+
+
+def test_the_leader_is_asked_for_a_mission_only_under_targeting() -> None:
+    from spycraft.engines.resistance.seat import prompt
+
+    for targeting in (False, True):
+        entropy = SeededEntropy(2)
+        options = GAME.genesis_options(5, {"targeting": True} if targeting else {})
+        local = new_local_table(GAME, options, 5, entropy.child("table"))
+        asked: list[str] = []
+        local.run([Asked(GAME.bots["heuristic"](entropy.child(f"bot/{s}"), s), asked)
+                   for s in range(5)])
+        if targeting:
+            assert set(asked) == {"Propose a mission and a team"}
+        else:
+            assert asked[0] == "Propose a team for mission 1", asked
+            assert "Propose a mission and a team" not in asked
+    assert prompt(local.state.game.game, "vote", (True, False)) == "Approve this team?"
+
+
+def test_the_missions_table_shows_the_team_once_it_is_known() -> None:
+    states = game()[1]
+    proposed = first(states, lambda g: g.proposal is not None and g.phase == R.VOTE)
+    game_ = states[proposed].game.game
+    assert game_.proposal is not None
+    team = grid(screen(states[proposed], None, None), "Missions").rows[0][1].text
+    assert team == f"{seats_text(game_.proposal.team)} (proposed)"
+    going = first(states, lambda g: g.phase == R.MISSION_PLAY)
+    row = grid(screen(states[going], None, None), "Missions").rows[0]
+    assert row[1].text == seats_text(states[going].game.game.proposal.team)
+    assert row[-1].text == "on the way"
+    later = grid(screen(states[going], None, None), "Missions").rows[4]
+    assert later[1].text.endswith("players") or "players;" in later[1].text  # not yet known
+
+
+def seats_text(team: tuple[int, ...]) -> str:
+    from spycraft.engines.screens import seat_list
+
+    return seat_list(team)

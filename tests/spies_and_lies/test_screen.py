@@ -107,3 +107,39 @@ def test_the_table_ui_says_whose_turn_it_is() -> None:
     now = next(f for f in screen(states[i], guesser, seat.view(states[i])).status
                if f.label == "Now")
     assert now.tone == "turn" and "guesses" in now.text
+
+
+def test_a_revealed_sergeant_says_whether_its_intel_token_lied() -> None:
+    """Rules §9: whether a Sergeant's token is a lie becomes public when it is revealed."""
+    from spycraft.engines.spies_and_lies.model import SERGEANT, forced_token
+
+    seen = []
+    for seed in range(1, 8):
+        table, states = game(seed)
+        for i, r in enumerate(table.records):
+            if r.record.kind != "reveal" or r.record.body["rank"] != SERGEANT:
+                continue
+            board = states[i + 1].game
+            card = next(c for c in board.cards[r.seat] if c.rank == SERGEANT)
+            lied = card.token != forced_token(SERGEANT, board.current)
+            event = story(states[i].game, r.record, board)
+            assert event is not None
+            said = "its Intel token lied" if lied else "its Intel token told the truth"
+            assert said in event.text, event.text
+            seen.append(lied)
+    assert seen, "no Sergeant was revealed in these games"
+
+
+def test_the_end_of_a_day_says_which_soldiers_each_side_kept_back() -> None:
+    """Rules §9: which soldiers stayed undeployed is public once all four cards are revealed."""
+    from spycraft.engines.spies_and_lies.model import hand
+
+    states = game()[1]
+    i = next(i for i, (kind, e) in enumerate(events())
+             if kind == "beacon" and e is not None and e.text.startswith("End of day 1"))
+    day = states[i].game  # the board of day 1, every card face up
+    kept = [" ".join(str(r) for r in hand(day, s) if r not in {c.rank for c in day.cards[s]})
+            for s in (0, 1)]
+    event = events()[i][1]
+    assert event is not None
+    assert f"(Red kept back {kept[0]}; Blue kept back {kept[1]})" in event.text, event.text

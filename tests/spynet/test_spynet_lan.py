@@ -11,6 +11,7 @@ memo, any other file) may open a card it was not shown (``tests.spynet.leaks``).
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,20 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.protocol import State
 from spycraft.p2p.storage import GameStore, SeatFile
-from tests.net.harness import Proc, audit, wait_all
-from tests.net.test_loopback import LO, bot_peers_play, bots, host
+from tests.net.harness import Proc, audit, kill_all, wait_all
+from tests.net.test_loopback import LO, bot_peers_play, bots, host, watch
 from tests.spynet.leaks import forbidden, mates_missions, scan, texts
 
 pytestmark = pytest.mark.network
 
 GAME_WAIT = 180  # seconds; about 500 records
+
+
+@pytest.fixture(autouse=True)
+def no_stray_processes():
+    """As in tests/net: no process outlives its test, pass or fail."""
+    yield
+    kill_all()
 
 
 def test_four_bot_seats_in_two_processes_end_with_identical_audited_transcripts(
@@ -161,3 +169,48 @@ def test_a_two_seat_abandon_between_real_processes_is_claimed_never_fraud(tmp_pa
     report = audit_transcript(transcript)
     assert report.result is not None
     assert (report.result.forfeits, report.result.evidence) == ((absent,), (abandon.seq,))
+def test_table_talk_during_play_is_dropped_and_counted_at_every_honest_peer_never_shown(
+    tmp_path: Path,
+) -> None:
+    """Rules §11 on a real table: a seatless host, two honest bot seats (one of them asked to
+    ``--say`` something), a spectator and a modified client that talks during play anyway
+    (``tests.net.cheater talker``). Every honest peer drops each of its lines unread, names
+    the speaker once and counts the lines at the end; no honest peer shows or stores a word of
+    it, and the game ends as it would have, VALID."""
+    from tests.net.cheater import TALK_TEXT, TALKS
+
+    h = host(tmp_path, "spynet", "--players", "3", timeout="30")
+    table = h.table_id(30)
+    honest = bots(tmp_path, "honest", table, 2, "--think", "0.05", "--say", "hello partner",
+                  timeout="30")
+    deadline = time.monotonic() + 30
+    while h.output().count("sat down") < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cheater = Proc("cheater", ["talker", LO, str(tmp_path / "cheater.cbor"), table,
+                               "--game", "spynet", "--turn-timeout", "30", "--observers", "2"],
+                   tmp_path, module="tests.net.cheater")
+    cheater.wait_for("seat ", 30)
+    seat = int(cheater.output().split("seat ", 1)[1].split()[0])
+    w = watch(tmp_path, table)
+    wait_all([h, honest, w, cheater], GAME_WAIT)
+
+    said = cheater.output()
+    assert said.count("talked during play") == TALKS, said
+    final = (tmp_path / "host.cbor").read_bytes()
+    assert (tmp_path / "watch.cbor").read_bytes() == final
+    checked = audit(tmp_path / "host.cbor")
+    assert checked.returncode == 0 and "VALID spynet" in checked.stdout, checked.stdout
+    assert "forfeit" not in checked.stdout
+
+    counted = f"seat {seat} {TALKS} lines"
+    for p in (h, honest, w):
+        out = p.output()
+        assert TALK_TEXT not in out, p.name  # never shown
+        assert "hello partner" not in out.replace("--say", ""), p.name
+        assert re.search(rf"seat {seat}:? spoke while table talk is off \(SpyNet allows none "
+                         rf"until the result\)", out), (p.name, out[-2000:])
+        assert f"table talk said while it was off, dropped unread: {counted}" in out, \
+            (p.name, out[-2000:])
+    assert honest.output().count("says nothing: table talk is off in this game") == 2
+    assert not list(tmp_path.glob("*.chat.cbor")) and not list(tmp_path.glob("**/chat.cbor")), \
+        "nobody stored a word"
