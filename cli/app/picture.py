@@ -247,7 +247,7 @@ def board_lines(pic: Picture | None, width: int, packed: bool = False) -> Set:
     """The board panel: the status facts, each grid, the notes; or the game's rendered text.
     ``packed``: for a small screen, the facts several to a line and no blank lines."""
     if pic is None:
-        return Set([[("class:hint", "waiting for the table…")]])
+        return Set(typeset.wrap([("class:hint", "waiting for the table…")], width, 2))
     if pic.screen is None:
         out: list[Line] = []
         for text in printable_block(pic.text).splitlines() or [""]:

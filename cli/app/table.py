@@ -80,6 +80,7 @@ _T = TypeVar("_T")
 SAY = "/say"  # typed at the decision, as in line mode: says the rest to the table
 CURSOR = "[SetCursorPosition]"  # a fragment style prompt-toolkit scrolls into view
 HISTORY_DRAWN = 400  # history events set at once for the history tab (the newest of them)
+WAITING_WIDTH = 72  # the board's natural width before there is a table (what the lobby says)
 WARNINGS = (30, 10)  # seconds left of the person's turn at which the table warns (and rings)
 TABS = (("board", "Board", "f2"), ("you", "You", "f3"), ("history", "History", "f4"),
         ("talk", "Talk", "f5"))
@@ -254,7 +255,7 @@ class TableApp:
         screen = self._screen()
         grids = screen.board if screen is not None else ()
         pic = self.view.picture
-        text_width = 0
+        text_width = WAITING_WIDTH if pic is None else 0  # no table yet: room for what is said
         if pic is not None and pic.screen is None:
             text_width = max((typeset.cells(t) for t in pic.text.splitlines()), default=0)
         natural = max([text_width, *(draw.natural_width(g) for g in grids)])
@@ -565,11 +566,17 @@ class TableApp:
 
     def _board_set(self, width: int, packed: bool) -> draw.Set:
         pic = self.view.picture
-        key = (_Is(pic), width, packed, self.view.closing)
+        told = len(self.view.events) if pic is None else 0
+        key = (_Is(pic), width, packed, self.view.closing, told)
         return self._memoized(f"board{width}{packed}", key, lambda: self._draw_board(width, packed))
 
     def _draw_board(self, width: int, packed: bool) -> draw.Set:
         pic = self.view.picture
+        if pic is None and not self._closing():
+            # No table yet: the board's room tells what the command has said so far (looking
+            # for a table, no LAN interface, who sat down), not only the one line of history.
+            story = draw.history_lines(self.view.events[-HISTORY_DRAWN:], width)
+            return draw.Set(draw.board_lines(None, width).lines + ([[]] + story if story else []))
         if not self._closing():
             return draw.board_lines(pic, width, packed)
         out: list[Line] = []

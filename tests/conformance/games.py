@@ -185,13 +185,16 @@ def live_steps(local: LocalTable, agents: list[Any]) -> tuple[Any, ...]:
         steps.append((before, signed.record, local.state, views))
 
 
-def declare_absent(local: LocalTable, gone: Sequence[int] = ()) -> tuple[int, int]:
+def declare_absent(local: LocalTable, gone: Sequence[int] = (),
+                   by: Sequence[int] = ()) -> tuple[int, int]:
     """The seat expected next declared absent by a quorum of the seats still playing (never by
-    one already gone), the lowest of them writing the abandon: (the absent seat, the seq)."""
+    one already gone; ``by`` first when given), the lowest of them writing the abandon: (the
+    absent seat, the seq)."""
     turn = local.table.expect(local.state)
     assert turn is not None
     n = len(local.seats)
-    voters = [s for s in range(n) if s != turn.seat and s not in gone][: quorum(n)]
+    others = [s for s in range(n) if s != turn.seat and s not in gone and s not in by]
+    voters = sorted([*by, *others][: quorum(n)])
     assert len(voters) == quorum(n), f"too few seats left to declare seat {turn.seat} absent"
     votes = {v: local.seats[v].absence_vote(local.state) for v in voters}
     record = local.seats[voters[0]].sign_abandon(local.state, votes)

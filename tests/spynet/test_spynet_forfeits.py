@@ -82,13 +82,34 @@ def test_two_honest_seats_an_abandon_ends_claimed_never_as_fraud(absent: int) ->
     assert report.describe().startswith("VALID spynet")
     assert f"result: abandoned, {claim}: no winner, no fraud" in report.describe()
     end = GAME.screen(final, 1 - absent, None).result
-    assert end is not None and end.headline == "Abandoned"
+    assert end is not None and end.headline == "No winner"
+    told = f"Seat {absent} walked away after seeing its cards; seat {1 - absent} claims the game"
+    assert end.detail[-1].startswith(told), end.detail
+
+
+def test_four_seats_an_absent_seat_declared_by_its_opponents_alone_is_their_claim() -> None:
+    """Seat 1's opponents (seats 0 and 2) are a quorum at four, but their votes are one side's
+    word: the game ends claimed, no winner, and still nobody is called a cheater."""
+    local, agents = new_table(4, 22)
+    play_until(local, agents, seat_has_sealed(1))
+    seat, seq = declare_absent(local, by=(0, 2))
+    final = local.run(agents)
+    result = final.result
+    assert result is not None
+    assert (seat, result.forfeits, result.evidence) == (1, (1,), (seq,))
+    assert (result.winner, result.reason) == (None, ABANDONED)
+    assert result.detail.startswith(f"{CLAIMED}s 0, 2")
+    assert "no fraud" in result.describe() and "rule violation" not in result.detail
+    report = audit_transcript(local.transcript)
+    assert report.valid and report.result == result, report.describe()
 
 
 def test_four_seats_an_absent_seat_is_reported_absent_never_as_a_cheater() -> None:
+    """With its partner's vote (seat 3) the absence is proven: seat 1's side loses, as a seat
+    that walked away after seeing its cards, never as a cheater."""
     local, agents = new_table(4, 22)
     play_until(local, agents, seat_has_sealed(1))
-    seat, seq = declare_absent(local)
+    seat, seq = declare_absent(local, by=(3,))
     final = local.run(agents)
     result = final.result
     assert result is not None
