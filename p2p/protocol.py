@@ -1001,6 +1001,12 @@ class PeerProtocol:
                 break  # what we appended proved an equivocation and rolled back: stop there
             self._append(signed, state, now, None)
             self._acknowledge(signed)
+        # The seat named next may still be on the branch we left: what it acked there says
+        # nothing of this one, so it is sent the head like any record we accepted, and its
+        # time counts from then (a switch must not start an honest writer's clock unseen).
+        turn = self.table.expect(self.state)
+        if turn is not None and turn.seat != self.seat and self.records:
+            self._relay_at = now + self.config.relay_patience
         self._release_future(now)
 
     def _prove(self, link: LinkId, seq: int, proof: int, now: float) -> None:

@@ -78,7 +78,7 @@ def plan(width: int, height: int, needs: Needs) -> Plan:
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         return Plan(width, height, small=True)
     history = 1 if height < 26 else 2 if height < 28 else min(12, max(5, (height - 24) // 3 + 4))
-    talk = (1 if height < 28 else 2) if needs.talk else 0
+    talk = (1 if height < 28 else 2 if height < 40 else 3) if needs.talk else 0
     avail = height - 1 - history - talk
     person = needs.private_rows(SIDE_MIN - 2) > 0 or needs.prompt_rows(SIDE_MIN - 2) > 0
     if not person:  # a spectator's table: the board takes the whole width

@@ -183,10 +183,19 @@ class TableApp:
                                      height=_exact(lambda: p().decision[1] - 2 - p().prompt))
         self.history_window = Window(FormattedTextControl(self._history_strip),
                                      height=_exact(lambda: p().history))
-        self.talk_lines = Window(FormattedTextControl(self._talk_strip),
+        self.talk_lines = Window(FormattedTextControl(lambda: self._talk_strip()),
                                  height=_exact(lambda: p().talk - 1))
-        self.talk_row = VSplit([Window(FormattedTextControl(self._talk_mark), width=6),
-                                Window(BufferControl(self.chat_input), height=1)], height=1)
+        # The talk row: the typing line once the person moved there (or typed), else the
+        # newest line of talk when there is no strip above it (a small screen) or nobody here
+        # can talk (a spectator).
+        typing = Condition(lambda: self.talking or bool(self.chat_input.text) or (
+            self.bridge.say is not None and self._plan.talk > 1))
+        self.talk_row = VSplit([
+            Window(FormattedTextControl(self._talk_mark), width=6),
+            ConditionalContainer(Window(BufferControl(self.chat_input), height=1), typing),
+            ConditionalContainer(Window(FormattedTextControl(lambda: self._talk_strip(1)),
+                                        height=1), ~typing),
+        ], height=1)
         self.status_window = Window(FormattedTextControl(self._status), height=1,
                                     style="class:status")
         self.small_window = Window(FormattedTextControl(self._too_small))
@@ -857,16 +866,34 @@ class TableApp:
             out = typeset.wrap([("class:hint", hint)], width, 2)
         return out
 
-    def _talk_strip(self) -> StyleAndTextTuples:
-        """The newest line of talk (or how to talk), whole words only: the rest is on F5."""
-        chat = self.view.chat
-        line = (("", printable(chat[-1])) if chat else ("class:hint", printable(
-            self.bridge.talk or "Table talk: Tab, then type and Enter; Tab comes back")))
+    def _talk_strip(self, rows: int | None = None) -> StyleAndTextTuples:
+        """The newest lines of talk that fit whole in ``rows`` (the strip's, by default),
+        oldest first, or how to talk: whole words only, the rest on F5."""
+        rows = max(1, self._plan.talk - 1) if rows is None else rows
         width = max(8, self._plan.width - 6)  # the talk mark takes six cells
-        lines = typeset.wrap([line], width - 5)
-        if len(lines) == 1:
-            return _lines_to_text(typeset.wrap([line], width)[:1])
-        return _lines_to_text([lines[0] + [("class:more", " … F5")]])
+        chat = self.view.chat
+        if not chat:
+            hint = ("class:hint", printable(
+                self.bridge.talk or "Table talk: Tab, then type and Enter; Tab comes back"))
+            return _lines_to_text(self._fitted([hint], width, rows))
+        lines: list[Line] = []
+        for said in reversed(chat[-rows:]):
+            told = typeset.wrap([("", printable(said))], width, 2)
+            if len(lines) + len(told) > rows:
+                if not lines:
+                    lines = self._fitted([("", printable(said))], width, rows)
+                break
+            lines = told + lines
+        return _lines_to_text(lines)
+
+    @staticmethod
+    def _fitted(text: list[tuple[str, str]], width: int, rows: int) -> list[Line]:
+        """``text`` wrapped into ``rows`` lines of ``width``, the last marked if more is on F5."""
+        lines = typeset.wrap(text, width, 2)
+        if len(lines) <= rows:
+            return lines
+        cut = typeset.wrap(text, width - 5, 2)[:rows]
+        return cut[:-1] + [cut[-1] + [("class:more", " … F5")]]
 
     def _talk_mark(self) -> StyleAndTextTuples:
         if self.talking:

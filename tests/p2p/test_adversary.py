@@ -148,3 +148,20 @@ def test_found_a_quorum_built_on_half_of_an_equivocation_before_it_was_proven():
     result on each branch, and the order (the proven half never takes a place) rolled one back.
     The one case the guarantee leaves to the order: the peers still end alike."""
     replayed(7067)
+
+
+def test_found_a_switch_that_started_an_honest_writers_clock_without_telling_it():
+    """Hypothesis, seed 469 (four seats in teams, the two cheaters one team, seat 1 a person
+    who thinks 4 of its 5 seconds): both cheaters equivocated; honest seat 3 took a fraud record
+    the cheaters had withheld from seat 1 in place of the one both honest seats had built on,
+    and its clock for seat 1 began, but a switch passed nothing on (seat 1's acks of the old
+    branch looked like holding it), so seat 1 learned of the branch four seconds later from a
+    proof, and seat 3's own vote made the cheaters' abandon of seat 1 a proof. A switch now
+    passes the head on to the seat named next like any record accepted."""
+    table = Table(players=4, coalition=(0, 2), teams=True, slowest=0.05,
+                  think=(0.0, 4.0, 0.0, 0.0))
+    strategy = Strategy(faithful=0.21875, withhold=0.375, linger=15.0, act=0.6, stall=0.0,
+                        moves=(0.734375, 0.21875, 0.0, 0.21875, 0.375),
+                        kinds=(0.625, 0.5, 0.25, 0.0, 1.0, 0.0, 0.0), budget=120)
+    net, coalition = play(469, table, strategy)
+    check(net, coalition)
