@@ -16,6 +16,17 @@ opener draws; an opener that reuses the id of a game stored here (by chance or o
 would otherwise overwrite its transcript and seat secret, and its old memo of private choices
 would be taken for the new game's. ``GameStore.create`` refuses a folder that holds a game
 (``GameExists``, naming it), and a joiner checks ``stored_games_of`` before it sits down.
+
+**All or nothing.** Every write goes through ``_write_all`` (a short write, which a nearly full
+disk gives, is carried on until every byte is written) and fails as a ``StorageError`` naming
+the file, what was being kept and the system's reason: an append that fails is taken back to
+the file's size before it (``ftruncate``), a replacement leaves the old file and no ``.tmp``, so
+the files hold exactly what they held before the failed write. Nothing waits on a failed write:
+the session stops at once (the record it would have stored is not acknowledged, the record of
+ours it would have remembered is not sent), and ``spycraft resume`` continues from the files
+once the disk can be written again. Reading back, a torn last item of ``own.cbor`` or
+``chat.cbor`` (a crash inside an append) is cut off as the transcript's is, so the next append
+starts on a whole item and nothing after it is lost to the tear.
 """
 
 from __future__ import annotations
@@ -36,18 +47,85 @@ from spycraft.crypto.transcript import Transcript
 O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
-def write_private(path: Path, data: bytes) -> None:
-    """Replace ``path`` atomically with a file of mode 0600 holding ``data``."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+class StorageError(SpycraftError):
+    """A file of a stored game could not be written in full (a full disk, a folder that became
+    read-only or went away). The message names the file, what it was to keep and why; nothing
+    half-written is left behind (module docstring)."""
+
+
+def _unwritable(path: Path, what: str, exc: OSError) -> StorageError:
+    why = exc.strerror or type(exc).__name__
+    return StorageError(f"cannot write {what} to {path}: {why} (nothing half-written was kept)")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` (``os.write`` may write fewer on a nearly full disk)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_private(path: Path, data: bytes, what: str = "a private file") -> None:
+    """Replace ``path`` atomically with a file of mode 0600 holding ``data``; on failure the old
+    file stays as it was and the temporary one is removed (``StorageError``)."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | O_BINARY, 0o600)
     try:
-        os.write(fd, data)
-        os.fsync(fd)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | O_BINARY, 0o600)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise _unwritable(path, what, exc) from None
+
+
+def _append(path: Path, data: bytes, what: str) -> None:
+    """Append ``data`` to ``path`` and fsync, all of it or nothing (``StorageError``)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
+    except OSError as exc:
+        raise _unwritable(path, what, exc) from None
+    try:
+        size = os.fstat(fd).st_size
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:
+            try:  # take the half-written item back: the file is as it was before
+                os.ftruncate(fd, size)
+                os.fsync(fd)
+            except OSError:
+                pass  # then its reader cuts the torn item off (load_transcript, load_own)
+            raise _unwritable(path, what, exc) from None
     finally:
         os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+
+
+def _whole_items(data: bytes) -> int:
+    """How many bytes at the start of a CBOR sequence are whole items (a torn tail excluded)."""
+    complete = 0
+    while complete < len(data):
+        try:
+            complete += item_length(data, complete)
+        except EncodingError:
+            break
+    return complete
+
+
+def _cut(path: Path, size: int) -> None:
+    """Cut a torn last item off ``path`` (a crash inside an append left it; never acknowledged
+    or sent), so the next append starts on a whole item."""
+    with open(path, "r+b") as f:
+        f.truncate(size)
+        os.fsync(f.fileno())
 
 
 def _fsync_dir(path: Path) -> None:
@@ -146,7 +224,10 @@ class GameStore:
         if store.holds_a_game():
             raise GameExists(f"refused: a new table has the id of {store.describe()}, which "
                              "it would overwrite")
-        store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise _unwritable(store.folder, "the game's folder", exc) from None
         return store
 
     def holds_a_game(self) -> bool:
@@ -166,39 +247,37 @@ class GameStore:
         return f"{what} in {self.folder}"
 
     def save_seat(self, seat: SeatFile) -> None:
-        write_private(self.seat_path, encode(seat.to_cbor()))
+        write_private(self.seat_path, encode(seat.to_cbor()), "the seat's secrets")
 
     def load_seat(self) -> SeatFile:
         return SeatFile.from_cbor(decode_own(self.seat_path.read_bytes()))
 
     def write_genesis(self, genesis: SignedGenesis) -> None:
-        write_private(self.transcript_path, genesis.raw)
+        write_private(self.transcript_path, genesis.raw, "the genesis")
 
     def append(self, *records: SignedRecord) -> None:
         """Append records and fsync once (a group commit when several wait)."""
-        with open(self.transcript_path, "ab") as f:
-            f.write(b"".join(r.raw for r in records))
-            f.flush()
-            os.fsync(f.fileno())
+        seqs = [r.seq for r in records]
+        what = f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
+        _append(self.transcript_path, b"".join(r.raw for r in records), what)
 
     def remember_own(self, seq: int, prev: bytes, raw: bytes, memo: dict[str, Any]) -> None:
         """Keep a record we signed, by its place, with the seat's memo of private choices as it
         stood then, durably, before the record is sent (``own.cbor``, mode 0600, a CBOR sequence
         of [seq, prev, record, memo]): asked again at that place, we send the same record, and a
         restarted peer takes its memo from the last entry (one fsync per record of ours)."""
-        fd = os.open(self.own_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
-        try:
-            os.write(fd, encode([seq, prev, raw, memo]))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _append(self.own_path, encode([seq, prev, raw, memo]), f"our own record {seq}")
 
     def load_own(self) -> tuple[dict[tuple[int, bytes], bytes], dict[str, Any] | None]:
         """The records we signed, by place, and the memo of the last one (None if none); a torn
-        last item (a crash inside the append, so its record was never sent) is ignored."""
+        last item (a crash inside the append, so its record was never sent) is cut off."""
         if not self.own_path.exists():
             return {}, None
         data = self.own_path.read_bytes()
+        whole = _whole_items(data)
+        if whole < len(data):
+            _cut(self.own_path, whole)
+            data = data[:whole]
         own: dict[tuple[int, bytes], bytes] = {}
         memo: dict[str, Any] | None = None
         pos = 0
@@ -213,17 +292,18 @@ class GameStore:
         return own, None if memo is None else _thaw(memo)
 
     def append_chat(self, raw: bytes) -> None:
-        with open(self.chat_path, "ab") as f:
-            f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
+        _append(self.chat_path, raw, "a line of table talk")
 
     def load_chat(self) -> tuple[SignedChat, ...]:
         """The chat messages kept before, read as far as they read (a torn last item is cut
         off; a message that does not parse is left out: ``audit`` names it)."""
         if not self.chat_path.exists():
             return ()
-        items, _ = chat_items(self.chat_path.read_bytes())
+        data = self.chat_path.read_bytes()
+        whole = _whole_items(data)
+        if whole < len(data):
+            _cut(self.chat_path, whole)
+        items, _ = chat_items(data[:whole])
         kept = []
         for raw in items:
             try:
@@ -234,7 +314,7 @@ class GameStore:
 
     def truncate_to(self, transcript: Transcript) -> None:
         """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""
-        write_private(self.transcript_path, transcript.to_bytes())
+        write_private(self.transcript_path, transcript.to_bytes(), "the transcript")
 
     def load_transcript(self) -> Transcript | None:
         """The stored transcript. A crash inside an append leaves a torn last item, which no peer
@@ -242,16 +322,9 @@ class GameStore:
         if not self.transcript_path.exists():
             return None
         data = self.transcript_path.read_bytes()
-        complete = 0
-        while complete < len(data):
-            try:
-                complete += item_length(data, complete)
-            except EncodingError:
-                break
+        complete = _whole_items(data)
         if complete < len(data):
-            with open(self.transcript_path, "r+b") as f:
-                f.truncate(complete)
-                os.fsync(f.fileno())
+            _cut(self.transcript_path, complete)
             data = data[:complete]
         return Transcript.from_bytes(data)
 
