@@ -108,6 +108,15 @@ class DiscoveryError(SpycraftError):
     """A bad interface, a table ad we refuse to send or accept, or a name conflict."""
 
 
+class OtherVersion(DiscoveryError):
+    """A table ad of another protocol version (another spycraft release): nobody of ours can
+    join or watch its table. ``version`` is the ad's."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__(f"protocol version {version}, we speak {PROTOCOL_VERSION}")
+
+
 # --- interfaces ---------------------------------------------------------------------------------
 
 # Linux interface flags (<linux/if.h>), read from /sys/class/net/NAME/flags.
@@ -490,7 +499,7 @@ def parse_table_txt(text: bytes) -> TableTxt:
         raise DiscoveryError("v must be a positive decimal integer")
     version = int(properties["v"])
     if version != PROTOCOL_VERSION:
-        raise DiscoveryError(f"protocol version {version}, we speak {PROTOCOL_VERSION}")
+        raise OtherVersion(version)
     if not _GAME.fullmatch(properties["game"]):
         raise DiscoveryError("game must be a short lowercase name")
     if not _FINGERPRINT.fullmatch(properties["fp"]):
@@ -821,12 +830,13 @@ async def _follow(
     resolve_timeout: float,
 ) -> None:
     known: dict[str, TableAd] = {}
+    told: set[str] = set()  # tables of another version, told once each
     async with send:
         while True:
             for name, state_change in (await events.next_batch()).items():
                 ad = None
                 if state_change is not ServiceStateChange.Removed:
-                    ad = await _resolve(bridge, name, resolve_timeout)
+                    ad = await _resolve(bridge, name, resolve_timeout, told)
                 previous = known.pop(name, None)
                 if ad is not None:
                     known[name] = ad
@@ -838,8 +848,11 @@ async def _follow(
                     await send.send(replace(previous, change="removed"))
 
 
-async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float) -> TableAd | None:
-    """The ad behind ``name``, or None (logged) if it cannot be resolved or is malformed."""
+async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float,
+                   told: set[str] | None = None) -> TableAd | None:
+    """The ad behind ``name``, or None (logged) if it cannot be resolved or is malformed. A
+    table of another protocol version is told as a warning, once per name in ``told``: a person
+    looking for it must learn why it never shows, in the versions' numbers."""
     try:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
     except ZeroconfError as exc:  # a name from the wire that zeroconf will not query
@@ -857,6 +870,21 @@ async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float) -> TableAd
         return None
     try:
         return parse_service_info(info, "added")
+    except OtherVersion as exc:
+        table = _table_of(name)
+        if told is None or table not in told:
+            if told is not None and len(told) < 256:
+                told.add(table)
+            log.warning("table %s speaks protocol version %d and this spycraft speaks %d: it "
+                        "cannot be joined or watched from here (both need the same release)",
+                        table, exc.version, PROTOCOL_VERSION)
+        return None
     except DiscoveryError as exc:
         log.info("ignoring service %r: %s", name, exc)
         return None
+
+
+def _table_of(name: str) -> str:
+    """The table id in a service name (``spycraft-<id>[-<source>]._spycraft._tcp.local.``)."""
+    found = re.match(rf"{NAME_PREFIX}([0-9a-f]{{32}})", name.lower())
+    return found.group(1) if found else printable(name)[:80]

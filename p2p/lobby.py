@@ -447,6 +447,10 @@ async def resume_session(
     if transcript is None:
         raise LobbyError(f"{store.folder} holds no transcript")
     genesis = transcript.genesis
+    if genesis.genesis.protocol != PROTOCOL_VERSION:  # the others would refuse every frame
+        raise LobbyError(f"this game was started with protocol version "
+                         f"{genesis.genesis.protocol} and this spycraft speaks "
+                         f"{PROTOCOL_VERSION}: resume it with the release it was started with")
     seats = genesis.genesis.seats
     roster = [
         RosterSeat(k.name, k.identity, k.table_key, k.beacon, r["host"], r["port"])
