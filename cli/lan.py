@@ -61,7 +61,7 @@ from spycraft.p2p.discovery import (
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
 from spycraft.p2p.session import Session, SessionConfig
-from spycraft.p2p.storage import GameStore, stored_games
+from spycraft.p2p.storage import GameStore, StorageError, stored_games
 
 log = logging.getLogger("spycraft")
 
@@ -170,7 +170,10 @@ def _run(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace,
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s: %(message)s",
                         stream=sys.stderr)
-    logging.getLogger("zeroconf").setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
+    zeroconf_log = logging.getLogger("zeroconf")
+    zeroconf_log.setLevel(logging.WARNING if args.verbose < 2 else logging.DEBUG)
+    if args.verbose < 2 and not any(isinstance(f, OneLine) for f in zeroconf_log.filters):
+        zeroconf_log.addFilter(OneLine())
     notices = []
     try:
         if args.interface is not None:
@@ -208,6 +211,15 @@ def _again(command: Callable[[argparse.Namespace], Any], args: argparse.Namespac
         args.opener, args.game = args.followed
 
 
+class OneLine(logging.Filter):
+    """zeroconf logs a socket error it has handled (the Wi-Fi dropped: "Network is unreachable")
+    with its traceback; a person is told in one line, and ``-vv`` shows the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
+
+
 def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
     try:
         result: int = trio.run(command, args)
@@ -215,18 +227,32 @@ def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Names
     except (LobbyError, DiscoveryError) as exc:
         print(f"spycraft: {exc}", file=sys.stderr)
         return 1
+    except StorageError as exc:
+        return _stopped(args, exc)
     except BaseExceptionGroup as group:  # the same errors, from tasks of a nursery
         leaves = _leaves(group)
         for kind in (KeyboardInterrupt, PlayerLeft, SystemExit):
             first = next((leaf for leaf in leaves if isinstance(leaf, kind)), None)
             if first is not None:
                 raise first from None  # a person leaving: cli.main says so in one line
-        expected, other = group.split((LobbyError, DiscoveryError))
+        expected, other = group.split((LobbyError, DiscoveryError, StorageError))
         if expected is None or other is not None:
             raise
         for error in _leaves(expected):
+            if isinstance(error, StorageError):
+                return _stopped(args, error)
             print(f"spycraft: {error}", file=sys.stderr)
         return 1
+
+
+def _stopped(args: argparse.Namespace, error: StorageError) -> int:
+    """A game's files could not be written (the disk is full): the peer stopped at once, its
+    files as they were before the failed write; say so, and how to go on."""
+    folder = getattr(args, "stored", None)
+    resume = f"spycraft resume {folder}" if folder else "spycraft resume"
+    print(f"spycraft {args.command}: stopped: {error}; once the disk has room again, "
+          f"`{resume}` continues the game", file=sys.stderr)
+    return 1
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
@@ -234,13 +260,17 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
             for leaf in (_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])]
 
 
-def _config(args: argparse.Namespace, *, instant_bot: bool = False) -> SessionConfig:
+def _config(
+    args: argparse.Namespace, *, instant_bot: bool = False, person: bool = False
+) -> SessionConfig:
     """``instant_bot``: the agent is a bot that does not think, so it decides on the loop.
     Every seat, a person's or a bot's, holds its paced answers to ``--answer-delay`` (DESIGN §4:
-    timing never tells who decided, bot peers included)."""
+    timing never tells who decided, bot peers included). ``person``: a person plays this seat,
+    so the game ends for it once the linked peers hold the end (bot peers and a seatless host
+    stay for a seat away at the end, up to a turn timeout: ``SessionConfig.linger_for_absent``)."""
     delay = max(0.0, getattr(args, "answer_delay", 0.0))
     return SessionConfig(turn_timeout=args.turn_timeout, inline_agent=instant_bot,
-                         answer_delay=delay, announce=True)
+                         answer_delay=delay, announce=True, linger_for_absent=not person)
 
 
 def _roster(session: Session) -> str:
@@ -270,6 +300,8 @@ class Narrator:
             print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
         elif kind in ("fraud", "equivocation"):
             print(f"  !! {kind}: {printable(str(data))}", flush=True)
+        elif kind in ("absent", "alone"):
+            print(f"  !! {data}", flush=True)
         elif kind == "chat":
             print(f"  > {chat_text(data)}", flush=True)
         elif kind == "muted":
@@ -413,7 +445,7 @@ async def _open(args: argparse.Namespace,
             definition=definition, options=options, players=players, me=me, seated=seated,
             interface=args.interface, root=data_dir(),
             agent=_human(box, definition, args.ui)(0) if seated else None,
-            config=_config(args), events=_events(args, definition),
+            config=_config(args, person=seated), events=_events(args, definition),
             on_open=on_open,
         )
     except BaseException:
@@ -573,7 +605,7 @@ async def join(args: argparse.Namespace) -> int:
     session = await join_table(ad, definition=definition, me=Me.fresh(identity, name[:64]),
                                interface=args.interface, root=data_dir(),
                                agent_for=_human(box, definition, args.ui),
-                               config=_config(args),
+                               config=_config(args, person=True),
                                events=_events(args, definition))
     box.append(session)
     _seated(args, session)
@@ -705,11 +737,14 @@ class Unfinished:
     age: float  # seconds since its last record was stored
     offline: bool = False  # a game against bots in this process (``cli.local_play``)
 
+    over: bool = False  # its result is stored, not yet passed on to every seat
+
     def describe(self) -> str:
         who = "offline" if self.offline else "watching" if self.seat is None \
             else f"seat {self.seat}"
+        end = ", over: its end not yet passed on" if self.over else ""
         return (f"{self.store.folder.name}  {self.game:<15} {who:<8} {self.records:4} records, "
-                f"last {_ago(self.age)}")
+                f"last {_ago(self.age)}{end}")
 
 
 def _ago(seconds: float) -> str:
@@ -721,9 +756,11 @@ def _ago(seconds: float) -> str:
 
 
 def unfinished_games(root: Path) -> list[Unfinished]:
-    """The stored games not yet over: the seat file says so and the transcript has no result
-    (a game whose last record arrived just before a crash is over all the same). A folder whose
-    files cannot be read is left out (``doctor`` and the person can look at it)."""
+    """The stored games not yet over, as the seat file says: it is marked finished once the
+    result is recorded and passed on (the session's linger), so a game whose result was stored
+    just before a crash is resumed to pass its end on (the other seats may not hold it, or hold
+    another seat's result for it, which must be settled to one transcript). A folder whose files
+    cannot be read is left out (``doctor`` and the person can look at it)."""
     found = []
     now = time.time()
     for store in stored_games(root):
@@ -735,12 +772,11 @@ def unfinished_games(root: Path) -> list[Unfinished]:
         if seat_file.finished:
             continue
         records = transcript.records if transcript is not None else ()
-        if records and records[-1].record.kind == "result":
-            continue
         path = store.transcript_path if transcript is not None else store.seat_path
         found.append(Unfinished(store, seat_file.game, seat_file.seat, len(records),
                                 max(0.0, now - path.stat().st_mtime),
-                                bool(seat_file.extra.get("offline"))))
+                                bool(seat_file.extra.get("offline")),
+                                bool(records) and records[-1].record.kind == "result"))
     return found
 
 
@@ -829,7 +865,8 @@ async def resume(args: argparse.Namespace) -> int:
     try:
         session = await resume_session(
             store, definition=definition, identity=identity, agent_for=agent_for,
-            config=_config(args, instant_bot=bool(bot_kind) and think == 0),
+            config=_config(args, instant_bot=bool(bot_kind) and think == 0,
+                           person=not bot_kind),
             events=None if bot_kind else _events(args, definition))
     except BaseException:
         for process in bot_peers:

@@ -195,6 +195,10 @@ CHAT_HISTORY = 100
 """Chat messages a new spectator is sent at once (the latest)."""
 OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig"})
 """All that a link without a seat may send in play (``gsig``: the lobby's late relay)."""
+SUSPENDED = 2.0
+"""An input (a tick, a frame, a record of ours) this long after the one before means we did not
+run in between (a laptop asleep, a stopped process): that time counts against nobody
+(``_resume_clock``); the shell ticks four times a second."""
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -343,6 +347,7 @@ class PeerProtocol:
                              identity=None if seat is None else seat.identity, stored=chat,
                              finished=self._finished_at)
         self._since = now
+        self._awake = now  # the time of the last input: we ran then
         self._place_reset(now)
 
     # --- state --------------------------------------------------------------------------
@@ -401,6 +406,7 @@ class PeerProtocol:
     # --- inputs -------------------------------------------------------------------------
 
     def link_up(self, link: LinkId, seat: int | None, now: float) -> list[Action]:
+        self._resume_clock(now)
         # A seat's budgets are its own across its links (a peer that connects again gets no
         # fresh budget); every observer shares one (a spectator has no identity to key by).
         if seat not in self.budgets:
@@ -428,6 +434,7 @@ class PeerProtocol:
 
     def submit(self, signed: SignedRecord, now: float) -> list[Action]:
         """Our seat's record for the current place (built from ``wants_turn``'s state)."""
+        self._resume_clock(now)
         record = signed.record
         if record.seq != self.head + 1 or record.prev != self.state.link:
             return []  # the table moved on while we thought: the shell asks again
@@ -436,6 +443,7 @@ class PeerProtocol:
 
     def receive(self, link: LinkId, frame: dict[str, Any], now: float) -> list[Action]:
         """One validated frame (``p2p.wire`` checked its schema) from an authenticated link."""
+        self._resume_clock(now)
         peer = self.links.get(link)
         if peer is None:
             return []
@@ -473,6 +481,7 @@ class PeerProtocol:
 
     def say(self, text: str, now: float) -> list[Action]:
         """Our seat says ``text`` at the table (``ChatRefused`` says why it cannot)."""
+        self._resume_clock(now)
         signed = self.chat.compose(text, self.head, now)
         self._on_chat(None, signed.raw, now)
         return self._drain()
@@ -480,6 +489,7 @@ class PeerProtocol:
     def tick(self, now: float) -> list[Action]:
         """Time passes: relays, last calls, votes, abandons, held claims, late results, fraud
         reports, heads."""
+        self._resume_clock(now)
         self._due_reports(now)
         turn = self.table.expect(self.state)
         waited = now - self._since
@@ -528,6 +538,28 @@ class PeerProtocol:
         for link, peer in list(self.links.items()):
             if peer.seat == turn.seat and peer.acked < self.head:
                 self._resend(link, self.head, now, single=True)
+
+    def _resume_clock(self, now: float) -> None:
+        """A peer that did not run for a while (no input for ``SUSPENDED`` s) saw nothing in
+        that time, so it is no one's absence: every wait that had begun before it stopped
+        resumes where it was, and it reads what arrived meanwhile before it judges anyone. Else
+        a laptop that wakes votes at once against a seat whose record waits in its socket, and
+        its claim can displace what the others built while it slept."""
+        last, self._awake = self._awake, max(self._awake, now)
+        if now - last <= SUSPENDED:
+            return
+        gap = now - last
+        log.info("this peer did not run for %.1f s: its waits resume from where they were", gap)
+        if self._since <= last:
+            self._since += gap
+        if self._last_call is not None and self._last_call <= last:
+            self._last_call += gap
+        if self._quorum_at is not None and self._quorum_at <= last:
+            self._quorum_at += gap
+        if self._relay_at is not None:
+            self._relay_at += gap
+        for report in self.reports.values():
+            report.due += gap
 
     # --- absence ------------------------------------------------------------------------
 

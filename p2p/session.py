@@ -41,7 +41,12 @@ this module only moves bytes and time:
   turn timeout is the table's, from the genesis (``config.turn_timeout`` is set from it, so a
   screen that shows the timer shows the table's), whatever this peer's own setting was.
 * **The end.** Once the result is recorded, the session lingers until every link has
-  confirmed our head, or ``linger`` seconds pass.
+  confirmed our head, or ``linger`` seconds pass; with ``linger_for_absent``, also until every
+  seat has confirmed it, for up to a turn timeout (a seat away at the end may come back for
+  it, and finding nobody it would wait out its own timeout and claim the game: a fork). A
+  session that has had no seat linked for ``alone_after`` seconds (three turn timeouts) stops
+  unfinished and says why: the others finished or left while it was away (asleep, cut off),
+  and nobody is left to send it the rest; ``spycraft resume`` tries again (docs/rulings.md).
 * **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
   identity is its own, never a seat's: the handshake proves it), sends each the signed genesis
   first, then what any link gets that an observer may see (``p2p.protocol``). With ``announce``
@@ -55,6 +60,7 @@ this module only moves bytes and time:
 from __future__ import annotations
 
 import logging
+import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -185,7 +191,8 @@ class RosterSeat:
 class SessionConfig:
     turn_timeout: float = 300.0  # what an opener proposes; in play, the genesis's (``Session``)
     linger: float = 3.0
-    dial_timeout: float = 30.0
+    dial_timeout: float | None = None  # give up dialing a seat after this; None: until we
+    # leave (a LAN may be down for minutes; ``alone_after`` bounds a peer that reaches nobody)
     grace: float | None = None  # between a last call and a vote; default min(2 s, timeout / 4)
     answer_delay: float = 0.0  # our records of the game's ``paced`` kinds (a person's or a bot's,
     # asked or forced) leave this long after their place began, or when built if that is later,
@@ -194,6 +201,15 @@ class SessionConfig:
     # (no thread hop; while it is our turn nothing else is urgent), never for a person
     watchers: int = 8  # spectators we admit at once (0: none)
     announce: bool = False  # announce the table in play for spectators (a seated peer only)
+    linger_for_absent: bool = False  # once the game is over, wait up to a turn timeout for
+    # a seat that has not confirmed the end and is not linked now: it may come back for it (a
+    # laptop that wakes, a link that comes back); bot peers and seatless hosts do
+    alone: float | None = None  # seconds with no seat linked before we stop unfinished;
+    # default three turn timeouts (at least 10 s): longer than any wait the others have for us
+
+    @property
+    def alone_after(self) -> float:
+        return self.alone if self.alone is not None else max(10.0, 3 * self.turn_timeout)
 
 
 class Outboxes:
@@ -322,6 +338,53 @@ class Link:
 Events = Callable[[str, Any], None]
 
 
+def absent_text(seq: int, voters: list[int], timeout: float, cost: str,
+                over: str | None) -> str:
+    """What a seat is told when the others declared it absent (docs/rulings.md); ``over``:
+    the result, when the abandon ended the game."""
+    seats = ", ".join(map(str, voters))
+    then = (f"the game is over: {over}" if over is not None else
+            "the game goes on without your seat, and you still receive it to the end")
+    return (f"you were declared absent at record {seq}: no record of yours reached seats "
+            f"{seats} within the turn timeout ({timeout:g} s), and each of them voted so; "
+            f"that stands ({cost}); {then}")
+
+
+CONNECT_TIMEOUT = 5.0
+SILENT_LINK = 10
+"""Seconds a connection may hold data the other side has not acknowledged, or stay idle with
+no answer to the kernel's keepalive probes, before it fails (``_notice_silence``)."""
+
+
+def _notice_silence(framed: FramedStream) -> None:
+    """A LAN that drops (a cable, a sleeping access point) sends no reset: without this a
+    connection would stay open for minutes while TCP backs off its retransmissions, and when
+    the LAN comes back the two peers would not speak until then (two seats that each waited out
+    the other would end with two claims). With it the link fails within ``SILENT_LINK``
+    seconds and is dialed again (``_redial``), so the peers meet as soon as the LAN is back."""
+    stream = framed.stream
+    if not isinstance(stream, trio.SocketStream):
+        return  # a memory stream in a test
+    sock = stream.socket
+    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_USER_TIMEOUT", SILENT_LINK * 1000), ("TCP_KEEPIDLE", 3),
+                        ("TCP_KEEPINTVL", 2), ("TCP_KEEPCNT", (SILENT_LINK - 3) // 2)):
+        if hasattr(socket, name):  # Linux has them all; other systems some or none
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    for level, option, value in options:
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:
+            pass
+
+
+def alone_text(waited: float, head: int) -> str:
+    """Why a session stopped unfinished with nobody linked (docs/rulings.md)."""
+    return (f"no seat of this table has been linked for {waited:.0f} s: the others may have "
+            f"finished or left while this peer was away; its copy of the game stops at record "
+            f"{head}; `spycraft resume` tries again")
+
+
 class Session:
     def __init__(
         self,
@@ -392,6 +455,11 @@ class Session:
         self._changed = trio.Event()
         self._watchers_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
+        self._play = trio.CancelScope()  # cancelled when we stop alone (``_check_alone``)
+        self._alone_since: float | None = None
+        self._holds: dict[int, int] = {}  # seat -> the last record it confirmed holding
+        self._leaving = False  # lingered: we dial nobody again
+        self.gave_up: str | None = None  # why we stopped unfinished, if we did
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_sent = 0
@@ -475,9 +543,7 @@ class Session:
         kind, data = notice.kind, notice.data
         if kind == "record":
             self.events("record", data)
-            if data[2].result is not None:
-                self.seat_file.finished = True
-                self.store.save_seat(self.seat_file)
+            self._told_if_absent(*data)
         elif kind == "fraud":
             signed, error = data
             log.warning("rejected record %d of seat %d: %s", signed.seq, signed.seat, error)
@@ -509,6 +575,23 @@ class Session:
             log.warning("chat of seat %d: %s", *data)
             self.events("muted", data)
 
+    def _told_if_absent(self, before: TableState[Any], signed: SignedRecord,
+                        after: TableState[Any]) -> None:
+        """Our own seat declared absent (a laptop that slept, a link that stayed down past the
+        turn timeout): the abandon stands, as every peer holds it, and we say so plainly, once
+        (docs/rulings.md, "A seat that comes back after it was declared absent")."""
+        new = after.incidents[len(before.incidents):]
+        for incident in new:
+            if incident.kind != "abandon" or incident.seat != self.seat:
+                continue
+            voters = [vote[0] for vote in signed.record.body["votes"]]
+            forfeit = next((f for f in after.forfeits if f.seq == incident.seq), None)
+            text = absent_text(incident.seq, voters, self.config.turn_timeout,
+                               forfeit.what if forfeit else "abandoned",
+                               None if after.result is None else after.result.describe())
+            log.warning("%s", text)
+            self.events("absent", text)
+
     # --- running ------------------------------------------------------------------------------
 
     async def run(self) -> TableState[Any]:
@@ -526,8 +609,16 @@ class Session:
             nursery.start_soon(self._ticker)
             if self.config.announce and self.seat is not None:
                 nursery.start_soon(self._announce)
-            await self._drive()
-            await self._linger()
+            while self.gave_up is None:  # lost links are dialed again until we leave
+                self._play = trio.CancelScope()
+                with self._play:
+                    await self._drive()
+                await self._linger()
+                if self.finished:  # and passed on: a crash before this resumes to pass it on
+                    self.seat_file.finished = True
+                    self.store.save_seat(self.seat_file)
+                    break  # else a record that outranks ours rolled the end back: play on
+            self._leaving = True
             nursery.cancel_scope.cancel()
         for link in list(self.links.values()):
             link.close()
@@ -578,18 +669,49 @@ class Session:
         while True:
             await trio.sleep(period)
             self._execute(self.protocol.tick(trio.current_time()))
+            self._check_alone(trio.current_time())
+
+    def _check_alone(self, now: float) -> None:
+        """Stop unfinished after ``alone_after`` seconds with no seat linked (module docstring)."""
+        if self.finished or any(link.seat is not None for link in self.links.values()):
+            self._alone_since = None
+            return
+        if self._alone_since is None:
+            self._alone_since = now
+        elif now - self._alone_since >= self.config.alone_after and self.gave_up is None:
+            self.gave_up = alone_text(now - self._alone_since, self.state.seq)
+            log.warning("%s", self.gave_up)
+            self.events("alone", self.gave_up)
+            self._play.cancel()
+
+    def _note_holds(self, link: Link) -> None:
+        """Keep what a seat confirmed holding beyond its link (``_linger`` asks after it)."""
+        peer = self.protocol.links.get(link.id)
+        if peer is not None and link.seat is not None:
+            self._holds[link.seat] = max(self._holds.get(link.seat, 0), peer.acked)
 
     async def _linger(self) -> None:
-        """Give the others time to receive the last record (until every link confirmed it)."""
+        """Give the others time to receive the last record: until every link confirmed it
+        (``linger`` seconds at most) and, with ``linger_for_absent``, every seat (a turn
+        timeout at most); nothing to wait for if we stopped unfinished."""
         head = self.state.seq
-        with trio.move_on_after(self.config.linger):
-            while any(
-                not link.closed and self.protocol.links.get(link.id, None) is not None
-                and self.protocol.links[link.id].acked < head
-                for link in self.links.values()
-            ):
-                self._execute(self.protocol.tick(trio.current_time()))
-                await trio.sleep(0.05)
+        start = trio.current_time()
+        while self.finished:
+            waiting = False
+            for link in self.links.values():
+                peer = self.protocol.links.get(link.id)
+                if link.closed or peer is None:
+                    continue
+                self._note_holds(link)
+                waiting = waiting or peer.acked < head
+            elapsed = trio.current_time() - start
+            missing = self.config.linger_for_absent and elapsed < self.config.turn_timeout and any(
+                seat != self.seat and self._holds.get(seat, 0) < head
+                for seat in range(len(self.roster)))
+            if not missing and (not waiting or elapsed >= self.config.linger):
+                return
+            self._execute(self.protocol.tick(trio.current_time()))
+            await trio.sleep(0.05)
 
     # --- links --------------------------------------------------------------------------------
 
@@ -618,6 +740,7 @@ class Session:
             old.close(old.reason or "replaced by a newer link")
             self._drop(old)
         self._next_link += 1
+        _notice_silence(stream)
         link = Link(self._next_link, stream, hello, seat, dialed=dialed, outboxes=self.outboxes,
                     since=trio.current_time(), address=_address(stream.stream))
         self.links[link.id] = link
@@ -636,6 +759,7 @@ class Session:
         current = self.links.get(link.id) is link
         if current:
             del self.links[link.id]
+            self._note_holds(link)
             self.protocol.link_down(link.id)
             if link.seat is None:
                 self._watchers_changed.set()
@@ -764,7 +888,7 @@ class Session:
         whom no seat dials, dials every seat it loses. After we cut a seat off for what it sent
         we dial it again too, later: a seat is cut off only while it misbehaves, never for good
         (it may be honest and the frame a relay's)."""
-        if self._nursery is None or self.finished or link.seat is None:
+        if self._nursery is None or self._leaving or link.seat is None:
             return
         if self.seat is not None and self.seat < link.seat:
             after += LOWER_SEAT_DELAY
@@ -952,8 +1076,9 @@ class Session:
                 nursery.start_soon(handle, stream)
 
     async def _dial(self, seat: int, after: float = 0.0) -> None:
-        """Connect to a seat (the mesh after genesis, everyone after a resume), retrying; one
-        dialer per seat at a time."""
+        """Connect to a seat (the mesh after genesis, everyone after a resume), retrying, one
+        dialer per seat at a time; each attempt gives up after ``CONNECT_TIMEOUT`` (a SYN into
+        a LAN that is down would otherwise wait out the kernel's retries, minutes)."""
         if seat in self._dialing:
             return
         self._dialing.add(seat)
@@ -969,14 +1094,17 @@ class Session:
         backoff = self._backoff.get(entry.identity)
         if backoff is not None:
             await trio.sleep_until(backoff.until)
-        with trio.move_on_after(self.config.dial_timeout):
+        timeout = self.config.dial_timeout
+        with trio.move_on_after(float("inf") if timeout is None else timeout):
             delay = 0.1
-            while not self._linked(entry.identity) and not self.finished:
+            while not self._linked(entry.identity) and not self._leaving:
+                stream = None
                 try:
-                    stream = await trio.open_tcp_stream(entry.host, entry.port)
+                    with trio.move_on_after(CONNECT_TIMEOUT):
+                        stream = await trio.open_tcp_stream(entry.host, entry.port)
                 except OSError as exc:
                     log.debug("dialing seat %d: %s", seat, exc)
-                else:
+                if stream is not None:
                     framed = FramedStream(stream)
                     try:
                         hello = await handshake.dial(framed, self.identity, self.my_hello(), table)

@@ -206,6 +206,8 @@ class LanFeed:
                           f"({printable(str(reason))}); its link is closed", tone="bad")
         elif kind == "stuck":
             bridge.notice(f"we cannot write our next record: {data}", tone="bad")
+        elif kind in ("absent", "alone"):  # our seat declared absent; nobody left to link
+            bridge.notice(data, tone="bad")
 
     def _say(self, text: str) -> str | None:
         """Say ``text`` at the table from the application's thread (the session is trio's);

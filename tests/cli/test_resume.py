@@ -28,14 +28,14 @@ def played(tmp_path_factory) -> Transcript:
 
 
 def store(home: Path, played: Transcript, name: str, *, seat: int | None, records: int,
-          age: float = 0.0) -> GameStore:
+          age: float = 0.0, finished: bool = False) -> GameStore:
     """A game folder as a peer leaves it: its seat file and the first ``records`` records."""
     folder = home / "data" / "games" / name
     folder.mkdir(parents=True)
     game = GameStore(folder)
     table = played.genesis.genesis.table
     game.save_seat(SeatFile(game="spies-and-lies", table=table, seat=seat, master=bytes(32),
-                            memo={}, roster=[], interface=GONE))
+                            memo={}, roster=[], interface=GONE, finished=finished))
     game.write_genesis(played.genesis)
     game.append(*played.records[:records])
     then = time.time() - age
@@ -52,7 +52,8 @@ def resume(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_several_unfinished_games_are_listed_with_their_game_and_age(tmp_path, played):
     store(tmp_path, played, "aa11-seat0", seat=0, records=10, age=7200)
     store(tmp_path, played, "bb22-seat1", seat=1, records=20, age=300)
-    store(tmp_path, played, "cc33-seat0", seat=0, records=len(played.records))  # ended
+    store(tmp_path, played, "cc33-seat0", seat=0, records=len(played.records),
+          finished=True)  # ended, and its end passed on
     done = resume(tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -62,7 +63,7 @@ def test_several_unfinished_games_are_listed_with_their_game_and_age(tmp_path, p
     assert lines[1].split() == ["bb22-seat1", "spies-and-lies", "seat", "1", "20", "records,",
                                 "last", "5", "minutes", "ago"]
     assert lines[2].startswith("  aa11-seat0  spies-and-lies") and "2 hours ago" in lines[2]
-    assert len(lines) == 3  # the game whose result was stored is over, not listed
+    assert len(lines) == 3  # the game that is over is not listed
 
 
 def test_a_discarded_game_is_put_aside_and_the_other_one_resumes(tmp_path, played):
