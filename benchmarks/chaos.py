@@ -77,6 +77,7 @@ from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.encoding import decode, read_sequence
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.records import parse_record
+from spycraft.engines import registry
 from spycraft.p2p.storage import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -322,28 +323,31 @@ class TablePlan:
 
 
 def make_plan(seed: int, faults: int, games: list[str], timeout: float, clean: int,
-              kinds: tuple[str, ...], at_once: list[int] | None) -> list[list[TablePlan]]:
-    """Rounds of tables from the seed alone (see the module docstring)."""
+              kinds: tuple[str, ...], at_once: list[int] | None, per_table: int = 3,
+              seats: dict[str, int] | None = None) -> list[list[TablePlan]]:
+    """Rounds of tables from the seed alone (see the module docstring); each table carries one
+    to ``per_table`` faults; ``seats`` overrides a game's seats (``GAMES``)."""
     rng = random.Random(seed)
+    players = dict(GAMES, **(seats or {}))
     cycle: list[str] = []
     tables: list[TablePlan] = []
     for game in games:  # a table of each game without faults, for the wall time without them
         for _ in range(clean):
-            tables.append(TablePlan(game, GAMES[game], []))
+            tables.append(TablePlan(game, players[game], []))
     left = faults
     turn = 0
     while left > 0:
         game = games[turn % len(games)]
         turn += 1
-        count = min(left, rng.choice((1, 2, 2, 3)))
+        count = min(left, per_table, rng.choice((1, 2, 2, 3)))
         chosen: list[Fault] = []
         for _ in range(count):
             if not cycle:
                 cycle = list(kinds)
                 rng.shuffle(cycle)
-            chosen.append(make_fault(rng, cycle.pop(), GAMES[game], timeout))
+            chosen.append(make_fault(rng, cycle.pop(), players[game], timeout))
         left -= count
-        tables.append(TablePlan(game, GAMES[game], chosen))
+        tables.append(TablePlan(game, players[game], chosen))
     rounds: list[list[TablePlan]] = []
     sizes = list(at_once) if at_once else []
     while tables:
@@ -897,7 +901,8 @@ class Table:
         counts = Counter(files.values())
         reference = max(counts, key=lambda data: (counts[data], len(data)))
         for seat, data in files.items():
-            if data != reference and reference.startswith(data) and ALONE in seat.proc.output():
+            if data != reference and self.parted_at_its_absence(seat, data, reference) \
+                    and ALONE in seat.proc.output():
                 away = self.unreachable(seat, self.started, self.ended or now())
                 if away:
                     seat.cut_off = True
@@ -905,6 +910,26 @@ class Table:
                                       f"({', '.join(away)}); it said so, its copy stops at "
                                       f"record {records_in(data)}")
         return reference
+
+    def parted_at_its_absence(self, seat: Seat, data: bytes, reference: bytes) -> bool:
+        """Whether ``data`` is the table's ``reference`` up to where the others declared
+        ``seat`` absent: a cut of it, or one that parts from it no earlier than that abandon (a
+        seat cut off writes its own turn, or claims the game, at the place the others wrote the
+        abandon; before it, a difference is a fork)."""
+        if reference.startswith(data):
+            return True
+        mine, _ = read_sequence(data)
+        theirs, _ = read_sequence(reference)
+        parted = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+                      min(len(mine), len(theirs)))
+        number = seat.seat_number(self.table_id)
+        for raw in theirs[1:]:
+            signed = parse_record(raw)
+            body = signed.record.body
+            if signed.record.kind == "abandon" and isinstance(body, dict) and \
+                    body.get("seat") == number:
+                return parted >= signed.seq  # item i is record i (the genesis is item 0)
+        return False
 
     def who(self, seat: Seat) -> str:
         if seat.role == "host":
@@ -1291,6 +1316,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--kinds", default=",".join(KINDS), help="fault kinds to draw from")
     p.add_argument("--at-once", default=None,
                    help="tables per round, comma list (default: drawn, mostly 1, some 2 and 5)")
+    p.add_argument("--per-table", type=int, default=3, help="most faults at one table")
+    p.add_argument("--seats", default="",
+                   help="seats of a game instead of its default here, e.g. spynet=2,shady-agents=5")
     p.add_argument("--clean", type=int, default=1,
                    help="tables of each game without faults (the wall time without them)")
     p.add_argument("--turn-timeout", type=float, default=20.0)
@@ -1314,13 +1342,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if set(args.kinds) - set(KINDS):
         p.error(f"unknown fault kinds {sorted(set(args.kinds) - set(KINDS))}")
     args.at_once = [int(n) for n in args.at_once.split(",")] if args.at_once else None
+    try:
+        args.seats = {g: int(n) for g, n in (item.split("=") for item in args.seats.split(",")
+                                             if item)}
+    except ValueError:
+        p.error("--seats takes GAME=N,... (spynet=2)")
+    for g, n in args.seats.items():
+        if g not in GAMES:
+            p.error(f"--seats: unknown game {g}")
+        if n not in registry.load(g).rules.seat_counts:
+            p.error(f"--seats: {g} is not played by {n}")
+    if args.per_table < 1:
+        p.error("--per-table must be at least 1")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     rounds = make_plan(args.seed, args.faults, args.games, args.turn_timeout, args.clean,
-                       args.kinds, args.at_once)
+                       args.kinds, args.at_once, args.per_table, args.seats)
     if args.plan:
         print_plan(rounds)
         return 0
@@ -1363,7 +1403,7 @@ def soak(args: argparse.Namespace, tmp: Path) -> int:
     VALID. Fails on a process that grew: more open files, or resident memory above its size
     after the first game by more than a fifth plus 8 MiB."""
     game, games = args.games[0], args.soak
-    players = GAMES[game]
+    players = args.seats.get(game, GAMES[game])
     lab = Lab(args.hosts, tmp, args.net)
     lab.up()
     procs: list[Proc] = []
