@@ -556,6 +556,8 @@ class Session:
             self.events("equivocation", data)
         elif kind == "rollback":
             log.warning("rolling back to record %d (dropping %d records)", *data)
+            for seat, held in self._holds.items():  # what they held is not what we hold now
+                self._holds[seat] = min(held, data[0])
         elif kind == "vote":
             log.warning("no record from seat %d in %.0f s: voting it absent", data,
                         self.config.turn_timeout)
@@ -693,10 +695,15 @@ class Session:
     async def _linger(self) -> None:
         """Give the others time to receive the last record: until every link confirmed it
         (``linger`` seconds at most) and, with ``linger_for_absent``, every seat (a turn
-        timeout at most); nothing to wait for if we stopped unfinished."""
-        head = self.state.seq
-        start = trio.current_time()
+        timeout at most); nothing to wait for if we stopped unfinished. A result that another
+        outranks while we linger (a late writer's, then the seat's own) is a new end: the
+        waits start again for it, and what a seat confirmed before the rollback counts no more
+        (before, the peers that switched left at once and a seatless host kept the other)."""
+        end: bytes | None = None
+        head, start = self.state.seq, trio.current_time()
         while self.finished:
+            if self.state.link != end:  # the end, or one that outranked it and took its place
+                end, head, start = self.state.link, self.state.seq, trio.current_time()
             waiting = False
             for link in self.links.values():
                 peer = self.protocol.links.get(link.id)

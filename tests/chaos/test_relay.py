@@ -1,9 +1,9 @@
 """A faulty relay between two seats (issue 22): a frame cut in the middle, as a flaky cable or
 access point does, costs the link and a redial, never a forfeit or a fork. The resumed seat's
-roster points at ``damaging_relay.py``, so its link to the other seat runs through it; it is
-the higher seat, the one that dials the link back (the mesh heals from the higher side).
-Before, a seat that cut a link for a bad frame never dialed it again: the two seats, both
-reachable, each waited out the other and claimed the game."""
+roster points at ``damaging_relay.py``, so its link to the other seat runs through it, and the
+link it dials back after the cut goes through the relay again (which lets it pass). A seat that
+cut a link for a bad frame and never dialed it again would leave two reachable seats each
+waiting out the other, and both would claim the game."""
 
 from __future__ import annotations
 
