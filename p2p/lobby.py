@@ -221,7 +221,7 @@ async def open_table(
                     return
             except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
                     trio.BrokenResourceError, OSError) as exc:
-                log.warning("lobby refused a peer: %s", exc or type(exc).__name__)
+                log.warning("lobby refused a peer: %s", str(exc) or type(exc).__name__)
                 await framed.aclose()
                 return
             host = stream.socket.getpeername()[0]
@@ -300,8 +300,18 @@ async def open_table(
             await j.framed.send({"t": "gsig", "seat": seat, "sig": sig})
 
     async def collect(index: int, j: Joined) -> None:
-        frame = await _receive(j.framed, 60)
+        """A joiner's genesis signature, passed on to the others. A joiner that falls silent
+        or whose link breaks now (its Wi-Fi dropped) stops the table before it starts, in one
+        line (chaos run, issue 22: it was a traceback)."""
         seat = index + offset
+        try:
+            frame = await _receive(j.framed, 60)
+        except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
+                OSError) as exc:
+            why = "no answer in 60 s" if isinstance(exc, trio.TooSlowError) else \
+                str(exc) or type(exc).__name__
+            raise LobbyError(f"seat {seat} did not sign the genesis ({why}): the table did "
+                             f"not start") from None
         if (
             frame["t"] != "gsig"
             or frame["seat"] != seat
@@ -309,9 +319,14 @@ async def open_table(
         ):
             raise LobbyError(f"seat {seat} sent no valid genesis signature")
         sigs[seat] = frame["sig"]
-        for other in joined:
+        for number, other in enumerate(joined):
             if other is not j:
-                await other.framed.send(frame)
+                try:
+                    await other.framed.send(frame)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    raise LobbyError(f"the link to seat {number + offset} broke before it had "
+                                     f"every genesis signature: the table did not start"
+                                     ) from None
 
     async with trio.open_nursery() as nursery:
         for index, j in enumerate(joined):
@@ -411,7 +426,7 @@ async def join_table(
             trio.BrokenResourceError, OSError) as exc:
         await framed.aclose()
         await listener.aclose()
-        raise LobbyError(f"joining failed: {exc or type(exc).__name__}") from None
+        raise LobbyError(f"joining failed: {str(exc) or type(exc).__name__}") from None
     except LobbyError:
         await framed.aclose()
         await listener.aclose()
@@ -509,7 +524,7 @@ async def watch_table(
     except (FrameError, SpycraftError, trio.TooSlowError, trio.EndOfChannel,
             trio.BrokenResourceError, OSError) as exc:
         await framed.aclose()
-        raise LobbyError(f"watching failed: {exc or type(exc).__name__}") from None
+        raise LobbyError(f"watching failed: {str(exc) or type(exc).__name__}") from None
     except LobbyError:
         await framed.aclose()
         raise

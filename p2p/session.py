@@ -1070,7 +1070,7 @@ class Session:
                 return
             except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                     OSError) as exc:
-                log.warning("refused a connection: %s", exc or type(exc).__name__)
+                log.warning("refused a connection: %s", str(exc) or type(exc).__name__)
                 self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
@@ -1121,7 +1121,7 @@ class Session:
                             )
                     except (FrameError, trio.TooSlowError, trio.EndOfChannel,
                             trio.BrokenResourceError, OSError) as exc:
-                        log.info("dialing seat %d: %s", seat, exc or type(exc).__name__)
+                        log.info("dialing seat %d: %s", seat, str(exc) or type(exc).__name__)
                         with trio.CancelScope(shield=True), trio.move_on_after(1):
                             await framed.aclose()
                     else:

@@ -84,3 +84,26 @@ def test_a_seat_resumed_after_everyone_left_stops_in_bounded_time_and_says_why(
     assert "`spycraft resume` tries again" in said and "Traceback" not in said, said
     # what it held is kept (it may have written its own turn meanwhile: no one to send it to)
     assert peers[1].stored_transcripts()[0].read_bytes().startswith(before)
+
+
+def test_a_joiner_asleep_while_the_genesis_is_signed_stops_the_table_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Found by the chaos run (a host's link down while its seat signed): the opener waited
+    60 s for the signature and ended in a traceback."""
+    h = host(tmp_path, timeout=TIMEOUT)
+    table = h.table_id()
+    alice = bots(tmp_path, "alice", table, 1, timeout=TIMEOUT)
+    h.wait_for("sat down", 60)
+    alice.process.send_signal(signal.SIGSTOP)  # asleep before the roster comes
+    bob = bots(tmp_path, "bob", table, 1, timeout=TIMEOUT)
+    try:
+        assert h.wait(120) == 1, h.output()
+    finally:
+        alice.process.send_signal(signal.SIGCONT)
+    said = h.output()
+    assert "Traceback" not in said, said
+    assert "did not sign the genesis (no answer in 60 s): the table did not start" in said, said
+    for peer in (alice, bob):  # what a joiner does next is the lobby's (docs/rulings.md)
+        peer.kill()
+        assert "Traceback" not in peer.output(), peer.output()
