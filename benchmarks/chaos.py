@@ -118,6 +118,9 @@ DISK_BYTES = 4 << 20
 OTHER_VERSION = PROTOCOL_VERSION + 1
 ALONE = "no seat of this table has been linked for"
 """What a peer says when it stops because nobody is left to link (``p2p.session``)."""
+DISK_STOP = "No space left on device (nothing half-written was kept)"
+"""What a peer says when it stops for a full disk (``cli.lan``): if the table ends before the
+disk has room again, that is where its copy stays."""
 
 
 def now() -> float:
@@ -861,6 +864,14 @@ class Table:
             return
         self.check_version_peers()
         files = self.final_transcripts()
+        if self.host.folder(self.table_id) is None and self.faults and all(
+                records_in(data) == 0 for data in files.values()):
+            # the genesis was never completed at the opener (a fault hit the lobby): a seat that
+            # got every signature may hold it alone and says it stopped with nobody linked
+            self.started_game = False
+            self.notes.append("the table did not start: the genesis was not completed at the "
+                              f"opener ({len(files)} seats held it alone)")
+            files = {}
         reference = self.reference(files)
         self.check_exits()
         if reference is None:
@@ -895,14 +906,16 @@ class Table:
     def reference(self, files: dict[Seat, bytes]) -> bytes | None:
         """The transcript most peers hold (the longest among equals), or None if nobody stored
         one; a peer whose copy is a cut of it and who stopped saying that nobody was left to
-        link (it was away when the others finished) is marked ``cut_off``."""
+        link (it was away when the others finished) or that its disk was full is marked
+        ``cut_off``."""
         if not files:
             return None
         counts = Counter(files.values())
         reference = max(counts, key=lambda data: (counts[data], len(data)))
         for seat, data in files.items():
+            out = seat.proc.output()
             if data != reference and self.parted_at_its_absence(seat, data, reference) \
-                    and ALONE in seat.proc.output():
+                    and (ALONE in out or DISK_STOP in out):
                 away = self.unreachable(seat, self.started, self.ended or now())
                 if away:
                     seat.cut_off = True
@@ -956,7 +969,8 @@ class Table:
                 continue
             if "no unfinished game" in out and self.holds_result(seat):
                 continue  # killed after its result was stored: nothing left to resume
-            if not self.started_game and re.search(r"^spycraft: .+|found no open table", out,
+            if not self.started_game and re.search(rf"^spycraft: .+|found no open table|{ALONE}",
+                                                   out,
                                                    re.MULTILINE):
                 continue
             self.failures.append(f"{last.name} exited with {last.code}:\n{tail(out)}")
