@@ -68,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -794,22 +795,23 @@ class Table:
         seat_file = store.load_seat()
         targets = [(i, r["host"], r["port"]) for i, r in enumerate(seat_file.roster)
                    if i != seat_file.seat]
-        proc = Proc(self.run.lab, seat.host, f"t{self.number}-relay{seat.index}",
+        count = sum(1 for p in self.extra if "relay" in p.name)  # a log of its own each
+        proc = Proc(self.run.lab, seat.host, f"t{self.number}-relay{seat.index}-{count}",
                     [sys.executable, str(RELAY), "--host",
                      self.run.lab.addr(seat.host), "--mode", mode,
                      "--seed", str(self.run.rng.randrange(1 << 30)),
                      *[a for _, h, p in targets for a in ("--to", f"{h}:{p}")]],
-                    self.dir / f"relay{seat.index}.log")
+                    self.dir / f"relay{seat.index}-{count}.log")
         self.extra.append(proc)
         deadline = now() + 20
         ports: dict[str, int] = {}
-        while now() < deadline and len(ports) < len(targets):
+        while now() < deadline and any(f"{h}:{p}" not in ports for _, h, p in targets):
             for line in proc.output().splitlines():
                 found = re.match(r"listen (\d+) -> (\S+)$", line)
                 if found:
                     ports[found.group(2)] = int(found.group(1))
             time.sleep(0.05)
-        if len(ports) < len(targets):
+        if any(f"{h}:{p}" not in ports for _, h, p in targets):
             self.failures.append(f"relay for seat {seat_file.seat} did not start:\n"
                                  f"{proc.output()}")
             return "relay did not start"
@@ -1114,6 +1116,7 @@ class Runner:
         self.host_outages: dict[int, list[Outage]] = defaultdict(list)
         self.mounts: list[Path] = []
         self.live: list[Table] = []
+        self.crashed = ""  # the runner's own traceback, if it failed
 
     # --- shared by tables ------------------------------------------------------------------
 
@@ -1177,7 +1180,14 @@ class Runner:
                 number += 1
                 self.live.append(table)
                 self.tables.append(table)
-            self.play_round(round_number)
+            try:
+                self.play_round(round_number)
+            except Exception:  # noqa: BLE001 (a bug of the runner's: report what ran, and fail)
+                self.tables = [t for t in self.tables if t not in self.live or t.result]
+                self.crashed = traceback.format_exc()
+                print(f"chaos: the runner failed in round {round_number + 1}:\n"
+                      f"{self.crashed}", flush=True)
+                break
 
     def play_round(self, round_number: int) -> None:
         live = self.live
@@ -1298,6 +1308,9 @@ class Runner:
                 for failure in table.failures:
                     print(f"  FAILED: {failure}")
         print()
+        if self.crashed:
+            print("chaos: the runner itself failed (above); the tables it checked are reported")
+            return 1
         if failed:
             print(f"chaos: {len(failed)} of {len(self.tables)} tables failed a check")
             return 1
