@@ -1,4 +1,11 @@
-"""Decision policies for Spies & Lies: a uniform random bot and a heuristic one.
+"""Decision policies for Spies & Lies: a uniform random bot, and the levels easy (a beginner)
+and normal (the heuristic).
+
+The easy bot plays as a beginner does, with habits a person can learn and exploit: it deploys
+its strongest soldiers (the highest ranks it may), its Sergeant always tells the truth, it
+spends its deception token on the first mission it can, it guesses the rank that fits the
+opponent's hand and rank order most often and never reads the Intel tokens, and it always takes
+the Captain's 6 IP and the Marshal's 10 IP.
 
 The heuristic bot reasons only from its ``SeatView``: the public board and its own cards.
 
@@ -27,6 +34,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.bots import levels
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, Board, direction, other
 from spycraft.engines.spies_and_lies.view import SeatView
@@ -166,4 +174,44 @@ class HeuristicBot:
         return evaluate(after, seat)
 
 
-BOTS: dict[str, Callable[[Entropy, int], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class EasyBot:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1:
+            return 0
+        kind = decision.kind
+        if kind == "deploy":
+            strength = [sum(d) for d in options]
+            top = max(strength)
+            ties = [i for i, s in enumerate(strength) if s == top]
+            return ties[below(self.entropy, len(ties))]
+        if kind == "sergeant":
+            ranks = view.deployment or ()
+            intel = view.board.current
+            truth = intel is not None and SERGEANT in ranks and model.forced_token(SERGEANT, intel)
+            return options.index(truth) if truth in options else 0
+        if kind == "deceive":
+            return options.index(True) if True in options else 0
+        if kind == "guess":
+            b = view.board
+            opponent = other(view.seat)
+            cards = b.cards[opponent]
+            index = model.target_index(b)
+            seen = model.consistent(model.hand(b, opponent), [c.rank for c in cards],
+                                    [None] * len(cards), None)
+            counts = Counter(d[index] for d in seen)
+            top = max((counts[g] for g in options), default=0)
+            ties = [i for i, g in enumerate(options) if counts[g] == top]
+            return ties[below(self.entropy, len(ties))]
+        return 0  # the Captain's 6 IP, the Marshal's 10 IP
+
+
+BOTS: dict[str, Callable[[Entropy, int], Agent]] = levels(
+    random=RandomBot, easy=EasyBot, normal=HeuristicBot)
