@@ -78,9 +78,11 @@ def _takes_effort(factory: Factory) -> bool:
         return False
 
 
-def parse(spec: str, bots: Mapping[str, Factory], count: int, what: str = "--level") -> list[str]:
+def parse(spec: str, bots: Mapping[str, Factory], count: int, what: str = "--level",
+          where: str = "this game") -> list[str]:
     """A level (or bot name) for each of ``count`` bot seats, from ``spec``: one name for all,
-    or a comma list with one per seat. ValueError says what is wrong, in the person's words."""
+    or a comma list with one per seat. ValueError says what is wrong, in the person's words
+    (``where``: whose levels ``bots`` are)."""
     names = [word.strip() for word in spec.split(",")]
     if len(names) == 1:
         names = names * count
@@ -88,7 +90,7 @@ def parse(spec: str, bots: Mapping[str, Factory], count: int, what: str = "--lev
     unknown = sorted({name for name in names if name not in bots})
     if unknown:
         raise ValueError(f"{what}: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} "
-                         f"not a level of this game; its levels are {', '.join(known)}")
+                         f"not a level of {where}; the levels are {', '.join(known)}")
     if len(names) != count:
         raise ValueError(f"{what}: give one level for all {count} bot seats, or one per seat "
                          f"({count}, not {len(names)})")
