@@ -27,7 +27,7 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     (["selfplay", "resistance", "--level", "wizard"],
      ("spycraft selfplay: --level: wizard is not a level of this game; the levels are easy, "
      "normal, expert")),
-    (["selfplay", "spies-and-lies", "--level", "expert"],
+    (["selfplay", "shady-agents", "--level", "expert"],
      ("spycraft selfplay: --level: expert is not a level of this game; the levels are easy, "
      "normal")),
     (["selfplay", "resistance", "--players", "5", "--level", "easy,expert"],
@@ -35,7 +35,7 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
      "(5, not 2)")),
     (["selfplay", "resistance", "--level", "expert", "--effort", "0"],
      "spycraft selfplay: --effort is a whole number from 1"),
-    (["play", "spies-and-lies", "--offline", "--level", "hard"],
+    (["play", "confusion", "--offline", "--level", "hard"],
      "spycraft play: --level: hard is not a level of this game; the levels are easy, normal"),
     (["bots", "--table", "ab", "--count", "2", "--level", "hard", "--interface", "lo"],
      ("spycraft bots: --level: hard is not a level of any game; the levels are easy, normal, "
