@@ -39,12 +39,12 @@ from spycraft.engines.seat import table_key_secret
 from .games import CONFIGS, SMALLEST, Config
 
 # Decisions of seeded heuristic games (seed 1, SeededEntropy(1) for the table and bot i on
-# child "bot/i"), (seat, kind, label chosen) per line, as the heuristic bots made them before the
-# levels existed. Confusion's normal bot changed on purpose (issue 19: it no longer always
-# eliminates the enemy Double Agent on its first turn), so it is not pinned here.
+# child "bot/i"), (seat, kind, label chosen) per line, as the heuristic bots make them on main
+# without the levels (3d4d6f9). Confusion's normal bot changed on purpose (issue 23: it no
+# longer always eliminates the enemy Double Agent on its first turn), so it is not pinned here.
 PINNED = {
     "spies-and-lies-2": "96081a4e538f1d85",
-    "resistance-5": "57936488c4a795b0",
+    "resistance-5": "3b2b0efdac4a8cd0",
     "shady-agents-4": "8f9a64f45a3d48e5",
     "spynet-2": "04a9f063006959fb",
 }
