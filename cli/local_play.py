@@ -59,8 +59,13 @@ class OfflineGame:
 
     @classmethod
     def new(cls, definition: registry.GameDefinition, options: dict[str, Any],
-            names: Sequence[str], levels: Sequence[str], effort: int = 1) -> OfflineGame:
-        """``levels``: each seat's bot level (the person's seat ``person``)."""
+            names: Sequence[str], levels: Sequence[str] | None = None,
+            effort: int = 1) -> OfflineGame:
+        """``levels``: each seat's bot level (the person's seat ``person``; by default every
+        bot seat normal)."""
+        if levels is None:
+            levels = [PERSON_LEVEL if i == PERSON else bot_levels.DEFAULT
+                      for i in range(len(names))]
         seed = SystemEntropy().take(32)
         local = new_local_table(definition, options, len(names), SeededEntropy(seed), names)
         table = local.genesis.genesis.table
