@@ -41,12 +41,14 @@ from spycraft.cli import app
 from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
+from spycraft.cli.levels import add_level_options, levels_for, parse_levels
 from spycraft.cli.offline import chat_path, game_options, out_path, players_of, write_out
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.text import printable
+from spycraft.engines import bots as bot_levels
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent, Decision
 from spycraft.p2p.chat import ChatLine, ChatRefused, talk_off_reason
@@ -95,6 +97,7 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--offline", action="store_true",
                    help="no network: you and bots in this one process")
+    add_level_options(p)
     add_game_options(p)
     add_line_option(p)
     add_net_options(p)
@@ -104,6 +107,7 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
     p.add_argument("--out", help="write the finished transcript to this file, or into this "
                    "folder as TABLE.cbor")
+    add_level_options(p)
     add_game_options(p)
     add_line_option(p)
     add_net_options(p)
@@ -123,7 +127,8 @@ def add_commands(sub: Any, add_game_options: Callable[[argparse.ArgumentParser],
     p.add_argument("--game", choices=games, default=None)
     p.add_argument("--table", default=None, help="the table to join (id prefix); required")
     p.add_argument("--out", default=None, help="folder for the finished transcripts")
-    p.add_argument("--bot", default="heuristic", help="bot kind")
+    p.add_argument("--bot", default=None, help="bot kind (a level, or random)")
+    add_level_options(p)
     p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
     p.add_argument("--think", type=float, default=0.0,
                    help="seconds each bot takes over a decision, as a person would")
@@ -400,9 +405,11 @@ def _bot_process(arguments: list[str]) -> subprocess.Popen[bytes]:
 
 def _spawn_bots(args: argparse.Namespace, count: int, table: bytes,
                 game: str) -> subprocess.Popen[bytes]:
+    level = ["--level", args.level] if getattr(args, "level", None) else []
+    effort = ["--effort", str(args.effort)] if getattr(args, "effort", 1) != 1 else []
     return _bot_process(["bots", "--count", str(count), "--game", game, "--table", table.hex(),
                          "--interface", args.interface, "--turn-timeout", str(args.turn_timeout),
-                         "--answer-delay", str(args.answer_delay)])
+                         "--answer-delay", str(args.answer_delay), *level, *effort])
 
 
 def _resume_bots(args: argparse.Namespace, table: bytes) -> list[subprocess.Popen[bytes]]:
@@ -427,6 +434,8 @@ async def _open(args: argparse.Namespace,
     players = players_of(args, definition)
     if args.bots < 0 or args.bots > players - (1 if seated else 0):
         raise SystemExit(f"--bots must be 0..{players - (1 if seated else 0)}")
+    if args.bots:
+        levels_for(args, definition, args.bots, args.command)  # a wrong level: before the table
     identity = load_identity()
     name = getattr(args, "name", None) or player_name()
     me = Me.fresh(identity, name[:64] if seated else "host")
@@ -632,19 +641,31 @@ async def _bot_peer(args: argparse.Namespace, index: int, results: list[int]) ->
             results.append(1)
             return
         definition = registry.load(ad.game)
-        if args.bot not in definition.bots:
-            raise SystemExit(f"--bot: {definition.name} has bots {', '.join(definition.bots)}")
-        make_bot = definition.bots[args.bot]
+        try:
+            if args.bot is not None and args.bot not in definition.bots:
+                raise ValueError(f"--bot: {definition.name} has bots "
+                                 f"{', '.join(definition.bots)}")
+            kind = (parse_levels(args, definition, args.count)[index]
+                    if args.bot is None else args.bot)
+        except ValueError as exc:  # a task's SystemExit would reach the person as a traceback
+            if index == 0:
+                print(f"spycraft bots: {exc}", file=sys.stderr, flush=True)
+            results.append(2)
+            return
 
-        def agent_for(seat: int, make_bot: Callable[[Any, int], Agent] = make_bot) -> Agent:
-            return Thinking(make_bot(entropy, seat), args.think)
+        def agent_for(seat: int, kind: str = kind,
+                      definition: registry.GameDefinition = definition) -> Agent:
+            return Thinking(bot_levels.make(definition.bots, kind, entropy, seat, args.effort),
+                            args.think)
 
+        name = f"bot-{identity.fingerprint[:4]} ({kind})"
         try:
             session = await join_table(
-                ad, definition=definition, me=Me.fresh(identity, f"bot-{identity.fingerprint[:4]}"),
+                ad, definition=definition, me=Me.fresh(identity, name),
                 interface=args.interface, root=data_dir(), agent_for=agent_for,
-                config=_config(args, instant_bot=args.think == 0),
-                bot={"bot": args.bot, "think": str(args.think)},
+                config=_config(args,
+                               instant_bot=args.think == 0 and not bot_levels.thinks(kind)),
+                bot={"bot": kind, "think": str(args.think), "effort": str(args.effort)},
             )
         except LobbyError as exc:
             log.info("bot %d could not join %s: %s", index, ad.table_id.hex(), exc)
@@ -695,6 +716,8 @@ async def bots(args: argparse.Namespace) -> int:
         print("spycraft bots: name the table to join with --table ID (a prefix is enough; "
               "`spycraft tables` lists them)", file=sys.stderr)
         return 2
+    if args.bot is None:
+        levels_for(args, registry.load(args.game) if args.game else None, args.count, "bots")
     print(f"{args.count} bot peer{'s' if args.count > 1 else ''} looking for table "
           f"{args.table} on {args.interface} (Ctrl-C to stop)", flush=True)
     results: list[int] = []
@@ -859,14 +882,16 @@ async def resume(args: argparse.Namespace) -> int:
     box: list[Session] = []
     bot_kind = seat_file.extra.get("bot")
     think = float(seat_file.extra.get("think", 0))
-    agent_for = ((lambda seat: Thinking(definition.bots[bot_kind](entropy, seat), think))
+    effort = int(seat_file.extra.get("effort", 1))
+    agent_for = ((lambda seat: Thinking(bot_levels.make(definition.bots, bot_kind, entropy,
+                                                       seat, effort), think))
                  if bot_kind else _human(box, definition, args.ui))
     bot_peers = [] if bot_kind else _resume_bots(args, seat_file.table)
     try:
         session = await resume_session(
             store, definition=definition, identity=identity, agent_for=agent_for,
-            config=_config(args, instant_bot=bool(bot_kind) and think == 0,
-                           person=not bot_kind),
+            config=_config(args, instant_bot=bool(bot_kind) and think == 0
+                           and not bot_levels.thinks(str(bot_kind)), person=not bot_kind),
             events=None if bot_kind else _events(args, definition))
     except BaseException:
         for process in bot_peers:

@@ -1,21 +1,22 @@
 """``spycraft play --offline``: a human seat and bot seats in one process, no network.
 
-Theory of operation: one ``LocalTable`` runs every seat; seat 0 asks the person, the others are
-heuristic bots. In a terminal the person plays in the full-screen application (``cli.app``);
-piped or with ``--line``, at the line prompt (``cli.tui``), where each record is told as the
-game's narration. The end says the result from the person's side; a finished game's transcript
-is stored (``<data>/offline/``) so it can be audited and replayed.
+Theory of operation: one ``LocalTable`` runs every seat; seat 0 asks the person, the others are bots
+of the level asked for (``--level``, ``cli.levels``; normal by default), each seat named with its
+level (``bot 2 (expert)``). In a terminal the person plays in the full-screen application
+(``cli.app``); piped or with ``--line``, at the line prompt (``cli.tui``), where each record is told
+as the game's narration. The end says the result from the person's side; a finished game's
+transcript is stored (``<data>/offline/``) so it can be audited and replayed.
 
 Kept like a LAN game (``OfflineGame``): every secret of the table comes from one 32-byte seed
 (``SeededEntropy``), so the seed, the options and the names rebuild the same genesis and the same
-seats. The game's folder ``<data>/games/<table>-offline`` holds ``transcript.cbor`` and, mode
-0600, ``seat.cbor``: the seed as the master secret, every seat's memo of private choices, and the
-options. Both are brought up to date whenever the person is asked (so leaving with Ctrl-C or the
-end of input loses nothing) and at the end. ``spycraft resume`` lists the folder with the LAN
-games and continues it here: the stored records are checked again by the engine, the memos
-restored, fresh bots take the bot seats, and the history shows the story so far.
+seats. The game's folder ``<data>/games/<table>-offline`` holds ``transcript.cbor`` and, mode 0600,
+``seat.cbor``: the seed as the master secret, every seat's memo of private choices, the options and
+the bots' levels. Both are brought up to date whenever the person is asked (so leaving with Ctrl-C
+or the end of input loses nothing) and at the end. ``spycraft resume`` lists the folder with the LAN
+games and continues it here: the stored records are checked again by the engine, the memos restored,
+fresh bots of the same levels take the bot seats, and the history shows the story so far.
 
-"Play again" on the final screen starts a new offline game with the same options and names.
+"Play again" on the final screen starts a new offline game with the same options, names and levels.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from spycraft.cli.app.bridge import Bridge
 from spycraft.cli.app.run import play_offline, store_offline
 from spycraft.cli.app.table import Terminal
 from spycraft.cli.config import data_dir, player_name
+from spycraft.cli.levels import levels_for
 from spycraft.cli.offline import game_options, players_of
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import TerminalAgent
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import SpycraftError
+from spycraft.engines import bots as bot_levels
 from spycraft.engines import registry
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.local import LocalTable, new_local_table
@@ -56,7 +59,13 @@ class OfflineGame:
 
     @classmethod
     def new(cls, definition: registry.GameDefinition, options: dict[str, Any],
-            names: Sequence[str]) -> OfflineGame:
+            names: Sequence[str], levels: Sequence[str] | None = None,
+            effort: int = 1) -> OfflineGame:
+        """``levels``: each seat's bot level (the person's seat ``person``; by default every
+        bot seat normal)."""
+        if levels is None:
+            levels = [PERSON_LEVEL if i == PERSON else bot_levels.DEFAULT
+                      for i in range(len(names))]
         seed = SystemEntropy().take(32)
         local = new_local_table(definition, options, len(names), SeededEntropy(seed), names)
         table = local.genesis.genesis.table
@@ -65,7 +74,8 @@ class OfflineGame:
         seat_file = SeatFile(game=definition.name, table=table, seat=PERSON, master=seed,
                              memo={}, roster=[], interface=OFFLINE,
                              extra={"offline": True, "options": dict(options),
-                                    "names": list(names)})
+                                    "names": list(names), "levels": list(levels),
+                                    "effort": effort})
         store.write_genesis(local.genesis)
         game = cls(local, store, seat_file)
         game.save()
@@ -126,10 +136,13 @@ def play(args: argparse.Namespace, terminal: Terminal | None = None) -> int:
     definition = registry.load(args.game)
     options = game_options(definition, args)
     players = players_of(args, definition)
-    names = [f"bot{i}" for i in range(players)]
+    chosen = levels_for(args, definition, players - 1, "play")
+    levels = [*chosen[:PERSON], PERSON_LEVEL, *chosen[PERSON:]]
+    names = [bot_levels.seat_name(i, level) for i, level in enumerate(levels)]
     names[PERSON] = (args.name or player_name())[:64]
     while True:
-        code, again = run(OfflineGame.new(definition, options, names), args, terminal=terminal)
+        code, again = run(OfflineGame.new(definition, options, names, levels, args.effort), args,
+                          terminal=terminal)
         if not again:
             return code
 
@@ -147,13 +160,14 @@ def resume(store: GameStore, args: argparse.Namespace) -> int:
     while again:  # the same options and names
         options = dict(game.seat_file.extra["options"])
         names = [seat.name for seat in game.local.genesis.genesis.seats]
-        code, again = run(OfflineGame.new(definition, options, names), args)
+        code, again = run(OfflineGame.new(definition, options, names, stored_levels(game),
+                                          stored_effort(game)), args)
     return code
 
 
 def run(game: OfflineGame, args: argparse.Namespace, notice: str = "",
         terminal: Terminal | None = None) -> tuple[int, bool]:
-    """Play ``game`` to its end, the person at seat 0 and heuristic bots at the others;
+    """Play ``game`` to its end, the person at seat 0 and bots of its levels at the others;
     ``notice``: a first line for the person (in the application's history when it runs). The
     exit code, and whether the person chose "play again" on the final screen."""
     local = game.local
@@ -161,8 +175,11 @@ def run(game: OfflineGame, args: argparse.Namespace, notice: str = "",
     args.stored = game.name  # leaving says how to resume it (``cli.main.left``)
     names = [seat.name for seat in local.genesis.genesis.seats]
     entropy = SystemEntropy()
-    bots: list[Agent | None] = [None if i == PERSON else definition.bots["heuristic"](entropy, i)
-                                for i in range(len(names))]
+    levels, effort = stored_levels(game), stored_effort(game)
+    bots: list[Agent | None] = [
+        None if i == PERSON else bot_levels.make(definition.bots, levels[i],
+                                                 entropy.child(f"bot/{i}"), i, effort)
+        for i in range(len(names))]
     if terminal is not None or app.wanted(args):
         bridge = Bridge()
         bridge.again_offered = True
@@ -191,6 +208,28 @@ def run(game: OfflineGame, args: argparse.Namespace, notice: str = "",
     print(f"transcript stored in {store_offline(local)}")
     print(verdict(definition, state, PERSON))
     return 0, False
+
+
+PERSON_LEVEL = "person"  # the person's seat in a stored list of levels
+
+
+def stored_levels(game: OfflineGame) -> list[str]:
+    """Each seat's bot level as the game was started (a game stored before levels, or with a
+    level this version does not have: normal)."""
+    names = game.local.genesis.genesis.seats
+    stored = game.seat_file.extra.get("levels")
+    bots = game.local.definition.bots
+    levels = [str(level) for level in stored] if isinstance(stored, list) else []
+    if len(levels) != len(names):
+        levels = [bot_levels.DEFAULT] * len(names)
+    return [level if level in bots or i == PERSON else bot_levels.DEFAULT
+            for i, level in enumerate(levels)]
+
+
+def stored_effort(game: OfflineGame) -> int:
+    effort = game.seat_file.extra.get("effort", 1)
+    return effort if isinstance(effort, int) and not isinstance(effort, bool) and effort >= 1 \
+        else 1
 
 
 def offline_store(store: GameStore) -> bool:

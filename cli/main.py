@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from spycraft.cli.levels import add_level_options
 from spycraft.cli.tui import PlayerLeft
 from spycraft.engines.registry import game_names, load, option_names
 
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the transcript to this file, or into this folder as "
                    "GAME-seedN.cbor")
     p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")
+    add_level_options(p)
     p.add_argument("--quiet", action="store_true", help="print only the result")
     add_game_options(p)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spycraft.cli import app
+from spycraft.cli.levels import levels_for
 from spycraft.cli.outcome import verdict
 from spycraft.cli.pager import Pager, Stopped
 from spycraft.crypto.chat import ChatAudit, check_chat_log
@@ -26,7 +27,7 @@ from spycraft.crypto.errors import EncodingError, MalformedRecord, RecordError
 from spycraft.crypto.records import Genesis, parse_genesis
 from spycraft.crypto.text import printable
 from spycraft.crypto.transcript import MAX_TRANSCRIPT_BYTES, Transcript
-from spycraft.engines import registry
+from spycraft.engines import bots, registry
 from spycraft.engines.agent import Agent
 from spycraft.engines.audit import Unreadable
 from spycraft.engines.audit import audit as audit_bytes
@@ -62,13 +63,14 @@ def players_of(args: argparse.Namespace, definition: registry.GameDefinition) ->
 
 
 def bot_agents(definition: registry.GameDefinition, spec: str, players: int,
-               entropy: SeededEntropy) -> list[Agent]:
+               entropy: SeededEntropy, effort: int = 1) -> list[Agent]:
     kinds = spec.split(",")
     if len(kinds) == 1:
         kinds = kinds * players
     if len(kinds) != players or any(k not in definition.bots for k in kinds):
         raise SystemExit(f"--bots: give one of {', '.join(definition.bots)} or one per seat")
-    return [definition.bots[k](entropy.child(f"bot/{i}"), i) for i, k in enumerate(kinds)]
+    return [bots.make(definition.bots, k, entropy.child(f"bot/{i}"), i, effort)
+            for i, k in enumerate(kinds)]
 
 
 def selfplay(args: argparse.Namespace) -> int:
@@ -81,7 +83,9 @@ def selfplay(args: argparse.Namespace) -> int:
     players = players_of(args, definition)
     entropy = SeededEntropy(args.seed)
     local = new_local_table(definition, options, players, entropy.child("table"))
-    agents = bot_agents(definition, args.bots, players, entropy)
+    kinds = (",".join(levels_for(args, definition, players, "selfplay")) if args.level
+             else args.bots)
+    agents = bot_agents(definition, kinds, players, entropy, args.effort)
 
     before = [local.state.game]  # the game before the record being narrated
 

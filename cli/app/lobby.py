@@ -12,11 +12,12 @@ do not hash to its digest; what is left is shown through ``printable``.
 
 ``LobbyApp`` is a prompt-toolkit application with one list at a time: the lobby's rows (each
 table, then "open a new table" and "play offline against bots"), or one question of the new
-table's form (game, number of players, each option of ``GameDefinition.flags``, and for a LAN
-table how many seats bots take). Arrows move, Enter takes, Esc goes back a question, Ctrl-C or
-Ctrl-D leave. Its result is a command line (``Choice.argv``): the lobby decides nothing more,
-``cli.main`` runs that command exactly as if it had been typed (``join TABLE``, ``watch TABLE``,
-``play GAME ...`` or ``play GAME --offline ...``), so there is one path for each action.
+table's form (game, number of players, each option of ``GameDefinition.flags``, for a LAN
+table how many seats bots take, and how strong the bots play: ``engines.bots.offered``).
+Arrows move, Enter takes, Esc goes back a question, Ctrl-C or Ctrl-D leave. Its result is a
+command line (``Choice.argv``): the lobby decides nothing more, ``cli.main`` runs that command
+exactly as if it had been typed (``join TABLE``, ``watch TABLE``, ``play GAME ...`` or ``play
+GAME --offline ...``), so there is one path for each action.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from prompt_toolkit.widgets import Frame
 from spycraft.cli.app import picture as draw
 from spycraft.cli.app.table import CURSOR
 from spycraft.crypto.text import printable
-from spycraft.engines import registry
+from spycraft.engines import bots, registry
 from spycraft.p2p.discovery import DiscoveryError, TableAd, browse_tables
 
 OptionPairs = Sequence[tuple[str, bool | str]]
@@ -219,6 +220,10 @@ class Form:
             counts = tuple(str(n) for n in range(players))
             return Question("bots", "How many seats do bots take (on this machine)?",
                             tuple(f"{n} bot{'s' if n != '1' else ''}" for n in counts), counts)
+        levels = level_choices(definition)
+        if "level" not in got and len(levels) > 1 and (self.offline or got["bots"] != "0"):
+            return Question("level", "How strong do the bots play?",
+                            tuple(f"{level}: {LEVEL_WORDS[level]}" for level in levels), levels)
         return None
 
     def back(self) -> bool:
@@ -243,9 +248,24 @@ class Form:
             argv.append("--offline")
         else:
             argv += ["--bots", got["bots"]]
-            if interface is not None:
-                argv += ["--interface", interface]
+        if got.get("level", bots.DEFAULT) != bots.DEFAULT:
+            argv += ["--level", got["level"]]
+        if not self.offline and interface is not None:
+            argv += ["--interface", interface]
         return tuple(argv)
+
+
+LEVEL_WORDS = {
+    bots.EASY: "a beginner, with habits you can learn to exploit",
+    bots.NORMAL: "a sound, steady player",
+    bots.EXPERT: "reasons over everything the table has shown",
+}
+
+
+def level_choices(definition: registry.GameDefinition) -> tuple[str, ...]:
+    """The game's bot levels, the default first (Enter takes it)."""
+    levels = bots.offered(definition.bots)
+    return tuple(sorted(levels, key=lambda level: level != bots.DEFAULT))
 
 
 NEW_TABLE = Row("Open a new table on the LAN…", None, action="new")

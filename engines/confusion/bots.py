@@ -1,8 +1,9 @@
-"""Decision policies for Confusion: a uniformly random bot and a heuristic one.
+"""Decision policies for Confusion: a uniformly random bot, and the levels easy (a beginner)
+and normal (the heuristic).
 
 The random bot picks uniformly among the legal options of each decision, except that it never
 resigns (a bot that resigns at random ends most games on its first turns and tests nothing).
-Neither bot draws from its entropy for a decision with one option (a forced answer), so a game
+No bot draws from its entropy for a decision with one option (a forced answer), so a game
 plays the same whether forced answers are asked or not.
 
 The heuristic bot reads its ``SeatView`` only: the public game, its notebook (§11, from public
@@ -12,13 +13,21 @@ candidates that answer yes, the DA counting half), plus what the answer would te
 split of the candidates: ``p * (1 - p)``), so known fast spies run at the briefcase and unknown
 ones are probed where it matters. The position's value: a win or loss, who controls the
 briefcase and how far it is from the goal row, how close the nearest own spy is to it, and the
-spies left on each side. Free actions: it always eliminates the enemy Double Agent while it is
-on the board (the hunt: it assigned that type, so it knows where it is), and its own spy once
-the notebook proves it is its DA. As the enemy's Double Agent's answerer it says whatever hurts
-the enemy more: "no" to a move that would help them, "yes" to one that would not (misleading
-their notebook); a forced answer, its one option, is scored the same way (the same work either
-way). Tokens: ``reveal`` on its most uncertain spy next to the briefcase, ``double``
-from the sixth turn, ``swap`` when it wins at once.
+spies left on each side. Free actions: the enemy's Double Agent moves only when this bot says yes,
+so, as a person would, it usually keeps it on the board as a puppet it answers for, and eliminates
+it (it assigned that type, so it knows where it is) when it holds the briefcase, when it is the
+enemy's last spy (that wins), and otherwise on one turn in ``DA_WHIM`` at random; it eliminates its
+own spy once the notebook proves it is its DA. As the enemy's Double Agent's answerer it says
+whatever hurts the enemy more: "no" to a move that would help them, "yes" to one that would not
+(misleading their notebook); a forced answer, its one option, is scored the same way (the same
+work either way). Tokens: ``reveal`` on its most uncertain spy next to the briefcase,
+``double`` from the sixth turn, ``swap`` when it wins at once.
+
+The easy bot plays as a beginner does, with habits a person can learn and exploit: it announces
+the move that would be best if the answer were yes, without weighing what its notebook says of
+the spy's type (it only avoids a move of the same spy along a line that was already refused),
+answers "yes" to every announcement of the enemy's Double Agent, never takes a free action and
+never spends a token.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from collections.abc import Callable
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.bots import levels
 from spycraft.engines.confusion import model, notebook
 from spycraft.engines.confusion.board import Line, Side, Square, goal_rank, line, opp, side_of
 from spycraft.engines.confusion.model import Game
@@ -34,6 +44,7 @@ from spycraft.engines.confusion.movement import Announcement, movement_type
 from spycraft.engines.confusion.view import SeatView
 
 WIN = 10_000.0
+DA_WHIM = 8  # on one turn in this many, the heuristic eliminates the enemy DA anyway
 
 
 def _resigns(option: object) -> bool:
@@ -161,7 +172,7 @@ class HeuristicBot:
         scores = []
         for action, spy in decision.options:
             if action == "eliminate_opp_da":
-                scores.append(3.0)
+                scores.append(3.0 if self._eliminate_da(g, spy) else 0.5)
             elif action == "eliminate_own" and spy is not None and page.of(spy) == ("DA",):
                 scores.append(2.0)
             elif action == "none":
@@ -169,6 +180,15 @@ class HeuristicBot:
             else:
                 scores.append(0.0)
         return scores
+
+    def _eliminate_da(self, g: Game, spy: str | None) -> bool:
+        """Whether to remove the enemy's DA now (see the module's docstring)."""
+        if spy is None:
+            return False
+        enemy = side_of(spy)
+        if g.board.position(spy) == g.board.briefcase or len(g.spies_on_board(enemy)) == 1:
+            return True
+        return below(self.entropy, DA_WHIM) == 0
 
     def _token(self, decision: Decision, view: SeatView) -> list[float]:
         g, side = view.game, self._side(view)
@@ -193,4 +213,43 @@ class HeuristicBot:
         return scores
 
 
-BOTS: dict[str, Callable[[Entropy, int], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class EasyBot:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        if not isinstance(view, SeatView):
+            raise TypeError("the easy bot needs a Confusion SeatView")
+        options = decision.options
+        if len(options) == 1:  # a forced answer: no draw (see the module's docstring)
+            return 0
+        if decision.kind == "announce":
+            return self._announce(options, view)
+        if decision.kind == "answer":
+            return options.index(True) if True in options else 0
+        for index, option in enumerate(options):  # no free action, no token
+            if isinstance(option, tuple) and option and option[0] == "none":
+                return index
+        return next(i for i, o in enumerate(options) if not _resigns(o))
+
+    def _announce(self, options: tuple[Announcement, ...], view: SeatView) -> int:
+        g: Game = view.game
+        side: Side = 0 if view.seat == 0 else 1
+        spies, bc = dict(g.board.spies), g.board.briefcase
+        refused = {(o.spy, o.line) for o in g.log if o.kind == "no"}
+        scores = []
+        for a in options:
+            after, moved = after_yes(spies, bc, side, a)
+            tried = (a.spy, line(side, spies[a.spy], a.to)) in refused
+            scores.append(position_value(after, moved, side) - (WIN if tried else 0.0))
+        top = max(scores)
+        ties = [i for i, score in enumerate(scores) if score >= top - 1e-9]
+        return ties[below(self.entropy, len(ties))]
+
+
+BOTS: dict[str, Callable[[Entropy, int], Agent]] = levels(
+    random=RandomBot, easy=EasyBot, normal=HeuristicBot)

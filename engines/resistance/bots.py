@@ -1,6 +1,16 @@
-"""Decision policies for The Resistance: a random legal bot and a heuristic one.
+"""Decision policies for The Resistance: a random legal bot, and the levels easy (a beginner),
+normal (the heuristic) and expert (``expert``: a belief over every set of spies).
 
-Both answer ``Decision``s whose ``view`` is a ``SeatView`` (public game + this seat's knowledge).
+All answer ``Decision``s whose ``view`` is a ``SeatView`` (public game + this seat's knowledge).
+
+The easy bot plays as a beginner does, with habits a person can read and exploit: as Resistance
+it suspects only the seats of failed missions and forgets that suspicion as soon as a seat is on
+a mission that succeeds, ignores the votes, proposes itself with the next seats clockwise that it
+does not suspect, and approves a team it is on or one without a suspect (the fifth proposal
+always). As a spy it votes the same way, so it lets clean teams through, fails every mission it
+is on (spotlighted or not, however many spies are on it) and proposes itself with the next
+seats clockwise, spies or not. It never plays a plot card it holds, deals the
+drawn cards to the next seats, looks at its left neighbour and shows its role to the next seat.
 
 The heuristic bot keeps a suspicion score per seat, recomputed from the public record at each
 decision (so it has no hidden state to persist): every Fail in a failed or spotlighted mission
@@ -19,7 +29,9 @@ from fractions import Fraction
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.bots import levels
 from spycraft.engines.resistance import model as R
+from spycraft.engines.resistance.expert import expert_bot
 from spycraft.engines.resistance.model import Game, Proposal
 from spycraft.engines.resistance.view import Knowledge, SeatView
 
@@ -202,4 +214,56 @@ class HeuristicAgent:
         return any(me.is_known_spy(s) for s in team) or max(scores[s] for s in team) >= 3
 
 
-BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+def easy_bot(entropy: Entropy, seat: int) -> Agent:
+    return EasyAgent(entropy, seat)
+
+
+def suspects(game: Game) -> set[int]:
+    """A beginner's suspects: the seats of failed missions that no successful mission has
+    cleared since (whoever was on a successful mission is trusted)."""
+    suspected: set[int] = set()
+    for result in sorted((r for r in game.results if r is not None), key=lambda r: r.round):
+        if result.failed:
+            suspected |= set(result.team)
+        else:
+            suspected -= set(result.team)
+    return suspected
+
+
+class EasyAgent:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1:
+            return 0
+        game, me = view.game, view.knowledge
+        kind = decision.kind
+        if kind == "mission_card":
+            return options.index(R.FAIL) if me.spy else 0
+        if kind == "vote":
+            assert game.proposal is not None
+            team = game.proposal.team
+            mistrusted = suspects(game) - {self.seat}
+            fine = self.seat in team or not mistrusted & set(team)
+            return 0 if fine or game.vote_track == R.MAX_REJECTIONS - 1 else 1
+        if kind == "propose":
+            missions = sorted({p.mission for p in options if isinstance(p, Proposal)})
+            mission = game.round if game.round in missions else missions[0]
+            size = R.team_size(game.n, mission)
+            order = list(R.priority_order(self.seat, game.n))
+            mistrusted = set() if me.spy else suspects(game) - {self.seat}
+            chosen = [s for s in order if s not in mistrusted][:size]
+            chosen += [s for s in order if s not in chosen][: size - len(chosen)]
+            return options.index(Proposal(mission, tuple(sorted(chosen))))
+        if kind == "open_up_viewer":
+            return options.index((self.seat + 1) % game.n)
+        return 0  # pass every plot card window; the first deal; the left neighbour
+
+
+BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot, expert=expert_bot)

@@ -1,4 +1,5 @@
-"""Decision policies for Shady Agents: a random legal bot and a heuristic one per team.
+"""Decision policies for Shady Agents: a random legal bot, and the levels easy (a beginner) and
+normal (the heuristic), and a heuristic team against a random one.
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public game and this seat's
 knowledge); the options offered are already the legal ones, answers included (a Corrupt seat is
@@ -28,6 +29,12 @@ Plan (the model of play that ``belief`` assumes of every seat, since it is this 
 - Round 2: a Medkit to the likeliest friend, a Bullet to the likeliest enemy (the first player,
   with both, the pair that maximises the difference).
 
+The easy bot plays as a beginner does, with habits a person can learn and exploit: it trusts
+whoever was kind to it. In round 1 it gives its Medkit to the next seat clockwise; in round 2
+it gives its Bullet to a seat that gave it a Bullet, else to the seat before it, and the first
+player's two tools go the same way (a Medkit to whoever gave it one, else the next seat). It
+answers with the first answer it may give, true or (when Corrupt) false, so its answers repeat.
+
 ``TeamAgent`` plays the heuristic for the seats of one team and the random bot for the other,
 to measure one against the other (the figure is in docs/rulings.md).
 """
@@ -38,10 +45,11 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.bots import levels
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.belief import BLIND_MOVERS, answers_by, belief, likelihoods
-from spycraft.engines.shady_agents.components import LAW_ABIDING, MEDKIT
+from spycraft.engines.shady_agents.components import BULLET, LAW_ABIDING, MEDKIT
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
 
 FRESH_TARGET = 0.3  # preference for a blind Bullet to a seat that has received nothing yet
@@ -140,7 +148,42 @@ def _best(scores: list[float]) -> int:
     return scores.index(max(scores))
 
 
-BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+def easy_bot(entropy: Entropy, seat: int) -> Agent:
+    return EasyAgent(seat)
+
+
+class EasyAgent:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1:
+            return 0
+        n = view.game.n
+        after, before = (self.seat + 1) % n, (self.seat - 1) % n
+        me = view.knowledge
+        if decision.kind == "answer":
+            return 0
+        if decision.kind == "round_two":
+            kind_of = {giver: kind for _, giver, kind in me.received}
+            friend = next((s for s, kind in kind_of.items() if kind == MEDKIT), after)
+            enemy = next((s for s, kind in kind_of.items() if kind == BULLET), before)
+            if isinstance(options[0], tuple):  # the first player: (Bullet to, Medkit to)
+                pairs = [(b, m) for b, m in options if m == friend] or list(options)
+                return options.index(next((p for p in pairs if p[0] == enemy), pairs[0]))
+            target = friend if me.holding == (MEDKIT,) else enemy
+            return options.index(target) if target in options else 0
+        for index, option in enumerate(options):  # round 1: the Medkit to the next seat
+            if option[0] == "move" and option[1] == MEDKIT and option[2] == after:
+                return index
+        return 0
+
+
+BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot)
 
 
 class TeamAgent:

@@ -1,4 +1,12 @@
-"""Decision policies for Spies & Lies: a uniform random bot and a heuristic one.
+"""Decision policies for Spies & Lies: a uniform random bot, and the levels easy (a beginner),
+normal (the heuristic) and expert (the heuristic with a belief over the opponent's deployment:
+``ExpertBot``).
+
+The easy bot plays as a beginner does, with habits a person can learn and exploit: it deploys
+its strongest soldiers (the highest ranks it may), its Sergeant always tells the truth, it
+spends its deception token on the first mission it can, it guesses the rank that fits the
+opponent's hand and rank order most often and never reads the Intel tokens, and it always takes
+the Captain's 6 IP and the Marshal's 10 IP.
 
 The heuristic bot reasons only from its ``SeatView``: the public board and its own cards.
 
@@ -27,6 +35,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.bots import levels
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, Board, direction, other
 from spycraft.engines.spies_and_lies.view import SeatView
@@ -143,7 +152,7 @@ class HeuristicBot:
         b = view.board
         opponent = other(view.seat)
         index = model.target_index(b)
-        counts = Counter(d[index] for d in candidates(b, opponent))
+        counts = self._counts(b, opponent, index)
         flags = b.flags[view.seat]
         points = 6 * (4 if flags.scout else 2) + (24 if b.placed else 0) + (12 if flags.bomb else 0)
         scores = []
@@ -152,6 +161,11 @@ class HeuristicBot:
             deny = 0 if auto else worth(g, b, opponent)
             scores.append(counts[g] * (points + deny))
         return scores
+
+    def _counts(self, board: Board, opponent: int, index: int) -> Counter[int]:
+        """How much each rank weighs at mission ``index``: here, the opponent's deployments
+        that everyone can still believe, counted alike."""
+        return Counter(d[index] for d in candidates(board, opponent))
 
     def _ability(self, decision: Decision, view: SeatView) -> list[int]:
         return [
@@ -166,4 +180,73 @@ class HeuristicBot:
         return evaluate(after, seat)
 
 
-BOTS: dict[str, Callable[[Entropy, int], Agent]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class EasyBot:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1:
+            return 0
+        kind = decision.kind
+        if kind == "deploy":
+            strength = [sum(d) for d in options]
+            top = max(strength)
+            ties = [i for i, s in enumerate(strength) if s == top]
+            return ties[below(self.entropy, len(ties))]
+        if kind == "sergeant":
+            ranks = view.deployment or ()
+            intel = view.board.current
+            truth = intel is not None and SERGEANT in ranks and model.forced_token(SERGEANT, intel)
+            return options.index(truth) if truth in options else 0
+        if kind == "deceive":
+            return options.index(True) if True in options else 0
+        if kind == "guess":
+            b = view.board
+            opponent = other(view.seat)
+            cards = b.cards[opponent]
+            index = model.target_index(b)
+            seen = model.consistent(model.hand(b, opponent), [c.rank for c in cards],
+                                    [None] * len(cards), None)
+            counts = Counter(d[index] for d in seen)
+            top = max((counts[g] for g in options), default=0)
+            ties = [i for i, g in enumerate(options) if counts[g] == top]
+            return ties[below(self.entropy, len(ties))]
+        return 0  # the Captain's 6 IP, the Marshal's 10 IP
+
+
+STRONG_DEPLOYMENT = 16  # how much likelier the expert thinks a near-best deployment is
+
+
+def deployment_weights(board: Board, seat: int,
+                       deployments: Sequence[tuple[int, ...]]) -> list[int]:
+    """How likely ``seat`` chose each of ``deployments`` today, up to a common factor: a
+    deployment whose soldiers are worth nearly the best of its hand ``STRONG_DEPLOYMENT`` times
+    as likely as another (players, and every level of bot, deploy strength; a weak deployment
+    stays possible, never ruled out)."""
+    legal = model.legal_deployments(model.hand(board, seat))
+    best = max(sum(worth(r, board, seat) for r in d) for d in legal)
+    return [STRONG_DEPLOYMENT if sum(worth(r, board, seat) for r in d) >= best - NEAR_BEST else 1
+            for d in deployments]
+
+
+class ExpertBot(HeuristicBot):
+    """The heuristic, guessing with a belief over the opponent's deployment instead of counting
+    every deployment alike: each one that everyone can still believe is weighed by how likely
+    the opponent was to choose it (``deployment_weights``), so a guess goes where the opponent's
+    soldiers most probably are. Integer weights: deterministic, the same on every machine."""
+
+    def _counts(self, board: Board, opponent: int, index: int) -> Counter[int]:
+        seen = candidates(board, opponent)
+        counts: Counter[int] = Counter()
+        for deployment, weight in zip(seen, deployment_weights(board, opponent, seen)):
+            counts[deployment[index]] += weight
+        return counts
+
+
+BOTS: dict[str, Callable[[Entropy, int], Agent]] = levels(
+    random=RandomBot, easy=EasyBot, normal=HeuristicBot, expert=ExpertBot)

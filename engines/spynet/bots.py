@@ -1,4 +1,5 @@
-"""Decision policies for SpyNet: a uniformly random legal bot and a heuristic one.
+"""Decision policies for SpyNet: a uniformly random legal bot, and the levels easy (a beginner)
+and normal (the heuristic).
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public state plus this seat's
 cards). The heuristic bot keeps no state of its own; at each decision it reads:
@@ -12,6 +13,13 @@ cards). The heuristic bot keeps no state of its own; at each decision it reads:
 * at four seats it passes its teammate a mission for a branch the teammate dominates and it
   does not.
 It recruits while its hand holds nothing worth deploying, and deploys otherwise.
+
+The easy bot plays as a beginner does, with habits a person can learn and exploit: it keeps the
+first card of each draft, takes every pile it looks at, recruits only when its hand is nearly
+empty, holds no agent, or its last turn's deployment played nothing, then plays what it can at
+once, each mission as soon as it may, each agent on its first branch without funding, never uses
+a special agent's effect, never passes a card to its teammate, and discards the first cards when
+it must.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
+from spycraft.engines.bots import levels
 from spycraft.engines.spynet.cards import CARDS, Kind, card
 from spycraft.engines.spynet.scoring import agent_power, dominates, power, teammate
 from spycraft.engines.spynet.view import SeatView
@@ -151,4 +160,43 @@ class HeuristicAgent:
         return score
 
 
-BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+EASY_RECRUIT = 3  # the easy bot recruits when it holds fewer cards than this
+
+
+def easy_bot(entropy: Entropy, seat: int) -> Agent:
+    return EasyAgent(seat)
+
+
+class EasyAgent:
+    """A beginner (see the module's docstring)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.idle = False  # its last deployment ended without playing a card
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1 or view.game is None:
+            return 0
+        kind = decision.kind
+        if kind == "turn_action":
+            agents = any(card(f).is_agent for _, f in view.hand)
+            recruit = len(view.hand) < EASY_RECRUIT or not agents or self.idle
+            self.idle = not recruit
+            return options.index(recruit)
+        if kind == "pile":
+            return options.index(True)
+        if kind == "effect":
+            return options.index(None)
+        if kind == "deploy":
+            for wanted in ("play_mission", "play_agent"):
+                for index, option in enumerate(options):
+                    if option[0] == wanted and (wanted == "play_mission" or not option[3]):
+                        self.idle = False
+                        return index
+            return options.index(("end_deploy",))
+        return 0  # the first card of a draft; the first cards of a Paper Trail
+
+
+BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot)

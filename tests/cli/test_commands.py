@@ -82,7 +82,7 @@ def test_an_offline_game_names_the_seats_and_ends_with_the_result_from_your_side
                            "--name", "ada"], cwd=ROOT, env=env, input="1\n#1\n" * 300,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "at the table: seat 0 ada (you), seat 1 bot1" in done.stdout
+    assert "at the table: seat 0 ada (you), seat 1 bot 1 (normal)" in done.stdout
     last = done.stdout.strip().splitlines()[-1]
     assert re.match(r"result: (you won|you lost), playing \w+: \w+ won \([a-z ]+\)$", last), last
 

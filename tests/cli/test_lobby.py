@@ -76,6 +76,7 @@ def test_the_form_opens_a_lan_table_as_play_would_be_typed() -> None:
         (asking("option:targeting"), ENTER),                   # no
         (asking("option:blind_spies"), ENTER),                 # no
         (asking("bots"), DOWN * 6 + UP + ENTER),               # 5 bots
+        (asking("level"), ENTER),                              # normal, the default
     ])
     assert argv == ("play", "resistance", "--players", "7", "--plot", "--bots", "5",
                     "--interface", "lo-test")
@@ -93,6 +94,7 @@ def test_the_form_plays_offline_with_a_choice_option_and_esc_goes_back() -> None
         (asking("players"), ENTER),
         (asking("option:tokens"), DOWN + ENTER),               # yes
         (asking("option:first"), DOWN + DOWN + ENTER),         # random, white, red: red
+        (asking("level"), ENTER),                              # normal, the default
     ])
     assert argv == ("play", "confusion", "--players", "2", "--tokens", "--first", "red",
                     "--offline")

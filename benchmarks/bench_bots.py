@@ -1,0 +1,487 @@
+"""How strong each bot level is: every level against every other, per side and seat count.
+
+Run: ``nice -n 10 .venv/bin/python benchmarks/bench_bots.py GAME [--games N] [--players 5,7,10]
+[--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets] [--one-seat]``.
+
+Method
+------
+A *configuration* is a seat count and the game's yes/no options (each one given by ``--options``
+is played on and off). A *cell* gives each side a level: every pair of levels for a two-sided game
+(the 3 x 3 matrix of, in The Resistance, the Resistance's level by the spies'), and for a game of
+more sides each side at each level against the others at each other level. Every cell plays the
+same seeds (1.. ``--games``), so a seed deals the same roles in every cell, and two cells that
+differ in one side's level compare that side's level *in the same seats*: the difference of their
+win rates is reported with a paired 95 % interval (the games of one seed are correlated, which
+makes it tighter than two independent intervals). A single rate has its 95 % Wilson interval;
+about 1,070 games give +-3 points at 50 %.
+
+Seeds: seed ``s`` gives ``SeededEntropy(s)``; bot ``i`` takes its choices from
+``child("bot/i")`` whichever level it plays, so a cell whose every seat plays one level is exactly
+that level's selfplay game.
+
+Games: The Resistance runs on the rules model with the seats' views
+(``engines.resistance.simulation``: the same decisions as the full game, about 100 times
+cheaper; ``--check K`` plays K seeds of every cell through the full engine and asserts that the
+model game decides exactly the same, seat by seat, view by view). Every other game runs through
+``engines.local`` (every record built, signed and verified): any registered game works. A side is
+read from the rules (``side_of``) at the end of each seed's first game, and later cells seat the
+levels by it (a game whose sides would depend on play is refused).
+
+``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
+at each other level), five of the nine for a two-sided game.
+
+``--one-seat``: seat 0 plays each level while every other seat plays ``normal``, per seat 0's side
+(how much one stronger player changes a table of heuristic bots).
+
+Decision time: CPU time (``time.process_time``) of each ``decide`` call, per level: median and
+99th percentile over every decision of the run, with the machine's load average when it ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.engines import registry
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.bots import LEVELS, offered
+from spycraft.engines.local import new_local_table
+from spycraft.engines.registry import GameDefinition
+
+Z = 1.959964  # the 95 % normal quantile
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    options: tuple[tuple[str, bool], ...]  # the yes/no options given, on or off
+
+    def label(self) -> str:
+        on = [name for name, value in self.options if value]
+        return f"{self.players} seats" + (f", {'+'.join(on)}" if on else "")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The level each side plays (for ``--one-seat``: seat 0's level, the rest ``normal``)."""
+
+    levels: tuple[tuple[str, str], ...]  # (side, level)
+    one_seat: str | None = None
+
+    def level_of(self, side: str) -> str:
+        return dict(self.levels)[side]
+
+
+@dataclass
+class Outcome:
+    sides: tuple[str, ...]  # per seat
+    winner: str | None
+
+
+@dataclass
+class Tally:
+    """What a run measured: outcomes per (config, cell, seed) and decision CPU per level."""
+
+    outcomes: dict[tuple[Config, Cell], dict[int, Outcome]] = field(
+        default_factory=lambda: defaultdict(dict))
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def merge(self, other: Tally) -> None:
+        for key, games in other.outcomes.items():
+            self.outcomes[key].update(games)
+        for level, spent in other.times.items():
+            self.times[level].extend(spent)
+
+
+class Timed:
+    """A bot whose decisions are timed (CPU) into ``times[level]``."""
+
+    def __init__(self, agent: Agent, level: str, times: dict[str, list[float]]) -> None:
+        self.agent = agent
+        self.level = level
+        self.times = times
+
+    def decide(self, decision: Decision) -> int:
+        start = time.process_time()
+        choice = self.agent.decide(decision)
+        self.times[self.level].append(time.process_time() - start)
+        return choice
+
+
+class Recording:
+    """A bot that also keeps each decision and its answer (for ``--check``)."""
+
+    def __init__(self, agent: Agent, log: list[tuple[Any, ...]]) -> None:
+        self.agent = agent
+        self.log = log
+
+    def decide(self, decision: Decision) -> int:
+        choice = self.agent.decide(decision)
+        self.log.append((decision.seat, decision.kind, decision.options, decision.labels,
+                         decision.view, choice))
+        return choice
+
+
+def level_for(cell: Cell, seat: int, side: str) -> str:
+    if cell.one_seat is not None:
+        return cell.one_seat if seat == 0 else "normal"
+    return cell.level_of(side)
+
+
+def seat_levels(cell: Cell, sides: Sequence[str]) -> list[str]:
+    return [level_for(cell, seat, side) for seat, side in enumerate(sides)]
+
+
+def agents_for(definition: GameDefinition, levels: Sequence[str], seed: int,
+               times: dict[str, list[float]] | None) -> list[Agent]:
+    entropy = SeededEntropy(seed)
+    agents: list[Agent] = []
+    for i, level in enumerate(levels):
+        bot = definition.bots[level](entropy.child(f"bot/{i}"), i)
+        agents.append(Timed(bot, level, times) if times is not None else bot)
+    return agents
+
+
+# --- playing one game --------------------------------------------------------------------------
+
+
+def resistance_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
+                    check: bool) -> Outcome:
+    from spycraft.engines.resistance import GAME
+    from spycraft.engines.resistance import model as R
+    from spycraft.engines.resistance.simulation import Deal, Simulation
+
+    options = dict(config.options)
+    n = config.players
+    deal = Deal.draw(SeededEntropy(seed).child("deal"), n, bool(options.get("plot")))
+    sides = tuple(R.SPIES if s in deal.spies else R.RESISTANCE for s in range(n))
+    levels = seat_levels(cell, sides)
+    game = R.new_game(n, plot=bool(options.get("plot")),
+                      targeting=bool(options.get("targeting")),
+                      blind_spies=bool(options.get("blind_spies")))
+    end = Simulation(game, deal, agents_for(GAME, levels, seed, times)).run()
+    if check:
+        check_resistance(config, cell, seed)
+    assert end.ending is not None
+    return Outcome(sides, end.ending.winner)
+
+
+def check_resistance(config: Config, cell: Cell, seed: int) -> None:
+    """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
+    kind, options, labels, view, answer) must be the same."""
+    from spycraft.crypto import recognition
+    from spycraft.engines.resistance import GAME
+    from spycraft.engines.resistance import model as R
+    from spycraft.engines.resistance.simulation import Simulation, deal_of
+    from spycraft.engines.resistance.view import SeatView
+
+    class BySide:
+        """The level of this seat's side, known from its view at its first decision."""
+
+        def __init__(self, seat: int, log: list[tuple[Any, ...]]) -> None:
+            self.seat, self.log = seat, log
+            self.bot: Agent | None = None
+
+        def decide(self, decision: Decision) -> int:
+            if self.bot is None:
+                assert isinstance(decision.view, SeatView)
+                side = R.SPIES if decision.view.knowledge.spy else R.RESISTANCE
+                level = level_for(cell, self.seat, side)
+                entropy = SeededEntropy(seed).child(f"bot/{self.seat}")
+                self.bot = Recording(GAME.bots[level](entropy, self.seat), self.log)
+            return self.bot.decide(decision)
+
+    options = GAME.genesis_options(config.players, {k: v for k, v in config.options if v})
+    local = new_local_table(GAME, options, config.players, SeededEntropy(seed))
+    full_log: list[tuple[Any, ...]] = []
+    agents = [BySide(i, full_log) for i in range(config.players)]
+    games = [local.state.game.game]
+    while local.step(agents) is not None:
+        games.append(local.state.game.game)
+    spies = [s for s, role in enumerate(local.state.game.roles) if role == recognition.SPY]
+    deal = deal_of(games, spies)
+    sides = [R.SPIES if s in deal.spies else R.RESISTANCE for s in range(config.players)]
+    model_log: list[tuple[Any, ...]] = []
+    bots = [Recording(agent, model_log)
+            for agent in agents_for(GAME, seat_levels(cell, sides), seed, None)]
+    end = Simulation(R.new_game(config.players, **{k: v for k, v in options.items()}), deal,
+                     bots).run()
+    if model_log != full_log or end != games[-1]:
+        at = next((i for i, (a, b) in enumerate(zip(model_log, full_log)) if a != b),
+                  min(len(model_log), len(full_log)))
+        raise SystemExit(f"--check: seed {seed}, {config.label()}, {cell}: the model game "
+                         f"decides otherwise than the full game at decision {at}")
+
+
+def generic_game(definition: GameDefinition, config: Config, cell: Cell, seed: int,
+                 times: dict[str, list[float]], sides: Sequence[str]) -> Outcome:
+    options = definition.genesis_options(config.players,
+                                         {name: True for name, on in config.options if on})
+    local = new_local_table(definition, options, config.players, SeededEntropy(seed))
+    levels = seat_levels(cell, sides)
+    state = local.run(agents_for(definition, levels, seed, times))
+    found = tuple(definition.rules.side_of(state.game, s) or "" for s in range(config.players))
+    if tuple(sides) != found:
+        raise SystemExit(f"{definition.name}: the sides of seed {seed} changed with the bots "
+                         f"({sides} then {found}); this benchmark needs sides dealt by chance")
+    assert state.result is not None
+    return Outcome(found, state.result.winner)
+
+
+def sides_of(definition: GameDefinition, config: Config, seed: int) -> tuple[str, ...]:
+    """The sides a seed deals (from a game of normal bots: the deal does not depend on them)."""
+    options = definition.genesis_options(config.players,
+                                         {name: True for name, on in config.options if on})
+    local = new_local_table(definition, options, config.players, SeededEntropy(seed))
+    state = local.run(agents_for(definition, ["normal"] * config.players, seed, None))
+    return tuple(definition.rules.side_of(state.game, s) or "" for s in range(config.players))
+
+
+# --- a run -------------------------------------------------------------------------------------
+
+
+def configs(definition: GameDefinition, players: Sequence[int] | None,
+            options: Sequence[str]) -> list[Config]:
+    counts = players or definition.rules.seat_counts
+    for count in counts:
+        if count not in definition.rules.seat_counts:
+            raise SystemExit(f"{definition.name} is not played by {count}")
+    known = {o.name for o in definition.flags if not o.choices}
+    for name in options:
+        if name not in known:
+            raise SystemExit(f"{definition.name} has no yes/no option {name!r} "
+                             f"({', '.join(sorted(known)) or 'none'})")
+    out = []
+    for count in counts:
+        for values in product((False, True), repeat=len(options)):
+            out.append(Config(count, tuple(zip(options, values))))
+    return out
+
+
+def cells(sides: Sequence[str], levels: Sequence[str], one_seat: bool,
+          targets: bool = False) -> list[Cell]:
+    """Every assignment of levels to sides this run plays (see the module's docstring)."""
+    if one_seat:
+        return [Cell((), one_seat=level) for level in levels]
+    if targets:  # every side normal, and each side alone at each other level
+        found = [Cell(tuple((s, "normal") for s in sides))]
+        for side in sides:
+            found += [_cell(sides, side, level, "normal") for level in levels
+                      if level != "normal"]
+        return found
+    if len(sides) == 2:
+        return [Cell(tuple(zip(sides, pair))) for pair in product(levels, repeat=2)]
+    found = [Cell(tuple((side, level) for side in sides)) for level in levels]
+    for side in sides:
+        for mine, theirs in product(levels, repeat=2):
+            if mine != theirs:
+                found.append(Cell(tuple((s, mine if s == side else theirs) for s in sides)))
+    return found
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    config: Config
+    cells: tuple[Cell, ...]
+    seeds: tuple[int, ...]
+    check: tuple[int, ...]
+
+
+def run_job(job: Job) -> Tally:
+    definition = registry.load(job.game)
+    tally = Tally()
+    for seed in job.seeds:
+        sides: tuple[str, ...] | None = None
+        for cell in job.cells:
+            if job.game == "resistance":
+                outcome = resistance_game(job.config, cell, seed, tally.times,
+                                          seed in job.check)
+            else:
+                if sides is None:
+                    sides = sides_of(definition, job.config, seed)
+                outcome = generic_game(definition, job.config, cell, seed, tally.times, sides)
+            tally.outcomes[(job.config, cell)][seed] = outcome
+    return tally
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    if games == 0:
+        return 0.0, 0.0
+    p = wins / games
+    denominator = 1 + Z * Z / games
+    centre = (p + Z * Z / (2 * games)) / denominator
+    half = Z * math.sqrt(p * (1 - p) / games + Z * Z / (4 * games * games)) / denominator
+    return centre - half, centre + half
+
+
+def win_rate(games: dict[int, Outcome], side: str) -> tuple[float, int, tuple[float, float]]:
+    """The win rate of ``side`` (a draw counts half) and its interval."""
+    points = sum(1.0 if g.winner == side else 0.5 if g.winner is None else 0.0
+                 for g in games.values())
+    return points / max(1, len(games)), len(games), wilson(points, len(games))
+
+
+def paired(a: dict[int, Outcome], b: dict[int, Outcome], side: str) -> tuple[float, float, int]:
+    """Mean and 95 % half-width of (a's result - b's result) for ``side`` over common seeds."""
+    def point(g: Outcome) -> float:
+        return 1.0 if g.winner == side else 0.5 if g.winner is None else 0.0
+
+    seeds = sorted(set(a) & set(b))
+    diffs = [point(a[s]) - point(b[s]) for s in seeds]
+    if len(diffs) < 2:
+        return 0.0, 0.0, len(diffs)
+    return statistics.fmean(diffs), Z * statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
+           sides: Sequence[str], levels: Sequence[str], one_seat: bool) -> None:
+    print(f"## {definition.title}: bot levels")
+    print()
+    if one_seat:
+        print("Seat 0 plays the level, every other seat `normal`; seat 0's win rate by its side.")
+        print()
+        print("| seats | side | " + " | ".join(levels) + " | expert - normal | normal - easy |")
+        print("|---|---|" + "---|" * (len(levels) + 2))
+        for config in configs_:
+            for side in sides:
+                row = []
+                by_level = {}
+                for level in levels:
+                    games = {s: g for s, g in tally.outcomes[(config, Cell((), level))].items()
+                             if g.sides[0] == side}
+                    by_level[level] = games
+                    rate, count, (low, high) = win_rate(games, side)
+                    row.append(f"{pct(rate)} ({pct(low)}-{pct(high)}, {count})")
+                row += [_difference(by_level, "expert", "normal", side),
+                        _difference(by_level, "normal", "easy", side)]
+                print(f"| {config.label()} | {side} | " + " | ".join(row) + " |")
+        print()
+    else:
+        print("Win rate of the side named, in %, with its 95 % interval and the games played; "
+              "a row is that side's level, a column the level of every other side.")
+        print()
+        print("| seats | side | level | " + " | ".join(f"vs {lv}" for lv in levels) + " |")
+        print("|---|---|---|" + "---|" * len(levels))
+        for config in configs_:
+            for side in sides:
+                for mine in levels:
+                    row = []
+                    for theirs in levels:
+                        cell = _cell(sides, side, mine, theirs)
+                        if (config, cell) not in tally.outcomes:
+                            row.append("-")
+                            continue
+                        rate, _, (low, high) = win_rate(tally.outcomes[(config, cell)], side)
+                        row.append(f"{pct(rate)} ({pct(low)}-{pct(high)})")
+                    print(f"| {config.label()} | {side} | {mine} | " + " | ".join(row) + " |")
+        print()
+        print("The targets: a side's level raised, every other side's level the same (normal), "
+              "the same seeds; difference in points with its paired 95 % interval.")
+        print()
+        print("| seats | side | expert - normal | normal - easy | games |")
+        print("|---|---|---|---|---|")
+        for config in configs_:
+            for side in sides:
+                games = {level: tally.outcomes.get((config, _cell(sides, side, level, "normal")),
+                                                   {})
+                         for level in levels}
+                count = min(len(g) for g in games.values())
+                print(f"| {config.label()} | {side} | "
+                      f"{_difference(games, 'expert', 'normal', side)} | "
+                      f"{_difference(games, 'normal', 'easy', side)} | {count} |")
+        print()
+    print("Decision CPU time per level (ms): median, 99th percentile, decisions; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end.")
+    print()
+    print("| level | median | p99 | max | decisions |")
+    print("|---|---|---|---|---|")
+    for level in levels:
+        spent = sorted(tally.times.get(level, []))
+        if not spent:
+            continue
+        p99 = spent[min(len(spent) - 1, int(0.99 * len(spent)))]
+        print(f"| {level} | {1000 * statistics.median(spent):.2f} | {1000 * p99:.2f} | "
+              f"{1000 * spent[-1]:.1f} | {len(spent)} |")
+    print()
+
+
+def _cell(sides: Sequence[str], side: str, mine: str, theirs: str) -> Cell:
+    return Cell(tuple((s, mine if s == side else theirs) for s in sides))
+
+
+def _difference(games: dict[str, dict[int, Outcome]], a: str, b: str, side: str) -> str:
+    if a not in games or b not in games:
+        return "-"
+    mean, half, _ = paired(games[a], games[b], side)
+    return f"{100 * mean:+.1f} +- {100 * half:.1f}"
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("game", choices=registry.game_names())
+    parser.add_argument("--games", type=int, default=1070, help="seeds per cell (default 1070)")
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--players", default=None, help="seat counts, e.g. 5,7,10")
+    parser.add_argument("--options", default="", help="yes/no options played on and off")
+    parser.add_argument("--levels", default=None, help="levels to play (default: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--check", type=int, default=0,
+                        help="The Resistance: play this many seeds per cell through the full "
+                             "engine too, and check that the model game decides the same")
+    parser.add_argument("--targets", action="store_true",
+                        help="only the cells the targets compare: every side normal, and each "
+                             "side alone at each other level")
+    parser.add_argument("--one-seat", action="store_true",
+                        help="seat 0 plays each level, every other seat normal")
+    args = parser.parse_args(None if argv is None else list(argv))
+    definition = registry.load(args.game)
+    levels = (args.levels.split(",") if args.levels else list(offered(definition.bots)))
+    for level in levels:
+        if level not in definition.bots or level not in LEVELS:
+            known = ", ".join(offered(definition.bots))
+            raise SystemExit(f"{definition.name} has the levels {known}")
+    players = [int(p) for p in args.players.split(",")] if args.players else None
+    options = [o for o in args.options.split(",") if o]
+    configs_ = configs(definition, players, options)
+    sides = tuple(definition.rules.sides)
+    seeds = tuple(range(args.first_seed, args.first_seed + args.games))
+    checked = seeds[: args.check]
+    chunk = max(1, len(seeds) // max(1, 4 * args.jobs))
+    jobs = [Job(definition.name, config, tuple(cells(sides, levels, args.one_seat, args.targets)),
+                seeds[i: i + chunk], tuple(s for s in checked if s in seeds[i: i + chunk]))
+            for config in configs_ for i in range(0, len(seeds), chunk)]
+    started = time.time()
+    tally = Tally()
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for part in pool.imap_unordered(run_job, jobs):
+                tally.merge(part)
+    else:
+        for job in jobs:
+            tally.merge(run_job(job))
+    report(definition, tally, configs_, sides, levels, args.one_seat)
+    games = sum(len(g) for g in tally.outcomes.values())
+    print(f"{games} games in {time.time() - started:.0f} s wall"
+          + (f"; {args.check} seeds per cell checked against the full engine" if args.check
+             else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
