@@ -140,7 +140,7 @@ def test_progress_says_why_the_quiet_count_starts_again() -> None:
 
 
 def test_the_final_screen_says_who_won_and_shows_every_type() -> None:
-    local, _steps = played(6)
+    local, _steps = played(7)
     end = local.state
     assert end.result is not None and end.result.winner is not None
     g: Game = end.game
@@ -159,7 +159,7 @@ def test_the_final_screen_says_who_won_and_shows_every_type() -> None:
             types = [row[1 + side].text.split(" (")[0] for row in grid.rows]
             order = [opened[g.assigned[side][i]] for i in range(13)]
             assert types == [type_name(t) for t in order]
-    assert events(6)[-1].text == f"{end.result.winner} won"
+    assert events(7)[-1].text == f"{end.result.winner} won"
 
 
 def test_tokens_are_told_and_counted() -> None:
