@@ -38,8 +38,8 @@ which a test checks): counted without importing ``wcwidth``."""
 
 
 def cells(text: str) -> int:
-    """How many terminal cells ``text`` takes: as prompt-toolkit counts them when it draws
-    (``wcwidth`` of each character, none for a control character), without importing it."""
+    """How many terminal cells printable ``text`` takes: as prompt-toolkit counts them when it
+    draws (``wcwidth`` of each character), without importing it."""
     if text.isascii():
         return len(text)
     return sum(1 if c in ONE_CELL else _char_cells(c) for c in text)
