@@ -54,4 +54,4 @@ def test_a_benchmark_runs_and_prints_its_figures(script: str, tmp_path: Path) ->
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     figures = [line for line in done.stdout.splitlines() if re.search(r"\d", line)]
-    assert len(figures) >= 2, done.stdout  # its table: lines with numbers in them
+    assert figures, done.stdout  # its table: a line with numbers in it at least
