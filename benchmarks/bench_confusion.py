@@ -144,10 +144,12 @@ def games(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--quick", action="store_true",
+                        help="every figure from a few rounds and one game (the suite runs it)")
     args = parser.parse_args()
-    one_answer()
-    assignment()
-    games(args.games)
+    one_answer(5 if args.quick else 200)
+    assignment(2 if args.quick else 20)
+    games(1 if args.quick else args.games)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """LAN timings on loopback: lobby to genesis, record latency, frames and bytes (a plain script).
 
-Run: ``.venv/bin/python benchmarks/bench_lan.py [--processes] [--plot]``.
+Run: ``.venv/bin/python benchmarks/bench_lan.py [--processes] [--plot] [--targets [--relay-only]]
+[--quick]``.
 
 Everything runs on 127.0.0.1 only: real TCP, real zeroconf (multicast DNS on the loopback
 interface). Peers use the ``p2p.lobby`` API as ``spycraft play`` / ``spycraft bots`` do: one
@@ -87,17 +88,9 @@ def _definition(game: str) -> registry.GameDefinition:
     """A registered game, or the relay race of the protocol tests (plain records only)."""
     if game == "relay":
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-        from dataclasses import replace
+        from tests.p2p.relay import GAME  # its laps are an integer option: ads carry those
 
-        from tests.p2p.relay import GAME, Race, RelayRules
-
-        class AdRelay(RelayRules):
-            """The laps as an ad can carry them (a short choice, "30"), not an integer."""
-
-            def initial(self, genesis: Any) -> Race:
-                return Race(len(genesis.seats), int(genesis.options.get("laps", "2")))
-
-        return replace(GAME, rules=AdRelay())
+        return GAME
     return registry.load(game)
 
 
@@ -409,6 +402,9 @@ def main() -> None:
                         help="only the issue-7 figures: a 10-seat relay race (plain records) and a "
                              "10-player Resistance, one process per peer")
     parser.add_argument("--relay-only", action="store_true", help="with --targets: the relay only")
+    parser.add_argument("--quick", action="store_true",
+                        help="the --targets figures of a 3-seat relay of 3 laps alone (the suite "
+                             "runs it)")
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -417,8 +413,11 @@ def main() -> None:
     logging.getLogger("zeroconf").setLevel(logging.WARNING)
     res = registry.load("resistance")
     sal = registry.load("spies-and-lies")
+    if args.quick:
+        targets(one_table("relay 3p", "relay", {"laps": 3}, 3, True, True))
+        return
     if args.targets:
-        targets(one_table("relay 10p", "relay", {"laps": "30"}, 10, True, True))
+        targets(one_table("relay 10p", "relay", {"laps": 30}, 10, True, True))
         if not args.relay_only:
             targets(one_table("resistance 10p", "resistance", res.genesis_options(10), 10, True,
                               True))

@@ -1,6 +1,6 @@
 """Time to draw the full-screen table (a plain script, not a test).
 
-Run: ``.venv/bin/python benchmarks/bench_screen.py``. CPU time of the drawing thread
+Run: ``.venv/bin/python benchmarks/bench_screen.py [--quick]``. CPU time of the drawing thread
 (``thread_time``, so a loaded machine does not inflate it) for prompt-toolkit's render of the
 whole screen (``Renderer.render``: the layout plan, every panel set for its width, the
 screen diffed and written to a terminal of that size), at each decision of a seeded game of
@@ -119,12 +119,14 @@ def _settle(renders: list[float], count: int) -> None:
 
 
 def main() -> None:
+    quick = "--quick" in sys.argv[1:]  # one game at 80x24, two moments (the suite runs it)
+    games, sizes = (GAMES[3:4], SIZES[:1]) if quick else (GAMES, SIZES)
     print(f"{'game':24} {'size':8} {'new median':>11} {'new max':>9} {'key median':>11}"
           f" {'key max':>9} {'set median':>11} {'set max':>9}   (ms)")
-    for game, players, given in GAMES:
-        pictures = moments(game, players, given)
+    for game, players, given in games:
+        pictures = moments(game, players, given)[: 2 if quick else PER_GAME]
         name = f"{game}-{players}" + ("-" + "-".join(given) if given else "")
-        for width, height in SIZES:
+        for width, height in sizes:
             new, key, own = measure(game, pictures, width, height)
             print(f"{name:24} {width}x{height:<5} {statistics.median(new) * 1e3:11.2f} "
                   f"{max(new) * 1e3:9.2f} {statistics.median(key) * 1e3:11.2f} "

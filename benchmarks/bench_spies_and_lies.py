@@ -110,10 +110,12 @@ def games(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--quick", action="store_true",
+                        help="every figure from one round and one game (the suite runs it)")
     args = parser.parse_args()
-    tokens_record()
-    deployment_proof()
-    games(args.games)
+    tokens_record(1 if args.quick else 50)
+    deployment_proof(1 if args.quick else 5)
+    games(1 if args.quick else args.games)
 
 
 if __name__ == "__main__":

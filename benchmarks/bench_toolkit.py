@@ -1,6 +1,6 @@
 """Timings of the hidden-information toolkit (a plain script, not a test).
 
-Run: ``.venv/bin/python benchmarks/bench_toolkit.py``. CPU time (process_time), one core.
+Run: ``.venv/bin/python benchmarks/bench_toolkit.py [--quick]``. CPU time (process_time), one core.
 
 1. Shuffle phases: every seat shuffles the deck once and proves it, and verifies every other
    seat's shuffle from the CBOR bytes it would receive (decoding and point validation included).
@@ -12,6 +12,7 @@ Run: ``.venv/bin/python benchmarks/bench_toolkit.py``. CPU time (process_time), 
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
@@ -76,12 +77,13 @@ def shuffle_phase(cards: int, seats: int) -> tuple[float, float, float]:
 
 
 def main() -> None:
+    quick = "--quick" in sys.argv[1:]  # every figure from few repetitions (the suite runs it)
     entropy = SeededEntropy(1)
     s = Scalar.random(entropy)
     p = Point.hash_to("bench", 1)
     q = Point.hash_to("bench", 2)
     sb, pb, qb = s.encode(), p.encode(), q.encode()
-    n = 2000
+    n = 20 if quick else 2000
     raw = {
         "smul": cpu(lambda: rbcl.crypto_scalarmult_ristretto255(sb, pb), n),
         "bmul": cpu(lambda: rbcl.crypto_scalarmult_ristretto255_base(sb), n),
@@ -97,6 +99,9 @@ def main() -> None:
               from_hash: float = 0) -> float:
         return (smul * raw["smul"] + bmul * raw["bmul"] + add * raw["add"]
                 + valid * raw["valid"] + from_hash * raw["from_hash"])
+
+    def scale(reps: int) -> int:
+        return max(1, reps // 100) if quick else reps
 
     x = Scalar.random(entropy)
     public = Point.base_mul(x)
@@ -119,25 +124,25 @@ def main() -> None:
         ("encrypt", lambda: encrypt(pk, p, s), floor(smul=1, bmul=1, add=1), n),
         ("reencrypt", lambda: reencrypt(ct, pk, s), floor(smul=1, bmul=1, add=2), n),
         ("prove_dlog (Schnorr)", lambda: prove_dlog(x, public, b"c", entropy),
-         floor(bmul=1), 500),
+         floor(bmul=1), scale(500)),
         ("verify_dlog", lambda: verify_dlog(public, schnorr, b"c"),
-         floor(bmul=1, smul=1, add=1), 500),
+         floor(bmul=1, smul=1, add=1), scale(500)),
         ("decryption_share (token+CP)", lambda: decryption_share(ct, x, b"c", entropy, public),
-         floor(smul=1, bmul=1) + floor(smul=1), 500),
+         floor(smul=1, bmul=1) + floor(smul=1), scale(500)),
         ("verify_decryption_share", lambda: verify_decryption_share(ct, public, share, b"c"),
-         floor(smul=3, bmul=1, add=2), 500),
+         floor(smul=3, bmul=1, add=2), scale(500)),
         ("encrypt_one_of (k=2)", lambda: encrypt_one_of(pk, faces, 1, b"c", entropy),
-         floor(smul=1, bmul=1, add=1) + floor(bmul=2, smul=3, add=3), 300),
+         floor(smul=1, bmul=1, add=1) + floor(bmul=2, smul=3, add=3), scale(300)),
         ("verify_one_of (k=2)", lambda: verify_one_of(pk, faces, proven, b"c"),
-         floor(bmul=2, smul=4, add=6), 300),
+         floor(bmul=2, smul=4, add=6), scale(300)),
         ("seal_share (sealed token)",
          lambda: seal_share(x, ct.c1, receiver_public, b"c", entropy, public),
-         floor(bmul=3, smul=4, add=2), 500),
+         floor(bmul=3, smul=4, add=2), scale(500)),
         ("verify_sealed_share", lambda: verify_sealed_share(sealed, ct.c1, public,
                                                             receiver_public, b"c"),
-         floor(bmul=2, smul=5, add=4), 500),
+         floor(bmul=2, smul=5, add=4), scale(500)),
         ("open_sealed_share", lambda: open_sealed_share(sealed, receiver),
-         floor(smul=1, add=1), 500),
+         floor(smul=1, add=1), scale(500)),
     ]
     print("\ntoolkit operations: cost, floor (raw ops it is made of), ratio")
     for name, fn, fl, reps in ops:
@@ -146,11 +151,11 @@ def main() -> None:
         print(f"  {name:30s} {t * 1e6:8.1f} us   floor {fl * 1e6:7.1f} us   {ratio}")
 
     print("\nshuffle proof, one column, N ciphertexts (prove includes the shuffle itself)")
-    for cards in (5, 52, 76):
+    for cards in (5,) if quick else (5, 52, 76):
         deck = Deck.fresh(Faces.of("bench", [f"c{i}" for i in range(cards)])).cards
         deck = shuffle_and_prove(deck, pk, b"c", entropy)[0]
         out, proof = shuffle_and_prove(deck, pk, b"c", entropy)
-        reps = max(3, 200 // cards)
+        reps = 1 if quick else max(3, 200 // cards)
         tp = cpu(lambda d=deck: shuffle_and_prove(d, pk, b"c", entropy), reps)  # type: ignore[misc]
         tv = cpu(lambda d=deck, o=out, pr=proof: verify_shuffle(d, o, pk, pr, b"c"), reps)  # type: ignore[misc]
         fp = floor(smul=5 * cards + 1, bmul=4 * cards + 4, add=8 * cards)
@@ -160,7 +165,7 @@ def main() -> None:
 
     print("\nshuffle phases (each seat proves once and verifies every other seat's shuffle,"
           " from received CBOR)")
-    targets = {(52, 4): 0.25, (52, 10): 0.6, (76, 4): None}
+    targets = {(5, 2): None} if quick else {(52, 4): 0.25, (52, 10): 0.6, (76, 4): None}
     for (cards, seats), target in targets.items():
         worst, prove, verify = shuffle_phase(cards, seats)
         goal = f"target <= {target:.2f} s" if target else ""

@@ -423,20 +423,6 @@ async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int
     return 0
 
 
-def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("doctor", help="check that this machine can find and play LAN tables, "
-                       "and say how to fix what stops it")
-    p.add_argument("--interface", default=None,
-                   help="IPv4 address or interface name to check (default: the one a game "
-                        "would choose)")
-    p.add_argument("--wait", type=float, default=None,
-                   help="seconds to listen for other machines running the doctor "
-                        "(default 3, or 30 with --peers)")
-    p.add_argument("--peers", type=int, default=0,
-                   help="require hearing and reaching this many other machines that run "
-                        "`spycraft doctor` at the same time")
-
-
 def run(args: argparse.Namespace) -> int:
     if args.peers < 0:
         print("spycraft doctor: --peers must be 0 or more", file=sys.stderr)

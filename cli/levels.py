@@ -14,17 +14,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from spycraft.cli.commands import add_level_options
 from spycraft.engines import bots, registry
 from spycraft.engines.registry import GameDefinition
 
-
-def add_level_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--level", default=None,
-                   help="how strong the bots play: easy, normal (default) or expert (where the "
-                        "game has one); one for all bot seats, or a comma list, one per bot seat")
-    p.add_argument("--effort", type=int, default=1,
-                   help="expert bots do this many times their usual work per decision "
-                        "(default 1)")
+__all__ = ["add_level_options", "any_game", "levels_for", "parse_levels"]
 
 
 def levels_for(args: argparse.Namespace, definition: GameDefinition | None, count: int,

@@ -9,22 +9,22 @@ failed audit or game error, 2 bad usage or an unreadable file.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from spycraft.cli.levels import add_level_options
-from spycraft.cli.tui import PlayerLeft
-from spycraft.engines.registry import game_names, load, option_names
+from spycraft.cli import commands
+from spycraft.cli.app import PlayerLeft
+from spycraft.engines.registry import about, game_names, option_names
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
-    """--players, and one flag per option that some game declares (``rules.options``)."""
+    """--players, and one flag per option that some game declares (``ABOUT.options``, the same
+    as its engine's ``rules.options``, read without importing the engine)."""
     p.add_argument("--players", type=int, default=None, help="number of seats (game default)")
     yes_no = []
     for name in option_names():
-        users = [(g, o) for g in game_names() for o in load(g).flags if o.name == name]
+        users = [(g, o) for g in game_names() for o in about(g).options if o.name == name]
         text = "; ".join(f"{g}: {o.help}" for g, o in users)
         choices = sorted({c for _, o in users for c in o.choices})
         if choices:
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the transcript to this file, or into this folder as "
                    "GAME-seedN.cbor")
     p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")
-    add_level_options(p)
+    commands.add_level_options(p)
     p.add_argument("--quiet", action="store_true", help="print only the result")
     add_game_options(p)
 
@@ -64,12 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--line", action="store_true",
                    help="pages of text instead of the full-screen table (as when piped)")
 
-    from spycraft.cli import doctor, guide, lan, watch
-
-    lan.add_commands(sub, add_game_options)
-    watch.add_command(sub)
-    doctor.add_command(sub)
-    guide.add_command(sub)
+    commands.add_lan(sub, add_game_options)
+    commands.add_watch(sub)
+    commands.add_doctor(sub)
+    commands.add_rules(sub)
     COMMANDS.clear()
     COMMANDS.update(sub.choices)
     return parser
@@ -85,6 +83,8 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     the top level's) and the flag it was probably meant to be."""
     args, extra = parser.parse_known_args(words)
     if extra:
+        import difflib
+
         command = COMMANDS.get(args.command, parser)
         flags = [flag for action in command._actions for flag in action.option_strings]
         guesses = [difflib.get_close_matches(word.split("=")[0], flags, n=1)
@@ -107,19 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 130
             words = list(chosen)
     args = parse(parser, words)
-    from spycraft.cli import doctor, guide, lan, offline, watch
-
-    handlers = {
-        "selfplay": offline.selfplay,
-        "audit": offline.audit,
-        "replay": offline.replay,
-        "doctor": doctor.run,
-        "watch": watch.run,
-        "rules": guide.show,
-    }
-    handlers.update(lan.handlers())
     try:
-        return handlers[args.command](args)
+        return handler(args.command)(args)
     except KeyboardInterrupt:
         return left(args, "interrupted (Ctrl-C)", 130)
     except PlayerLeft:
@@ -128,6 +117,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush is silent too
         return 0
+
+
+OFFLINE = ("selfplay", "audit", "replay")
+LAN = ("play", "host", "join", "bots", "tables", "resume")
+
+
+def handler(command: str) -> Callable[[argparse.Namespace], int]:
+    """What runs ``command``, its module imported only now: an offline command imports neither
+    trio nor zeroconf, and only ``replay``, ``rules`` at a terminal and the LAN commands of a
+    person import prompt-toolkit (for the full-screen table or the pager)."""
+    if command in OFFLINE:
+        from spycraft.cli import offline
+
+        run: Callable[[argparse.Namespace], int] = getattr(offline, command)
+        return run
+    if command in LAN:
+        from spycraft.cli import lan
+
+        return lan.handlers()[command]
+    if command == "doctor":
+        from spycraft.cli import doctor
+
+        return doctor.run
+    if command == "watch":
+        from spycraft.cli import watch
+
+        return watch.run
+    from spycraft.cli import guide  # rules
+
+    return guide.show
 
 
 def lobby() -> tuple[str, ...] | None:

@@ -14,13 +14,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spycraft.cli import app
-from spycraft.cli.levels import levels_for
-from spycraft.cli.outcome import verdict
-from spycraft.cli.pager import Pager, Stopped
-from spycraft.crypto.chat import ChatAudit, check_chat_log
 from spycraft.crypto.encoding import item_length
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import EncodingError, MalformedRecord, RecordError
@@ -31,8 +27,9 @@ from spycraft.engines import bots, registry
 from spycraft.engines.agent import Agent
 from spycraft.engines.audit import Unreadable
 from spycraft.engines.audit import audit as audit_bytes
-from spycraft.engines.local import new_local_table
-from spycraft.p2p.chat import talk_rule
+
+if TYPE_CHECKING:  # imported where used: an audit needs neither the pager nor selfplay's table
+    from spycraft.crypto.chat import ChatAudit
 
 
 def game_options(definition: registry.GameDefinition, args: argparse.Namespace) -> dict[str, Any]:
@@ -74,6 +71,10 @@ def bot_agents(definition: registry.GameDefinition, spec: str, players: int,
 
 
 def selfplay(args: argparse.Namespace) -> int:
+    from spycraft.cli.levels import levels_for
+    from spycraft.cli.outcome import verdict
+    from spycraft.engines.local import new_local_table
+
     definition = registry.load(args.game)
     try:
         options = game_options(definition, args)
@@ -184,6 +185,9 @@ def read_chat(transcript: Path, genesis: Genesis, head: int,
     path = chat_path(transcript)
     if not path.exists():
         return None
+    from spycraft.crypto.chat import ChatAudit, check_chat_log
+    from spycraft.p2p.chat import talk_rule
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -230,6 +234,8 @@ def audit(args: argparse.Namespace) -> int:
 
 
 def replay(args: argparse.Namespace) -> int:
+    from spycraft.cli.pager import Pager, Stopped
+
     data = read_file(args.file)
     if data is None:
         return 2

@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable, Sequence
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from spycraft.cli import app
 from spycraft.engines.agent import Decision
 
 Printer = Callable[[str], None]
 
 
-class PlayerLeft(Exception):
-    """The person's input ended (Ctrl-D, or the end of a pipe) while a decision was open."""
+PlayerLeft = app.PlayerLeft  # declared where cli.main catches it without prompt-toolkit
 
 
 class Hint(Exception):

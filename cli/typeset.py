@@ -16,7 +16,7 @@ a list of prompt-toolkit fragments (``(style, text)`` pairs), set here for one w
 * ``pack`` lays out short items (the facts of a status panel) several to a line where they
   fit whole.
 
-Widths are terminal cells (``get_cwidth``), so wide characters in a player's name count twice.
+Widths are terminal cells (``cells``), so wide characters in a player's name count twice.
 Nothing here knows a game; ``cli.app.picture`` and ``cli.markdown`` set their text with it.
 """
 
@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-
-from prompt_toolkit.utils import get_cwidth
+from functools import lru_cache
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -33,9 +32,24 @@ Line = list[Fragment]
 _PIECES = re.compile(r"( +|\n)")
 
 
+ONE_CELL = frozenset("─│┌┐└┘├┤┬┴┼•·…–—−×→←§")
+"""Characters the typesetting and the guides draw with, one cell each (as ``wcwidth`` says,
+which a test checks): counted without importing ``wcwidth``."""
+
+
 def cells(text: str) -> int:
-    """How many terminal cells ``text`` takes."""
-    return len(text) if text.isascii() else get_cwidth(text)
+    """How many terminal cells printable ``text`` takes: as prompt-toolkit counts them when it
+    draws (``wcwidth`` of each character), without importing it."""
+    if text.isascii():
+        return len(text)
+    return sum(1 if c in ONE_CELL else _char_cells(c) for c in text)
+
+
+@lru_cache(maxsize=4096)
+def _char_cells(char: str) -> int:
+    from wcwidth import wcwidth  # only for other text than ASCII (its tables take a while)
+
+    return max(0, wcwidth(char))
 
 
 def line_width(line: Iterable[Fragment]) -> int:

@@ -28,7 +28,7 @@ from typing import Any
 import trio
 
 from spycraft.cli.config import data_dir
-from spycraft.cli.lan import Narrator, _run, add_line_option, add_net_options, write_transcript
+from spycraft.cli.lan import Narrator, _run, write_transcript
 from spycraft.cli.offline import chat_path
 from spycraft.cli.outcome import verdict
 from spycraft.crypto.chat import check_chat_log
@@ -43,19 +43,6 @@ from spycraft.p2p.session import Session, SessionConfig
 
 GATHER = 1.5
 """Seconds to gather the ads of the chosen table once the first of them is seen."""
-
-
-def add_command(sub: Any) -> None:
-    p = sub.add_parser("watch", help="follow a table in play as a spectator")
-    p.add_argument("table", nargs="?", help="table id (a prefix is enough); default: the first")
-    p.add_argument("--wait", type=float, default=30.0, help="seconds to look for the table")
-    p.add_argument("--seat", type=int, default=None,
-                   help="watch through this seat first (default: the least watched)")
-    p.add_argument("--out", default=None,
-                   help="write the transcript to this file at the end, or into this folder as "
-                        "TABLE.cbor (and the table talk beside it)")
-    add_line_option(p)
-    add_net_options(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,9 @@ A game is a package with one file per role (the same layout for every game):
 ``seat.py``      the ``GameSeat`` subclass: the private side, how it builds each record;
 ``bots.py``      decision policies (``Agent``s);
 ``view.py``      what one seat sees: text pictures, one line per record, hindsight for replay;
-``__init__.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``.
+``definition.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``;
+``__init__.py``  its ``ABOUT`` (``engines.about``: title, seat counts, options as plain data, read
+                 without importing the engine) and, on first use, the declaration's names.
 
 Each record kind is declared once, as a ``Move``: the schema of its body (``engines.schema``),
 how the protocol applies it, how a seat builds it, and which decision (if any) it asks the
@@ -50,10 +52,13 @@ from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue, Unattributed
 from spycraft.crypto.records import Genesis, Record
+from spycraft.engines import about
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.schema import Fields
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.table import GameNeed, Turn
+
+Option = about.Option  # declared in engines.about, which the command line reads without an engine
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -85,33 +90,6 @@ class Move(Generic[S]):
     apply: Callable[[S, Record, Body], S]
     build: Callable[[Any, S, Build], Body]  # (the game's seat, state, build) -> body
     asks: str | None = None  # the decision kind the builder asks the player, if any
-
-
-@dataclass(frozen=True)
-class Option:
-    """A genesis option: yes/no (``--name-with-dashes``), or one of ``choices`` (``--name X``,
-    ``default`` when not given)."""
-
-    name: str
-    help: str
-    choices: tuple[str, ...] = ()
-    default: str | None = None
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    def value(self, given: Any) -> bool | str:
-        """The genesis value for what the player gave (None: not given)."""
-        if not self.choices:
-            return given is True
-        return self.default if given is None and self.default is not None else str(given)
-
-    def check(self, value: Any) -> None:
-        if self.choices and value not in self.choices:
-            raise ValueError(f"{self.name} is one of {', '.join(self.choices)}")
-        if not self.choices and not isinstance(value, bool):
-            raise ValueError(f"{self.name} is true or false")
 
 
 def moves(*declared: Move[S]) -> dict[str, Move[S]]:

@@ -1,8 +1,10 @@
 """The games spycraft plays: the one list of games; each game package exports a ``GameDefinition``.
 
 A new game adds one line to ``_MODULES`` and nothing else outside its package: the command
-line takes its options from ``rules.options``, setuptools finds the package, and the
-conformance suite (``tests/conformance``) tests every game listed here.
+line takes its options from the package's ``ABOUT`` (``about``, which imports no engine; the
+conformance suite holds it equal to ``rules.options``), setuptools finds the package, and the
+conformance suite (``tests/conformance``) tests every game listed here. ``load`` imports a
+game's declaration (``definition``) and with it its engine.
 """
 
 from __future__ import annotations
@@ -10,14 +12,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spycraft.crypto.entropy import Entropy
-from spycraft.engines.agent import Agent
-from spycraft.engines.game import Move, Option
-from spycraft.engines.seat import SeatFactory
-from spycraft.engines.table import GameRules, Table
-from spycraft.engines.viewmodel import Event, Screen
+from spycraft.engines.about import About, Option
+
+if TYPE_CHECKING:  # the registry imports no engine until a game is loaded
+    from spycraft.crypto.entropy import Entropy
+    from spycraft.engines.agent import Agent
+    from spycraft.engines.game import Move
+    from spycraft.engines.seat import SeatFactory
+    from spycraft.engines.table import GameRules, Table
+    from spycraft.engines.viewmodel import Event, Screen
 
 TALK_ALWAYS = "always"
 TALK_NEVER = "never"
@@ -60,6 +65,8 @@ class GameDefinition:
         return self.talk == TALK_ALWAYS or (self.talk == TALK_AFTER and finished)
 
     def table(self) -> Table[Any]:
+        from spycraft.engines.table import Table
+
         return Table(self.rules)
 
     @property
@@ -99,12 +106,20 @@ def game_names() -> tuple[str, ...]:
 
 def option_names() -> tuple[str, ...]:
     """Every option some game declares, sorted: the command line offers one flag each."""
-    return tuple(sorted({o.name for name in _MODULES for o in load(name).flags}))
+    return tuple(sorted({o.name for name in _MODULES for o in about(name).options}))
+
+
+def about(name: str) -> About:
+    """What the command line knows of a game without importing its engine (``engines.about``)."""
+    if name not in _MODULES:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
+    known: About = importlib.import_module(_MODULES[name]).ABOUT
+    return known
 
 
 def load(name: str) -> GameDefinition:
     if name not in _MODULES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
-    module = importlib.import_module(_MODULES[name])
+    module = importlib.import_module(_MODULES[name] + ".definition")
     definition: GameDefinition = module.GAME
     return definition

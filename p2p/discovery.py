@@ -5,7 +5,8 @@ Theory of operation:
 * A table is one service of type ``_spycraft._tcp.local.`` named ``spycraft-<table id hex>``.
   Its SRV/A records give the opener's address and TCP port; its TXT record says what the table
   is: ``v`` protocol version, ``game``, ``opt`` options digest (hex), ``o`` the options
-  themselves (``encode_options``: ``+name`` yes, ``-name`` no, ``name:choice``, sorted, at most
+  themselves (``encode_options``: ``+name`` yes, ``-name`` no, ``name:choice``, ``name=42`` an
+  integer (decimal, canonical, within 64 bits), sorted, at most
   ``MAX_OPTIONS`` of them in ``MAX_OPTIONS_TEXT`` bytes), ``seats`` taken/total ("1/2"),
   ``table`` table id (hex), ``fp`` the opener's identity fingerprint and, optionally, ``n`` the
   opener's name (UTF-8, printable, at most ``MAX_NAME`` characters). An ad whose ``o`` does not
@@ -99,6 +100,8 @@ _WATCHING = re.compile(r"0|[1-9][0-9]{0,3}")
 _FROM = re.compile(r"host|0|[1-9][0-9]?")
 _OPTION_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _OPTION_CHOICE = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+_OPTION_INTEGER = re.compile(r"0|-?[1-9][0-9]{0,18}")  # canonical decimal: one integer, one text
+_INTEGER_RANGE = range(-(2**63), 2**63)
 
 T = TypeVar("T")
 AdChange = Literal["added", "updated", "removed"]
@@ -361,11 +364,11 @@ class TableAd:
     port: int
     watching: int | None = None  # None: an open table; else one peer's ad of a table in play
     source: str | None = None  # which peer: its seat number, or "host"
-    options: tuple[tuple[str, bool | str], ...] = ()  # sorted by name; they hash to the digest
+    options: tuple[tuple[str, OptionValue], ...] = ()  # sorted by name; they hash to the digest
     opener: str | None = None  # the name the opener gave (printable), when the ad carries it
 
 
-OptionValue = bool | str
+OptionValue = bool | str | int
 
 
 @dataclass(frozen=True)
@@ -389,9 +392,10 @@ def options_digest(game: str, options: Mapping[str, Any]) -> bytes:
 
 
 def encode_options(options: Mapping[str, Any]) -> str:
-    """The ``o`` value of an ad: ``+name`` for yes, ``-name`` for no, ``name:choice``, sorted by
-    name, comma-separated. ``DiscoveryError`` for options an ad cannot carry (too many, too long,
-    or a value that is neither yes/no nor a short choice)."""
+    """The ``o`` value of an ad: ``+name`` for yes, ``-name`` for no, ``name:choice``, ``name=N``
+    for an integer, sorted by name, comma-separated. ``DiscoveryError`` for options an ad cannot
+    carry (too many, too long, or a value that is neither yes/no, a short choice nor an integer
+    within 64 bits)."""
     if len(options) > MAX_OPTIONS:
         raise DiscoveryError(f"an ad carries at most {MAX_OPTIONS} options")
     parts = []
@@ -403,6 +407,8 @@ def encode_options(options: Mapping[str, Any]) -> str:
             parts.append(("+" if value else "-") + name)
         elif isinstance(value, str) and _OPTION_CHOICE.fullmatch(value):
             parts.append(f"{name}:{value}")
+        elif type(value) is int and value in _INTEGER_RANGE:
+            parts.append(f"{name}={value}")
         else:
             raise DiscoveryError(f"option {name} = {value!r} cannot go in an ad")
     text = ",".join(parts)
@@ -422,10 +428,15 @@ def decode_options(text: str) -> tuple[tuple[str, OptionValue], ...]:
         value: OptionValue
         if part[:1] in ("+", "-"):
             name, value = part[1:], part[0] == "+"
+        elif "=" in part:
+            name, _, number = part.partition("=")
+            if not _OPTION_INTEGER.fullmatch(number) or int(number) not in _INTEGER_RANGE:
+                raise DiscoveryError("o gives an integer option in canonical decimal, in 64 bits")
+            value = int(number)
         else:
             name, colon, value = part.partition(":")
             if not colon or not _OPTION_CHOICE.fullmatch(value):
-                raise DiscoveryError("o entries read +name, -name or name:choice")
+                raise DiscoveryError("o entries read +name, -name, name:choice or name=N")
         if not _OPTION_NAME.fullmatch(name):
             raise DiscoveryError("o names an option badly")
         found.append((name, value))

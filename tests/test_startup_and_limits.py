@@ -39,3 +39,59 @@ def test_spycraft_audit_of_an_endless_file_is_a_one_line_error(tmp_path: Path) -
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "larger than a transcript may be" in done.stderr
+
+
+LIBRARIES = ("prompt_toolkit", "trio", "zeroconf")
+"""What only the full-screen table (prompt-toolkit) and the network commands (trio, zeroconf)
+use: a command that does neither must not import them."""
+
+PROBE = """\
+import atexit, sys
+def listed():
+    with open(sys.argv[1], "w") as out:
+        out.write("\\n".join(sorted(sys.modules)))
+atexit.register(listed)
+from spycraft.cli.main import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def modules_of(tmp_path: Path, *args: str) -> set[str]:
+    """The modules a real ``spycraft ARGS`` process holds when it exits (its output a pipe)."""
+    listing = tmp_path / "modules.txt"
+    done = subprocess.run([sys.executable, "-c", PROBE, str(listing), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return set(listing.read_text().split())
+
+
+def engines_in(modules: set[str]) -> set[str]:
+    """The games whose engine is loaded: anything of a game package beyond its ``ABOUT``."""
+    from spycraft.engines import registry
+
+    return {game for game in registry.game_names() for name in modules
+            if name.startswith(registry._MODULES[game] + ".")}
+
+
+def libraries_in(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in LIBRARIES}
+
+
+@pytest.mark.parametrize("args", [("--help",), ("rules", "resistance"), ("rules", "shady-agents"),
+                                  ("selfplay", "--help"), ("play", "--help"), ("audit", "--help")])
+def test_talking_about_the_games_loads_no_engine_no_network_and_no_screen(
+        tmp_path: Path, args: tuple[str, ...]) -> None:
+    modules = modules_of(tmp_path, *args)
+    assert libraries_in(modules) == set()
+    assert engines_in(modules) == set()
+
+
+def test_an_audit_loads_the_engine_of_its_game_alone_and_no_network_or_screen(
+        tmp_path: Path) -> None:
+    path = tmp_path / "game.cbor"
+    made = spycraft("selfplay", "spies-and-lies", "--seed", "3", "--quiet", "--out", str(path))
+    assert made.returncode == 0, made.stderr
+    modules = modules_of(tmp_path, "audit", str(path))
+    assert libraries_in(modules) == set()
+    assert engines_in(modules) == {"spies-and-lies"}

@@ -33,3 +33,10 @@ def wanted(args: argparse.Namespace | None = None) -> bool:
     if os.environ.get("TERM") == "dumb":
         return False
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+class PlayerLeft(Exception):
+    """The person's input ended (Ctrl-D, or the end of a pipe) while a decision was open.
+
+    The line mode (``cli.tui``) and the application (``bridge``) raise it alike; it is declared
+    here, where nothing is imported, so that ``cli.main`` can catch it without prompt-toolkit."""

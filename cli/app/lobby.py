@@ -44,7 +44,7 @@ from spycraft.crypto.text import printable
 from spycraft.engines import bots, registry
 from spycraft.p2p.discovery import DiscoveryError, TableAd, browse_tables
 
-OptionPairs = Sequence[tuple[str, bool | str]]
+OptionPairs = Sequence[tuple[str, bool | str | int]]
 
 
 def describe_options(options: OptionPairs) -> str:
@@ -56,7 +56,7 @@ def describe_options(options: OptionPairs) -> str:
 
 def game_title(game: str) -> str:
     try:
-        return registry.load(game).title
+        return registry.about(game).title  # without importing the engine
     except KeyError:
         return f"{game} (a game this copy does not know)"
 

@@ -4,78 +4,47 @@
 its rules; ``protocol`` puts them on the table (commitments to types proven to be the 13 types,
 the beacon's assignment, membership proofs for every answer and statement, the final
 openings); ``seat`` is one player's private side; ``notebook`` the deductions of §11; ``bots``
-decide; ``view`` shows. Here: every record kind declared once (``MOVES``) and the definition.
+decide; ``view`` shows; ``definition`` declares every record kind once (``MOVES``) and the
+``GameDefinition``.
+
+Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
+declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` on first use.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spycraft.engines.confusion import protocol as P
-from spycraft.engines.confusion.bots import BOTS
-from spycraft.engines.confusion.model import Game
-from spycraft.engines.confusion.protocol import Confusion
-from spycraft.engines.confusion.screen import screen, story
-from spycraft.engines.confusion.seat import ConfusionSeat
-from spycraft.engines.confusion.view import hindsight, render
-from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
-from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, ListOf, Nullable, Text, body
-from spycraft.engines.screens import narration
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.about import About, Option
 
-NAME = Text(16)  # spy ids, squares, modes, types, tokens, actions: the rules judge the value
-Seat = ConfusionSeat
+if TYPE_CHECKING:
+    from spycraft.engines.confusion.definition import (
+        GAME,
+        MOVES,
+        NAME,
+        RULES,
+        Seat,
+        options,
+        seat,
+    )
 
-MOVES: dict[str, Move[Game]] = moves(
-    Move("assign", body(commitments=ListOf(Fixed((BYTES32, BYTES32)), size=13),
-                        proof=Encoded("permutation proof")), P.apply_assign, Seat.build_assign),
-    Move("token", body(token=NAME, spies=ListOf(NAME, high=2)), P.apply_token, Seat.build_token,
-         "token"),
-    Move("show", body(type=NAME, proof=Encoded("membership proof")), P.apply_show,
-         Seat.build_show),
-    Move("free", body(action=NAME, spy=Nullable(NAME), proof=Nullable(Encoded("membership proof"))),
-         P.apply_free, Seat.build_free, "free_action"),
-    Move("announce", body(spy=NAME, mode=NAME, to=NAME), P.apply_announce, Seat.build_announce,
-         "announce"),
-    Move("answer", body(yes=BOOL, proof=Encoded("membership proof"),
-                        promotion=Nullable(Fixed((BOOL, Encoded("membership proof"))))),
-         P.apply_answer, Seat.build_answer, "answer"),
-    Move("statement", body(promoted=BOOL, proof=Encoded("membership proof")), P.apply_statement,
-         Seat.build_statement),
-    Move("final", body(openings=ListOf(Fixed((NAME, BYTES32)), size=13)), P.apply_final,
-         Seat.build_final),
-)
+__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat", "options", "seat"]
 
-RULES = Confusion(MOVES)
-
-
-def seat(context: SeatContext) -> ConfusionSeat:
-    return ConfusionSeat(context, MOVES)
-
-
-def options(players: int = 2, **given: Any) -> dict[str, Any]:
-    """Genesis options from the command line: ``tokens`` and ``first``; exactly two players."""
-    if players != 2:
-        raise ValueError("confusion is played by exactly two players")
-    unknown = sorted(set(given) - {"tokens", "first"})
-    if unknown:
-        raise ValueError(f"confusion has no option {', '.join(unknown)}")
-    return {o.name: o.value(given.get(o.name)) for o in RULES.options}
-
-
-GAME = GameDefinition(
+ABOUT = About(
     name="confusion",
     title="Confusion: Espionage and Deception in the Cold War",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    options=options,
-    render=render,
-    narrate=narration(story),
-    hindsight=hindsight,
-    moves=MOVES,
-    paced=frozenset({"answer", "statement"}),
-    screen=screen,
-    story=story,
+    seat_counts=(2,),
+    options=(
+        Option("tokens", "the special action tokens (reveal, double, swap), §10"),
+        Option("first", "who moves first", ("random", "white", "red"), "random"),
+    ),
 )
+
+
+def __getattr__(name: str) -> Any:
+    """The declaration's names, imported on first use (PEP 562)."""
+    if name in __all__:
+        from spycraft.engines.confusion import definition
+
+        return getattr(definition, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,129 +1,50 @@
 """The Resistance with The Plot Thickens (rules/resistance.md): 5-10 players, no trusted dealer.
 
-The declaration of the game: every record kind once (``MOVES``: body schema, how the protocol
-applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
+``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
+protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
 ``model`` is the rulebook over public state, ``protocol`` the records and hidden steps, ``seat``
 one player's private side, ``bots`` the policies, ``view`` and ``hindsight`` what a seat sees.
+
+Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
+declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` on first use.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spycraft.engines.game import Move, moves
-from spycraft.engines.protocols import role_deal
-from spycraft.engines.registry import GameDefinition
-from spycraft.engines.resistance import protocol as P
-from spycraft.engines.resistance.bots import BOTS
-from spycraft.engines.resistance.hindsight import hindsight
-from spycraft.engines.resistance.model import MISSIONS
-from spycraft.engines.resistance.protocol import ResistanceRules, State
-from spycraft.engines.resistance.screen import screen, story
-from spycraft.engines.resistance.seat import ResistanceSeat
-from spycraft.engines.resistance.view import narrate, render
-from spycraft.engines.schema import (
-    BOOL,
-    BYTES32,
-    SEAT,
-    Encoded,
-    Fixed,
-    Int,
-    ListOf,
-    Nullable,
-    Text,
-    body,
-)
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.about import About, Option
 
-CARD = Text(32)  # a plot card id
-SHARES = ListOf(Encoded("decryption share"), high=64)
-Seat = ResistanceSeat
+if TYPE_CHECKING:
+    from spycraft.engines.resistance.definition import (
+        CARD,
+        GAME,
+        MOVES,
+        RULES,
+        SHARES,
+        Seat,
+        options,
+        seat,
+    )
 
-MOVES: dict[str, Move[State]] = moves(
-    # setup: the role deal with recognition (engines.protocols.role_deal)
-    *(
-        Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt)
-        for kind in role_deal.KINDS
-    ),
-    # decisions (rules section 9)
-    Move(
-        "strong_leader", body(play=BOOL), P.apply_strong_leader, Seat.build_strong_leader,
-        "strong_leader",
-    ),
-    Move("plot_deal", body(deal=ListOf(Fixed((CARD, SEAT)), low=1, high=-1)), P.apply_plot_deal,
-         Seat.build_plot_deal, "plot_deal"),
-    Move("overheard", body(target=SEAT), P.apply_overheard, Seat.build_overheard,
-         "overheard_target"),
-    Move("open_up", body(viewer=SEAT), P.apply_open_up, Seat.build_open_up, "open_up_viewer"),
-    Move(
-        "propose",
-        body(mission=Int(MISSIONS[0], MISSIONS[-1]), team=ListOf(SEAT, low=1, high=-1)),
-        P.apply_propose,
-        Seat.build_propose,
-        "propose",
-    ),
-    Move(
-        "take_responsibility",
-        body(take=Nullable(Fixed((SEAT, CARD)))),
-        P.apply_take_responsibility,
-        Seat.build_take_responsibility,
-        "take_responsibility",
-    ),
-    Move("no_confidence", body(play=BOOL), P.apply_no_confidence, Seat.build_no_confidence,
-         "no_confidence"),
-    Move("spotlight", body(target=Nullable(SEAT)), P.apply_spotlight, Seat.build_spotlight,
-         "spotlight"),
-    Move("close_eye", body(target=Nullable(SEAT)), P.apply_close_eye, Seat.build_close_eye,
-         "close_eye"),
-    # hidden steps
-    Move("look", body(sealed=Encoded("sealed face token")), P.apply_look, Seat.build_look),
-    Move("vote_commit", body(commitment=BYTES32), P.apply_vote_commit, Seat.build_vote_commit,
-         "vote"),
-    Move("vote_open", body(vote=BOOL, nonce=BYTES32), P.apply_vote_open, Seat.build_vote_open),
-    Move("mission_card", body(card=Encoded("mission card")), P.apply_mission_card,
-         Seat.build_mission_card, "mission_card"),
-    Move("spotlight_shares", body(shares=SHARES), P.apply_spotlight_shares,
-         Seat.build_spotlight_shares),
-    Move("eye_token", body(share=Encoded("decryption share")), P.apply_eye_token,
-         Seat.build_eye_token),
-    Move("mix", body(cards=ListOf(Encoded("ciphertext"), high=64), proof=Encoded("shuffle proof")),
-         P.apply_mix, Seat.build_mix),
-    Move("mission_shares", body(shares=SHARES), P.apply_mission_shares,
-         Seat.build_mission_shares),
-    # the final reveal
-    Move(
-        "reveal",
-        body(secret=Encoded("key share secret")),
-        P.apply_reveal,
-        Seat.build_reveal,
-    ),
-)
+__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat", "options", "seat"]
 
-RULES = ResistanceRules(MOVES)
-
-
-def seat(context: SeatContext) -> ResistanceSeat:
-    return ResistanceSeat(context, MOVES)
-
-
-def options(
-    players: int = 5, plot: bool = False, targeting: bool = False, blind_spies: bool = False
-) -> dict[str, Any]:
-    """Genesis options from the CLI's keywords (``players`` is the seat count, not an option)."""
-    return {"plot": bool(plot), "targeting": bool(targeting), "blind_spies": bool(blind_spies)}
-
-
-GAME = GameDefinition(
+ABOUT = About(
     name="resistance",
     title="The Resistance",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    options=options,
-    render=render,
-    narrate=narrate,
-    hindsight=hindsight,
-    moves=MOVES,
-    screen=screen,
-    story=story,
+    seat_counts=(5, 6, 7, 8, 9, 10),
+    options=(
+        Option("plot", "The Plot Thickens expansion"),
+        Option("targeting", "variant: the Leader picks the mission (Targeting)"),
+        Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
+    ),
 )
+
+
+def __getattr__(name: str) -> Any:
+    """The declaration's names, imported on first use (PEP 562)."""
+    if name in __all__:
+        from spycraft.engines.resistance import definition
+
+        return getattr(definition, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,84 +1,48 @@
 """Shady Agents (rules/shady-agents.md): hidden teams, face-down tools, interrogations.
 
-The declaration of the game: every record kind once (``MOVES``: body schema, how the protocol
-applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
+``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
+protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
 ``components``, ``cards`` and ``scoring`` are the rulebook as data; ``model`` the public game,
 ``protocol`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
 policies, ``view`` what a seat sees (and, with ``hindsight``, saw).
+
+Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
+declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` on first use.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spycraft.engines.game import Move, moves
-from spycraft.engines.protocols import role_deal
-from spycraft.engines.registry import GameDefinition
-from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
-from spycraft.engines.screens import narration
-from spycraft.engines.seat import SeatContext
-from spycraft.engines.shady_agents import protocol as P
-from spycraft.engines.shady_agents.bots import BOTS
-from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
-from spycraft.engines.shady_agents.screen import screen, story
-from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
-from spycraft.engines.shady_agents.view import hindsight, render
+from spycraft.engines.about import About
 
-SEALED_TOOL = Fixed((SEAT, Encoded("sealed tool")))
-Seat = ShadyAgentsSeat
-DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
+if TYPE_CHECKING:
+    from spycraft.engines.shady_agents.definition import (
+        DEAL_KINDS,
+        GAME,
+        MOVES,
+        RULES,
+        SEALED_TOOL,
+        Seat,
+        options,
+        seat,
+    )
 
-MOVES: dict[str, Move[State]] = moves(
-    *(Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt) for kind in DEAL_KINDS),
-    Move(
-        "round_one",
-        body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
-        P.apply_round_one,
-        Seat.build_round_one,
-        "round_one",
-    ),
-    Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
-    Move(
-        "round_two",
-        body(gifts=ListOf(SEALED_TOOL, low=1, high=2),
-             both=Encoded("proof of one Bullet and one Medkit")),
-        P.apply_round_two,
-        Seat.build_round_two,
-        "round_two",
-    ),
-    Move(
-        "reveal",
-        body(secret=Encoded("key share secret")),
-        P.apply_reveal,
-        Seat.build_reveal,
-    ),
-)
+__all__ = [
+    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat", "options", "seat",
+]
 
-RULES = ShadyAgentsRules(MOVES)
-
-
-def seat(context: SeatContext) -> ShadyAgentsSeat:
-    return ShadyAgentsSeat(context, MOVES)
-
-
-def options(players: int = 4, **unknown: Any) -> dict[str, Any]:
-    """Genesis options from the command line: none."""
-    if unknown:
-        raise ValueError(f"shady-agents has no option {', '.join(sorted(unknown))}")
-    return {}
-
-
-GAME = GameDefinition(
+ABOUT = About(
     name="shady-agents",
     title="Shady Agents",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    options=options,
-    render=render,
-    narrate=narration(story),
-    hindsight=hindsight,
-    moves=MOVES,
-    screen=screen,
-    story=story,
+    seat_counts=(4, 5, 6, 7, 8, 9, 10),
 )
+
+
+def __getattr__(name: str) -> Any:
+    """The declaration's names, imported on first use (PEP 562)."""
+    if name in __all__:
+        from spycraft.engines.shady_agents import definition
+
+        return getattr(definition, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

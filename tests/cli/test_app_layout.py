@@ -38,6 +38,18 @@ def test_wrapping_never_cuts_a_word_that_fits_and_loses_no_character(words, widt
     assert all(line.startswith(" " * hang) for line in text[1:])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(sorted(typeset.ONE_CELL) + list("ab é漢字\u0301\u200b")),
+               max_size=20))
+def test_text_takes_the_cells_prompt_toolkit_draws_it_in(text):
+    # typeset counts cells without importing prompt-toolkit (spycraft rules into a pipe); the
+    # full-screen table draws with prompt-toolkit's count, and the two must agree on any text
+    # that reaches the screen (printable: crypto.text.printable has taken control characters out)
+    from prompt_toolkit.utils import get_cwidth
+
+    assert typeset.cells(text) == get_cwidth(text)
+
+
 def test_a_word_wider_than_the_line_is_broken_not_cut():
     lines = typeset.wrap([("", "a supercalifragilistic word")], 8)
     assert typeset.plain(lines).split("\n") == ["a", "supercal", "ifragili", "stic", "word"]

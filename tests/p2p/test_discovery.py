@@ -28,6 +28,8 @@ from spycraft.p2p.discovery import (
     _txt_properties,
     browse_tables,
     choose_interface,
+    decode_options,
+    encode_options,
     find_interface,
     interface_address,
     network_interfaces,
@@ -175,6 +177,47 @@ def test_an_ad_carries_its_options_and_the_opener_name() -> None:
     assert parse_table_txt(wire) == ad
 
 
+@pytest.mark.parametrize("options", [{"laps": 30}, {"laps": 0, "rounds": -7, "seed": 2**63 - 1},
+                                     {"first": "red", "laps": -(2**63), "tokens": False}])
+def test_an_ad_carries_integer_options_as_integers(options: dict[str, object]) -> None:
+    # an integer option stays an integer end to end, so the ad's options hash to the digest the
+    # genesis's options hash to (a game with an integer option can be announced at all)
+    ad = TableTxt(bytes(16), "relay", options_digest("relay", options), 1, 3, "K7QF",
+                  PROTOCOL_VERSION, options=tuple(sorted(options.items())))
+    wire = _txt_bytes(_txt_properties(ad))
+    assert parse_table_txt(wire) == ad
+    assert all(type(v) is type(options[k]) for k, v in parse_table_txt(wire).options)
+
+
+def test_an_integer_and_the_text_of_its_digits_are_two_options() -> None:
+    assert encode_options({"laps": 30}) == "laps=30"
+    assert encode_options({"laps": "30"}) == "laps:30"
+    assert decode_options("laps=30") == (("laps", 30),)
+    assert decode_options("laps:30") == (("laps", "30"),)
+    assert options_digest("relay", {"laps": 30}) != options_digest("relay", {"laps": "30"})
+
+
+@pytest.mark.parametrize("text", ["laps=030", "laps=-0", "laps=+3", "laps=", "laps=3.0",
+                                  "laps=1e3", "laps= 3", "laps=0x1f", "laps=9223372036854775808",
+                                  "laps=-9223372036854775809", "laps=99999999999999999999",
+                                  "laps=3=4", "laps:3=4"])
+def test_an_integer_option_is_read_only_in_canonical_decimal_within_64_bits(text: str) -> None:
+    # one integer has one spelling, so two ads of one table cannot differ in how they write it
+    with pytest.raises(DiscoveryError):
+        decode_options(text)
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 1.5, None, b"30"])
+def test_an_option_an_ad_cannot_carry_is_refused_when_announcing(value: object) -> None:
+    with pytest.raises(DiscoveryError, match="cannot go in an ad"):
+        encode_options({"laps": value})
+
+
+def test_yes_and_no_stay_yes_and_no_not_one_and_zero() -> None:
+    assert encode_options({"plot": True, "laps": 1}) == "laps=1,+plot"
+    assert decode_options("laps=1,+plot") == (("laps", 1), ("plot", True))
+
+
 @pytest.mark.parametrize("change", [
     {"o": "+blind_spies,+plot,-targeting"},  # options that are not the digest's
     {"o": "-blind_spies,+plot"},
@@ -274,7 +317,7 @@ def test_an_announcer_refuses_an_ad_it_would_not_accept() -> None:
             LOOPBACK,
             port=4000,
             game="resistance",
-            options={"rounds": 3},
+            options={"rounds": [3]},  # a list: no ad carries it (an integer now does)
             table_id=bytes(16),
             fingerprint="K7QF",
             seats_total=5,

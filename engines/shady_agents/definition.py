@@ -1,0 +1,81 @@
+"""Shady Agents declared: every record kind once (``MOVES``), the rules, the ``GameDefinition``.
+
+The package imports this on first use of one of its names (``GAME``, ``MOVES``, ...); the
+command line reads the package's ``ABOUT`` without it (``engines.about``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.engines.game import Move, moves
+from spycraft.engines.protocols import role_deal
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
+from spycraft.engines.screens import narration
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.shady_agents import protocol as P
+from spycraft.engines.shady_agents.bots import BOTS
+from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
+from spycraft.engines.shady_agents.screen import screen, story
+from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
+from spycraft.engines.shady_agents.view import hindsight, render
+
+SEALED_TOOL = Fixed((SEAT, Encoded("sealed tool")))
+Seat = ShadyAgentsSeat
+DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
+
+MOVES: dict[str, Move[State]] = moves(
+    *(Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt) for kind in DEAL_KINDS),
+    Move(
+        "round_one",
+        body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
+        P.apply_round_one,
+        Seat.build_round_one,
+        "round_one",
+    ),
+    Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
+    Move(
+        "round_two",
+        body(gifts=ListOf(SEALED_TOOL, low=1, high=2),
+             both=Encoded("proof of one Bullet and one Medkit")),
+        P.apply_round_two,
+        Seat.build_round_two,
+        "round_two",
+    ),
+    Move(
+        "reveal",
+        body(secret=Encoded("key share secret")),
+        P.apply_reveal,
+        Seat.build_reveal,
+    ),
+)
+
+RULES = ShadyAgentsRules(MOVES)
+
+
+def seat(context: SeatContext) -> ShadyAgentsSeat:
+    return ShadyAgentsSeat(context, MOVES)
+
+
+def options(players: int = 4, **unknown: Any) -> dict[str, Any]:
+    """Genesis options from the command line: none."""
+    if unknown:
+        raise ValueError(f"shady-agents has no option {', '.join(sorted(unknown))}")
+    return {}
+
+
+GAME = GameDefinition(
+    name="shady-agents",
+    title="Shady Agents",
+    rules=RULES,
+    seat=seat,
+    bots=BOTS,
+    options=options,
+    render=render,
+    narrate=narration(story),
+    hindsight=hindsight,
+    moves=MOVES,
+    screen=screen,
+    story=story,
+)

@@ -1,0 +1,73 @@
+"""Spies & Lies declared: every record kind once (``MOVES``), the rules, the ``GameDefinition``.
+
+The package imports this on first use of one of its names (``GAME``, ``MOVES``, ...); the
+command line reads the package's ``ABOUT`` without it (``engines.about``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.engines.game import Move, moves
+from spycraft.engines.registry import GameDefinition
+from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, Int, ListOf, body
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.spies_and_lies import protocol as P
+from spycraft.engines.spies_and_lies.bots import BOTS
+from spycraft.engines.spies_and_lies.model import Board
+from spycraft.engines.spies_and_lies.protocol import SpiesAndLies
+from spycraft.engines.spies_and_lies.screen import screen, story
+from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
+from spycraft.engines.spies_and_lies.view import hindsight, narrate, render
+
+# Ranks and copies are any integer here: the rules judge them (a guess of 11 is illegal, not
+# malformed).
+NUMBER = Int(-(2**63), 2**64 - 1)
+Seat = SpiesAndLiesSeat
+
+MOVES: dict[str, Move[Board]] = moves(
+    Move("deploy", body(missions=ListOf(Fixed((BYTES32, BYTES32)), size=4)), P.apply_deploy,
+         Seat.build_deploy, "deploy"),
+    Move("layout", body(digest=BYTES32), P.apply_layout, Seat.build_layout, "sergeant"),
+    Move("tokens", body(tokens=ListOf(BOOL, size=4), nonce=BYTES32,
+                        proofs=ListOf(Encoded("membership proof"), size=4)), P.apply_tokens,
+         Seat.build_tokens),
+    Move("deceive", body(place=BOOL), P.apply_deceive, Seat.build_deceive, "deceive"),
+    Move("guess", body(rank=NUMBER), P.apply_guess, Seat.build_guess, "guess"),
+    Move("reveal", body(rank=NUMBER, nonce=BYTES32), P.apply_reveal, Seat.build_reveal),
+    Move("captain", body(copy=NUMBER), P.apply_captain, Seat.build_captain, "captain"),
+    Move("marshal", body(split=BOOL), P.apply_marshal, Seat.build_marshal, "marshal"),
+    Move("final", body(cards=ListOf(Fixed((NUMBER, BYTES32)), high=4)), P.apply_final,
+         Seat.build_final),
+)
+
+RULES = SpiesAndLies(MOVES)
+
+
+def seat(context: SeatContext) -> SpiesAndLiesSeat:
+    return SpiesAndLiesSeat(context, MOVES)
+
+
+def options(players: int = 2, **unknown: Any) -> dict[str, Any]:
+    """Genesis options from the command line: none, and exactly two players."""
+    if unknown:
+        raise ValueError(f"spies-and-lies has no option {', '.join(sorted(unknown))}")
+    if players != 2:
+        raise ValueError("spies-and-lies is played by exactly two players")
+    return {}
+
+
+GAME = GameDefinition(
+    name="spies-and-lies",
+    title="Stratego: Spies & Lies",
+    rules=RULES,
+    seat=seat,
+    bots=BOTS,
+    options=options,
+    render=render,
+    narrate=narrate,
+    hindsight=hindsight,
+    moves=MOVES,
+    screen=screen,
+    story=story,
+)

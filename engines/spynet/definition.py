@@ -1,0 +1,96 @@
+"""SpyNet declared: every record kind once (``MOVES``), the rules, the ``GameDefinition``.
+
+The package imports this on first use of one of its names (``GAME``, ``MOVES``, ...); the
+command line reads the package's ``ABOUT`` without it (``engines.about``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.engines.game import Move, moves
+from spycraft.engines.protocols import deck_ops
+from spycraft.engines.registry import TALK_AFTER, GameDefinition
+from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nullable, Text, body
+from spycraft.engines.screens import narration
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.spynet import protocol as P
+from spycraft.engines.spynet.bots import BOTS
+from spycraft.engines.spynet.knowledge import hindsight
+from spycraft.engines.spynet.protocol import SpyNetRules, State
+from spycraft.engines.spynet.screen import screen, story
+from spycraft.engines.spynet.seat import SpyNetSeat
+from spycraft.engines.spynet.setup import DECK_SIZE, OFF, parse_situation
+from spycraft.engines.spynet.view import render
+
+POSITION = Int(0, DECK_SIZE - 1)  # a card by its place in the shuffled deck
+BRANCH = Text(3)
+Seat = SpyNetSeat
+
+MOVES: dict[str, Move[State]] = moves(
+    # the deck: keys, every seat's proven shuffle, reveals (engines.protocols.deck_ops)
+    *(
+        Move(kind, deck_ops.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt)
+        for kind in deck_ops.KINDS
+    ),
+    # decisions (rules §13)
+    Move("draft_pick", body(card=POSITION), P.apply_draft_pick, Seat.build_draft_pick,
+         "draft_pick"),
+    Move("action", body(recruit=BOOL), P.apply_action, Seat.build_action, "turn_action"),
+    Move("pile", body(take=BOOL), P.apply_pile, Seat.build_pile, "pile"),
+    Move(
+        "play_agent",
+        body(card=POSITION, branch=BRANCH, funding=ListOf(POSITION, high=10)),
+        P.apply_play_agent,
+        Seat.build_deploy,
+        "deploy",
+    ),
+    Move("play_mission", body(card=POSITION, branch=BRANCH, proof=Encoded("mission proof or null")),
+         P.apply_play_mission, Seat.build_deploy, "deploy"),
+    Move("pass_card", body(card=POSITION), P.apply_pass_card, Seat.build_deploy, "deploy"),
+    Move("end_deploy", body(), P.apply_end_deploy, Seat.build_deploy, "deploy"),
+    Move(
+        "effect",
+        body(use=Nullable(Fixed((Nullable(POSITION), SEAT, BRANCH, Int(0, 80), Nullable(BRANCH))))),
+        P.apply_effect,
+        Seat.build_effect,
+        "effect",
+    ),
+    Move("paper_trail", body(cards=ListOf(POSITION, high=DECK_SIZE)), P.apply_paper_trail,
+         Seat.build_paper_trail, "paper_trail"),
+    # the final reveal (§9.2)
+    Move(
+        "reveal",
+        body(secret=Encoded("key share secret")),
+        P.apply_reveal,
+        Seat.build_reveal,
+    ),
+)
+
+RULES = SpyNetRules(MOVES)
+
+
+def seat(context: SeatContext) -> SpyNetSeat:
+    return SpyNetSeat(context, MOVES)
+
+
+def options(players: int = 2, situation: str | None = None) -> dict[str, Any]:
+    """Genesis options from the CLI's keywords (``players`` is the seat count, not an option)."""
+    return {"situation": OFF if situation is None else parse_situation(situation)}
+
+
+GAME = GameDefinition(
+    name="spynet",
+    title="SpyNet",
+    rules=RULES,
+    seat=seat,
+    bots=BOTS,
+    options=options,
+    render=render,
+    narrate=narration(story),
+    hindsight=hindsight,
+    moves=MOVES,
+    screen=screen,
+    story=story,
+    talk=TALK_AFTER,  # rules §11: no channel between players while the game runs
+)
