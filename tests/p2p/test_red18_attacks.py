@@ -1,0 +1,136 @@
+"""A red team's attacks on the session protocol after issue 18's fixes (red18), each a rule.
+
+Each test plays what a modified client can do and asserts what ``p2p.protocol``'s guarantees
+promise an honest seat. Those that still fail on main are marked ``xfail(strict=True)`` with
+the reason, so the day they pass the mark must go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from spycraft.crypto.chat import check_chat_log
+from spycraft.crypto.records import sign_record
+from spycraft.engines import registry
+from spycraft.p2p.protocol import StoreChat
+from spycraft.p2p.session import Link, Session
+from tests.p2p.mesh import mesh, until
+from tests.p2p.simnet import Peer, SimNet, adversary_of, agreed, finish, honest_seats_kept
+
+# --- the opener's roster decides who can reach whom ------------------------------------------
+
+
+class DeafTo(Session):
+    """A seat that reads nothing its ``victim`` sends (its link stays up, its pings answered):
+    to its own protocol the victim is silent; it plays honestly otherwise."""
+
+    victim = 2
+
+    def _on_frame(self, link: Link, frame: dict[str, Any]) -> None:
+        if link.seat == self.victim and frame["t"] not in ("ping", "pong"):
+            return
+        super()._on_frame(link, frame)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "red18: the roster's host and port of every seat are the opener's word, signed by nobody "
+    "(RosterSeat.host/port are not in the genesis, a joiner checks only its own port), so a "
+    "seated opener that gives the other seats unreachable addresses for each other is the only "
+    "path between them, and by reading nothing from one seat it gets that seat voted absent "
+    "by an honest quorum while it is online"))
+def test_an_opener_that_misroutes_the_roster_cannot_get_an_online_seat_voted_absent(
+    tmp_path: Path,
+) -> None:
+    """Three seats of the relay race; seat 0 opened the table and sent a roster in which seat 1
+    and seat 2 are at an address where nobody listens (127.0.0.2: only seat 0 links them).
+    Seat 0 then reads nothing from seat 2. Seat 2 is online and answers every turn at once, so
+    no honest transcript may record it as absent."""
+
+    async def main() -> list[Session]:
+        sessions = await mesh(tmp_path, 3, laps=3, timeout_ms=2000, think=0.01)
+        opener = sessions[0]
+        opener.__class__ = DeafTo
+        # What a cheating opener's roster does: each honest seat has the other one's address
+        # wrong (the genesis the seats signed never names an address).
+        for me, other in ((1, 2), (2, 1)):
+            roster = sessions[me].roster
+            roster[other] = replace(roster[other], host="127.0.0.2")
+        async with trio.open_nursery() as nursery:
+            for session in sessions:
+                nursery.start_soon(session.run)
+            await until(lambda: sessions[1].finished, timeout=40)
+            nursery.cancel_scope.cancel()
+        return sessions
+
+    sessions = trio.run(main)
+    result = sessions[1].state.result
+    assert result is not None
+    assert 2 not in result.forfeits, result.describe()
+
+
+# --- a rollback leaves a kept chat line past the transcript's end --------------------------
+
+
+def chat_files_of(net: SimNet) -> dict[int, list[bytes]]:
+    """Each peer's chat file, as its StoreChat actions left it."""
+    files: dict[int, list[bytes]] = {peer.index: [] for peer in net.peers}
+    original = net.apply
+
+    def storing(peer: Peer, actions: list[Any]) -> None:
+        files[peer.index].extend(a.raw for a in actions if isinstance(a, StoreChat))
+        original(peer, actions)
+
+    net.apply = storing  # type: ignore[method-assign]
+    return files
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "red18: a chat line is kept once the record it is tied to is held, and the chat file is "
+    "only ever appended to; a rollback (here, of an equivocation two seats built on at five "
+    "seats, during the setup of The Resistance, where the fraud ends the game) leaves it tied "
+    "to a record past the end of the transcript, and check_chat_log fails the honest "
+    "speaker's own chat file, naming the honest speaker"))
+def test_a_rollback_never_leaves_an_honest_chat_file_that_fails_its_audit() -> None:
+    """Five seats of The Resistance. Seat 0 signs two records for its first key share, sends
+    the honest one to everyone and keeps the other; seats 1 and 2 build on it, and honest seat
+    2 says a line (tied to its own record). Seat 0 then shows seat 3 its second record: the
+    equivocation is proven, unsettled (two builders of the three a quorum needs), so every
+    honest peer rolls back, writes the fraud, and the game ends at once (no role was dealt).
+    Every honest peer's chat file must still audit against the transcript it ends with."""
+    definition = registry.load("resistance")
+    net = SimNet(5, seed=18, definition=definition, options=definition.options(),
+                 timeout=5.0, grace=1.0)
+    files = chat_files_of(net)
+    net.peers[3].think = 2.0  # seat 3 is slow to write on seat 2's record
+    plan: dict[str, Any] = {}
+
+    def act(net: SimNet, peer: Peer, state: Any) -> bool:
+        speaker = net.peers[2]
+        if "second" in plan and "said" not in plan and speaker.protocol.head >= plan["seq"] + 2:
+            plan["said"] = True
+            net.apply(speaker, speaker.protocol.say("I built on it", net.now))
+            net.send(0, 3, {"t": "record", "record": plan["second"].raw}, lossless=True)
+        turn = peer.protocol.wants_turn()
+        if turn is None or "second" in plan:
+            return False
+        one = peer.seat.build(turn, peer.agent)
+        two = sign_record(replace(one.record, body={"a lie": 1}), peer.seat.identity)
+        plan.update(seq=one.seq, second=two)
+        net.apply(peer, peer.protocol.submit(one, net.now))
+        return True
+
+    adversary_of(net, 0, act)
+    finish(net, 120)
+    transcript = agreed(net)
+    report = honest_seats_kept(net, transcript)
+    assert report.result is not None and report.result.forfeits == (0,), report.describe()
+    assert plan.get("said"), "the attack did not run"
+    head = len(transcript.records)
+    for peer in net.honest():
+        audit = check_chat_log(b"".join(files[peer.index]), transcript.genesis.genesis, head)
+        assert audit.valid, (peer.index, audit.describe())
