@@ -526,6 +526,8 @@ class Session:
                 self.store.remember_own(action.seq, action.prev, action.raw, self.seat_file.memo)
             elif isinstance(action, Rewrite):
                 self.store.truncate_to(action.transcript)
+                if action.chat is not None:
+                    self.store.rewrite_chat(action.chat)
             elif isinstance(action, Close):
                 link = self.links.get(action.link)
                 if link is not None:
