@@ -7,6 +7,7 @@ the reason, so the day they pass the mark must go.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,62 +16,91 @@ import pytest
 import trio
 
 from spycraft.crypto.chat import check_chat_log
+from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import sign_record
 from spycraft.engines import registry
+from spycraft.p2p.discovery import browse_tables
+from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table
 from spycraft.p2p.protocol import PeerProtocol, Rewrite, StoreChat
-from spycraft.p2p.session import Link, Session
-from tests.p2p.mesh import mesh, until
+from spycraft.p2p.session import RosterSeat
+from spycraft.p2p.wire import FramedStream
 from tests.p2p.simnet import Peer, SimNet, adversary_of, agreed, finish, honest_seats_kept
 
 # --- the opener's roster decides who can reach whom ------------------------------------------
 
 
-class DeafTo(Session):
-    """A seat that reads nothing its ``victim`` sends (its link stays up, its pings answered):
-    to its own protocol the victim is silent; it plays honestly otherwise."""
-
-    victim = 2
-
-    def _on_frame(self, link: Link, frame: dict[str, Any]) -> None:
-        if link.seat == self.victim and frame["t"] not in ("ping", "pong"):
-            return
-        super()._on_frame(link, frame)
-
-
 @pytest.mark.xfail(strict=True, reason=(
     "red18: the roster's host and port of every seat are the opener's word, signed by nobody "
-    "(RosterSeat.host/port are not in the genesis, a joiner checks only its own port), so a "
-    "seated opener that gives the other seats unreachable addresses for each other is the only "
-    "path between them, and by reading nothing from one seat it gets that seat voted absent "
-    "by an honest quorum while it is online"))
-def test_an_opener_that_misroutes_the_roster_cannot_get_an_online_seat_voted_absent(
-    tmp_path: Path,
+    "(they are not in the genesis, and a joiner checks only its own entry's port)"))
+def test_a_joiner_refuses_a_roster_that_gives_another_seat_an_address_it_did_not_sign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Three seats of the relay race; seat 0 opened the table and sent a roster in which seat 1
-    and seat 2 are at an address where nobody listens (127.0.0.2: only seat 0 links them).
-    Seat 0 then reads nothing from seat 2. Seat 2 is online and answers every turn at once, so
-    no honest transcript may record it as absent."""
+    """A three-seat SpyNet table opened by a cheater, over real TCP and mDNS: its roster tells
+    each joiner that the other one listens at 127.0.0.2, where nobody does (the genesis they
+    sign names no address, and a joiner checked only its own entry). Played out (red18, on the
+    main before this), the two honest seats never linked, every frame between them went
+    through the opener, and by reading nothing from seat 2 it got seat 2 voted absent by seat
+    1's honest vote and its own: "forfeit by seat 2; abandoned", seat 2 online all along. Each
+    seat's address is now its own signed word: each joiner refuses that roster, naming the
+    seat whose address the opener changed, and sits down nowhere."""
+    definition = registry.load("spynet")
+    cheater = Identity(SystemEntropy().take(32))
+    rosters = 0
+    honest_send = FramedStream.send
 
-    async def main() -> list[Session]:
-        sessions = await mesh(tmp_path, 3, laps=3, timeout_ms=2000, think=0.01)
-        opener = sessions[0]
-        opener.__class__ = DeafTo
-        # What a cheating opener's roster does: each honest seat has the other one's address
-        # wrong (the genesis the seats signed never names an address).
-        for me, other in ((1, 2), (2, 1)):
-            roster = sessions[me].roster
-            roster[other] = replace(roster[other], host="127.0.0.2")
+    async def misroute(self: FramedStream, frame: Any) -> None:
+        nonlocal rosters
+        if isinstance(frame, dict) and frame.get("t") == "roster":
+            other = 2 - rosters  # the roster for seat 1 misroutes seat 2, and the reverse
+            rosters += 1
+            seats = list(frame["seats"])
+            seats[other] = replace(RosterSeat.from_bytes(seats[other]), host="127.0.0.2").to_bytes()
+            frame = {**frame, "seats": seats}
+        await honest_send(self, frame)
+
+    monkeypatch.setattr(FramedStream, "send", misroute)
+    refused: list[str] = []
+
+    async def main() -> None:
         async with trio.open_nursery() as nursery:
-            for session in sessions:
-                nursery.start_soon(session.run)
-            await until(lambda: sessions[1].finished, timeout=40)
-            nursery.cancel_scope.cancel()
-        return sessions
+            async def opener() -> None:
+                with trio.move_on_after(30):
+                    await open_table(definition=definition, options=definition.options(),
+                                     players=3, me=Me.fresh(cheater, "cheater"), seated=True,
+                                     interface="127.0.0.1", root=tmp_path / "cheater")
 
-    sessions = trio.run(main)
-    result = sessions[1].state.result
-    assert result is not None
-    assert 2 not in result.forfeits, result.describe()
+            nursery.start_soon(opener)
+            with trio.fail_after(15):
+                async with browse_tables("127.0.0.1") as ads:
+                    async for ad in ads:
+                        if ad.change != "removed" and ad.fingerprint == cheater.fingerprint:
+                            break
+
+            async def joiner(name: str) -> None:
+                try:
+                    await join_table(ad, definition=definition,
+                                     me=Me.fresh(Identity(SystemEntropy().take(32)), name),
+                                     interface="127.0.0.1", root=tmp_path / name,
+                                     agent_for=lambda seat: definition.bots["random"](
+                                         SystemEntropy(), seat))
+                except LobbyError as exc:
+                    refused.append(str(exc))
+
+            with trio.fail_after(20):
+                async with trio.open_nursery() as joiners:
+                    for name in ("ada", "bea"):
+                        joiners.start_soon(joiner, name)
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert rosters == 2
+    pattern = (r"the roster gives seat ([12]) \((ada|bea)\) an address it did not sign "
+               r"\(127\.0\.0\.2:\d+\): only the opener's word")
+    matched = [re.fullmatch(pattern, text) for text in refused]
+    assert len(refused) == 2 and all(matched), refused
+    assert {m.group(1) for m in matched if m} == {"1", "2"}, refused
+    assert not (tmp_path / "ada" / "games").exists() and not (tmp_path / "bea" / "games").exists()
 
 
 # --- a rollback leaves a kept chat line past the transcript's end --------------------------
