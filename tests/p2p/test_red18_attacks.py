@@ -30,9 +30,6 @@ from tests.p2p.simnet import Peer, SimNet, adversary_of, agreed, finish, honest_
 # --- the opener's roster decides who can reach whom ------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "red18: the roster's host and port of every seat are the opener's word, signed by nobody "
-    "(they are not in the genesis, and a joiner checks only its own entry's port)"))
 def test_a_joiner_refuses_a_roster_that_gives_another_seat_an_address_it_did_not_sign(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
