@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 import trio
 
-from spycraft.crypto.chat import check_chat_log
+from spycraft.crypto.chat import ChatMessage, check_chat_log, sign_chat
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import sign_record
 from spycraft.engines import registry
+from spycraft.p2p.chat import Heard
 from spycraft.p2p.discovery import browse_tables
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table
@@ -225,3 +226,28 @@ def test_a_stored_chat_line_past_the_transcripts_end_waits_for_its_record_after_
                          seat=peer.seat, records=tuple(records), chat=(line,))
     assert again.chat.lines == [] and again.chat.pending == [line]
     assert again.chat.compose("next", 2, 0.0).counter == 2
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "red18: ChatBook keeps PENDING (256) lines waiting for their record in all, first come: one "
+    "speaker's lines tied far ahead fill it, and every later line that arrives before its record "
+    "is dropped unseen at that peer"))
+def test_one_speakers_lines_tied_far_ahead_never_crowd_out_an_honest_line_waiting_its_record(
+) -> None:
+    """A cheater signs lines tied to records far ahead (``seen`` 10**9, its own valid
+    messages: they wait for a record that never comes, paying no bucket). However many it
+    sends, an honest line that arrives just before its record (tied to the next seq, by
+    another path than the record) still waits, and is kept when the record comes."""
+    net = SimNet(3, seed=7)
+    peer = net.peers[2]
+    book = peer.protocol.chat
+    genesis = peer.protocol.genesis.genesis
+    cheater, honest = net.peers[0].seat.identity, net.peers[1].seat.identity
+    for counter in range(1, 1000):
+        lie = sign_chat(ChatMessage(genesis.table, 0, counter, 10**9, f"later {counter}"),
+                        cheater)
+        assert book.offer(lie.raw, 0, 0.0) == []
+    line = sign_chat(ChatMessage(genesis.table, 1, 1, 1, "good luck"), honest)
+    assert book.offer(line.raw, 0, 0.0) == []
+    taken = book.advance(1, 0.1)
+    assert [verdict.line.text for verdict in taken if isinstance(verdict, Heard)] == ["good luck"]
