@@ -20,7 +20,8 @@ Theory of operation
   next message is numbered after our last one and tied to the later of our head and its
   record, whether that message is kept or still waits (after a rollback the head can go back:
   two lines said then never share a counter). A message tied to a seq we do not hold yet waits
-  (``PENDING`` at most) until we hold it, and a rollback below a kept message's record makes it
+  (``PENDING`` at most, ``PENDING_PER_SPEAKER`` of one speaker, so lines tied far ahead crowd
+  out nobody else's) until we hold it, and a rollback below a kept message's record makes it
   wait again (``roll_back``: the chat file is rewritten without it; taken again, it pays no
   bucket twice): a stored chat line is always tied to a record of the stored transcript. At
   the end of the game what still waits is dropped with a notice.
@@ -71,6 +72,9 @@ LINK_RATE = 16.0
 """Chat frames a link may send at once, and a second: the relays of a full table's talk fit."""
 PENDING = 256
 """Messages tied to a seq we do not hold yet, kept at most."""
+PENDING_PER_SPEAKER = 16
+"""The same, of one speaker (a speaker that ties lines to records far ahead, which never come,
+fills its own share only: red18)."""
 
 
 class ChatRefused(Exception):
@@ -223,7 +227,9 @@ class ChatBook:
         signed = parse_chat(raw)
         check_chat(signed, self.genesis)
         if signed.seen > head:
-            if len(self.pending) < PENDING and all(p.raw != raw for p in self.pending):
+            mine = sum(1 for p in self.pending if p.seat == signed.seat)
+            if (len(self.pending) < PENDING and mine < PENDING_PER_SPEAKER
+                    and all(p.raw != raw for p in self.pending)):
                 self.pending.append(signed)
             return []
         return self._take(signed, now)

@@ -63,10 +63,14 @@ def test_a_joiner_refuses_a_roster_that_gives_another_seat_an_address_it_did_not
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             async def opener() -> None:
-                with trio.move_on_after(30):
-                    await open_table(definition=definition, options=definition.options(),
-                                     players=3, me=Me.fresh(cheater, "cheater"), seated=True,
-                                     interface="127.0.0.1", root=tmp_path / "cheater")
+                try:
+                    with trio.move_on_after(30):
+                        await open_table(definition=definition, options=definition.options(),
+                                         players=3, me=Me.fresh(cheater, "cheater"),
+                                         seated=True, interface="127.0.0.1",
+                                         root=tmp_path / "cheater")
+                except* (trio.EndOfChannel, trio.BrokenResourceError):
+                    pass  # the joiners hung up on it, as they should
 
             nursery.start_soon(opener)
             with trio.fail_after(15):
@@ -228,10 +232,6 @@ def test_a_stored_chat_line_past_the_transcripts_end_waits_for_its_record_after_
     assert again.chat.compose("next", 2, 0.0).counter == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "red18: ChatBook keeps PENDING (256) lines waiting for their record in all, first come: one "
-    "speaker's lines tied far ahead fill it, and every later line that arrives before its record "
-    "is dropped unseen at that peer"))
 def test_one_speakers_lines_tied_far_ahead_never_crowd_out_an_honest_line_waiting_its_record(
 ) -> None:
     """A cheater signs lines tied to records far ahead (``seen`` 10**9, its own valid
