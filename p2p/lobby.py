@@ -307,10 +307,19 @@ async def open_table(
         "seats": [r.to_bytes() for r in roster],
     }
     offset = 1 if seated else 0
-    for j in joined:
-        await j.framed.send(roster_frame)
+
+    async def send(seat: int, j: Joined, frame: dict[str, Any]) -> None:
+        """The roster and the signatures so far: a joiner gone already stops the table."""
+        try:
+            await j.framed.send(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            raise LobbyError(f"the link to seat {seat} broke before it had the roster: the "
+                             f"table did not start") from None
+
+    for index, j in enumerate(joined):
+        await send(index + offset, j, roster_frame)
         for seat, sig in sigs.items():
-            await j.framed.send({"t": "gsig", "seat": seat, "sig": sig})
+            await send(index + offset, j, {"t": "gsig", "seat": seat, "sig": sig})
 
     async def collect(index: int, j: Joined) -> None:
         """A joiner's genesis signature, passed on to the others. A joiner that falls silent
@@ -318,13 +327,16 @@ async def open_table(
         line (chaos run, issue 22: it was a traceback)."""
         seat = index + offset
         try:
-            frame = await _receive(j.framed, 60)
+            with trio.fail_after(60):
+                frame = await j.framed.receive()
         except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                 OSError) as exc:
             why = "no answer in 60 s" if isinstance(exc, trio.TooSlowError) else \
                 str(exc) or type(exc).__name__
             raise LobbyError(f"seat {seat} did not sign the genesis ({why}): the table did "
                              f"not start") from None
+        if frame["t"] == "bye":  # a joiner that got up: it is the one saying goodbye
+            raise LobbyError(f"seat {seat} got up before the table started: {frame['reason']}")
         if (
             frame["t"] != "gsig"
             or frame["seat"] != seat
