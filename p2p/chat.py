@@ -17,10 +17,14 @@ Theory of operation
   equivocation kept as such. A message older than the last one held from its speaker came late
   by another path and is dropped; one whose ``seen`` goes back (its speaker lies about the
   story) is dropped with a notice, so an honest peer's own chat file always audits. Our own
-  next message is tied to the later of our head and our last message's record (after a
-  rollback the head can go back). A message tied to a seq we do not hold yet waits
-  (``PENDING`` at most) until we hold it: a stored chat line is always tied to a record of the
-  stored transcript. At the end of the game what still waits is dropped with a notice.
+  next message is numbered after our last one and tied to the later of our head and its
+  record, whether that message is kept or still waits (after a rollback the head can go back:
+  two lines said then never share a counter). A message tied to a seq we do not hold yet waits
+  (``PENDING`` at most, ``PENDING_PER_SPEAKER`` of one speaker, so lines tied far ahead crowd
+  out nobody else's) until we hold it, and a rollback below a kept message's record makes it
+  wait again (``roll_back``: the chat file is rewritten without it; taken again, it pays no
+  bucket twice): a stored chat line is always tied to a record of the stored transcript. At
+  the end of the game what still waits is dropped with a notice.
 * **When.** Each game declares when its table may talk (``GameDefinition.talk``: always,
   never, or only in the lobby and after the result, as SpyNet's rules §11 want: partners must
   not talk while the game runs). A message is judged by the record it is tied to (``seen``),
@@ -68,6 +72,9 @@ LINK_RATE = 16.0
 """Chat frames a link may send at once, and a second: the relays of a full table's talk fit."""
 PENDING = 256
 """Messages tied to a seq we do not hold yet, kept at most."""
+PENDING_PER_SPEAKER = 16
+"""The same, of one speaker (a speaker that ties lines to records far ahead, which never come,
+fills its own share only: red18)."""
 
 
 class ChatRefused(Exception):
@@ -146,6 +153,7 @@ class ChatBook:
         stored: tuple[SignedChat, ...] = (),
         now: float = 0.0,
         finished: Callable[[int], bool] = lambda seq: False,
+        head: int | None = None,
     ) -> None:
         self.genesis = genesis
         self.seat = seat
@@ -160,6 +168,8 @@ class ChatBook:
         self.muted: set[int] = set()
         self.pending: list[SignedChat] = []
         self.history: list[bytes] = []  # every message kept, in order (for a new spectator)
+        self.kept: list[SignedChat] = []  # the same messages, read
+        self._readmit: set[bytes] = set()  # kept once, waiting again after a rollback
         for signed in stored:  # what we kept before a restart (checked again all the same)
             try:
                 check_chat(signed, genesis)
@@ -167,7 +177,9 @@ class ChatBook:
                 continue
             if not self.open_at(signed.seen):
                 continue  # never kept by a peer that keeps the rule: not ours to show
-            if self.order.fault(signed) is None:
+            if head is not None and signed.seen > head:  # a rollback the file had not caught up
+                self._wait_again(signed)
+            elif self.order.fault(signed) is None:
                 self._keep(signed)
 
     # --- when the table may talk -------------------------------------------------------------
@@ -197,10 +209,13 @@ class ChatBook:
             raise ChatRefused(fault)
         if self._bucket(self.seat, now).tokens < 1:
             raise ChatRefused("you are talking too fast: wait a moment")
+        # After our last line, kept or still waiting for its record (after a rollback): one
+        # counter is never used twice, and seen never goes back.
+        ours = [p for p in self.pending if p.seat == self.seat]
         last = self.order.highest(self.seat)
-        counter = 1 if last is None else last.counter + 1
-        if last is not None:
-            seen = max(seen, last.seen)  # never back, even after a rollback
+        before = ours + ([] if last is None else [last])
+        counter = 1 + max((p.counter for p in before), default=0)
+        seen = max([seen, *(p.seen for p in before)])
         message = ChatMessage(self.genesis.table, self.seat, counter, seen, line)
         return sign_chat(message, self.identity)
 
@@ -212,7 +227,9 @@ class ChatBook:
         signed = parse_chat(raw)
         check_chat(signed, self.genesis)
         if signed.seen > head:
-            if len(self.pending) < PENDING and all(p.raw != raw for p in self.pending):
+            mine = sum(1 for p in self.pending if p.seat == signed.seat)
+            if (len(self.pending) < PENDING and mine < PENDING_PER_SPEAKER
+                    and all(p.raw != raw for p in self.pending)):
                 self.pending.append(signed)
             return []
         return self._take(signed, now)
@@ -228,9 +245,31 @@ class ChatBook:
             out += self._take(signed, now)
         return out
 
+    def roll_back(self, head: int) -> tuple[bytes, ...] | None:
+        """The table rolled back to ``head``: the messages kept that are tied past it wait for
+        their record again (as if they had just come; no bucket is paid twice), and what is
+        still kept is returned, for the chat file to be rewritten (None: nothing moved). So a
+        stored chat line is always tied to a record of the stored transcript."""
+        if all(signed.seen <= head for signed in self.kept):
+            return None
+        kept = [signed for signed in self.kept if signed.seen <= head]
+        moved = [signed for signed in self.kept if signed.seen > head]
+        self.order, self.lines, self.history, self.kept = ChatOrder(), [], [], []
+        for signed in kept:
+            self._keep(signed)
+        for signed in moved:
+            self._wait_again(signed)
+        return tuple(self.history)
+
+    def _wait_again(self, signed: SignedChat) -> None:
+        self._readmit.add(signed.raw)
+        if all(p.raw != signed.raw for p in self.pending):
+            self.pending.append(signed)
+
     def abandon_pending(self) -> list[ChatVerdict]:
         """The game is over: messages tied to records that never came are dropped."""
         dropped, self.pending = self.pending, []
+        self._readmit.clear()
         return [Muted(p.seat, f"its message {p.counter} is tied to record {p.seen}, which "
                                f"the table never wrote") for p in dropped]
 
@@ -249,7 +288,9 @@ class ChatBook:
             return [Muted(signed.seat, f"its message {signed.counter} is dropped: {fault}")]
         if variants:
             return [Heard(signed, self._keep(signed))]  # an equivocation: no bucket can stop it
-        if not self._bucket(signed.seat, now).take(now):
+        if signed.raw in self._readmit:  # it paid when it was first kept
+            self._readmit.discard(signed.raw)
+        elif not self._bucket(signed.seat, now).take(now):
             if signed.seat in self.muted:
                 return []
             self.muted.add(signed.seat)
@@ -282,6 +323,7 @@ class ChatBook:
     def _keep(self, signed: SignedChat) -> ChatLine:
         equivocation = self.order.keep(signed)
         self.history.append(signed.raw)
+        self.kept.append(signed)
         name = self.genesis.seats[signed.seat].name if signed.seat < len(self.genesis.seats) \
             else "?"
         line = ChatLine(signed.seat, printable(name), signed.counter, signed.seen,

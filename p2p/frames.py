@@ -1,12 +1,14 @@
 """The session's own frame types, registered with the wire's schema table.
 
 ========== ===================================================================================
-join       beacon (32 B), port (int): sent after the hello by a peer that asks for a seat: its
-           beacon chain tip and the TCP port it listens on for the mesh
+join       beacon (32 B), host (text <= 64), port (int), sig (64 B): sent after the hello by a
+           peer that asks for a seat: its beacon chain tip, the address it listens on for the
+           mesh, and its identity's signature over that address for this table
+           (``session.sign_address``), which the roster carries and every seat checks
 roster     game (text), options (bytes: canonical CBOR map), total (int), beacon_length (int),
            turn_timeout_ms (int), seats (array of bytes: canonical CBOR {name, identity,
-           table_key, beacon, host, port}): the lobby is full; everyone builds the same genesis
-           from this
+           table_key, beacon, host, port, sig}): the lobby is full; everyone builds the same
+           genesis from this (and refuses it unless every seat signed its own address)
 gsig       seat (int), sig (64 B): one seat's signature over the genesis
 head       seq (int), link (32 B): the sender's last record, sent after every hello on a
            play connection, so whoever is behind asks for what it misses
@@ -30,7 +32,7 @@ from spycraft.p2p.wire import UINT, array, raw, register_frame_type, text
 PING_SIZE = 8
 
 _SESSION_FRAMES = {
-    "join": {"beacon": raw(32), "port": UINT},
+    "join": {"beacon": raw(32), "host": text(64), "port": UINT, "sig": raw(64)},
     "roster": {
         "game": text(32),
         "options": raw(max_size=4096),

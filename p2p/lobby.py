@@ -7,7 +7,12 @@ Theory of operation
   seat itself (``play``) or only keep the lobby and watch (``host``). It is trusted with nothing:
   it proposes a seat order; everyone signs the genesis built from it or the table never starts.
 * A **joiner** listens for the mesh first, connects to the opener, sends a signed hello (its
-  identity and table keys) and a ``join`` frame (its beacon chain tip and mesh port).
+  identity and table keys) and a ``join`` frame (its beacon chain tip, and the address it
+  listens on for the mesh, signed with its identity for this table: ``session.sign_address``).
+  Where a seat listens is its own word, never the opener's: every peer refuses a roster in
+  which a seat's address is not signed by that seat (an opener that could name the others'
+  addresses could be the only path between two honest seats, and get one voted absent while
+  it is online, by reading nothing it sends).
 * When the seats are full, the opener withdraws the announcement and sends everyone the
   **roster** (with the table's turn timeout, the opener's ``SessionConfig.turn_timeout``); each
   peer builds the same genesis from it, checks that its own entry is exactly what it sent,
@@ -52,7 +57,7 @@ from spycraft.p2p import handshake
 from spycraft.p2p.discovery import Announcer, TableAd, interface_address, options_digest
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.handshake import HelloBuilder
-from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig
+from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig, sign_address
 from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
@@ -126,6 +131,7 @@ class Joined:
     beacon: bytes
     host: str
     port: int
+    sig: bytes  # its signature over (table, host, port): the roster cannot change its address
 
 
 def _store(
@@ -214,6 +220,10 @@ async def open_table(
                 join = await _receive(framed, JOIN_TIMEOUT)
                 if join["t"] != "join":
                     raise FrameError(f"expected a join, got {join['t']}")
+                if not RosterSeat(hello.name, hello.identity_key, hello.table_key,
+                                  join["beacon"], join["host"], join["port"],
+                                  join["sig"]).address_signed(table):
+                    raise FrameError("a join whose address its identity did not sign")
                 late = refusal(hello)
                 if late is not None:  # another connection took the seat during the handshake
                     await framed.send({"t": "bye", "reason": late})
@@ -224,8 +234,9 @@ async def open_table(
                 log.warning("lobby refused a peer: %s", str(exc) or type(exc).__name__)
                 await framed.aclose()
                 return
-            host = stream.socket.getpeername()[0]
-            joiner = Joined(framed, hello, join["beacon"], host, join["port"])
+            # Where it listens is its own word (signed), not the address it dialed us from.
+            joiner = Joined(framed, hello, join["beacon"], join["host"], join["port"],
+                            join["sig"])
             joined.append(joiner)
             emit("joined", hello)
             await seats_changed()
@@ -271,12 +282,14 @@ async def open_table(
             nursery.cancel_scope.cancel()
     # The announcement is withdrawn: the game starts.
     roster = (
-        [RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port)]
+        [RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port,
+                    sign_address(me.identity, table, address, port))]
         if seated
         else []
     )
     roster += [
-        RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port)
+        RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port,
+                   j.sig)
         for j in joined
     ]
     timeout = turn_timeout_ms(config)
@@ -294,10 +307,19 @@ async def open_table(
         "seats": [r.to_bytes() for r in roster],
     }
     offset = 1 if seated else 0
-    for j in joined:
-        await j.framed.send(roster_frame)
+
+    async def send(seat: int, j: Joined, frame: dict[str, Any]) -> None:
+        """The roster and the signatures so far: a joiner gone already stops the table."""
+        try:
+            await j.framed.send(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            raise LobbyError(f"the link to seat {seat} broke before it had the roster: the "
+                             f"table did not start") from None
+
+    for index, j in enumerate(joined):
+        await send(index + offset, j, roster_frame)
         for seat, sig in sigs.items():
-            await j.framed.send({"t": "gsig", "seat": seat, "sig": sig})
+            await send(index + offset, j, {"t": "gsig", "seat": seat, "sig": sig})
 
     async def collect(index: int, j: Joined) -> None:
         """A joiner's genesis signature, passed on to the others. A joiner that falls silent
@@ -305,13 +327,16 @@ async def open_table(
         line (chaos run, issue 22: it was a traceback)."""
         seat = index + offset
         try:
-            frame = await _receive(j.framed, 60)
+            with trio.fail_after(60):
+                frame = await j.framed.receive()
         except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                 OSError) as exc:
             why = "no answer in 60 s" if isinstance(exc, trio.TooSlowError) else \
                 str(exc) or type(exc).__name__
             raise LobbyError(f"seat {seat} did not sign the genesis ({why}): the table did "
                              f"not start") from None
+        if frame["t"] == "bye":  # a joiner that got up: it is the one saying goodbye
+            raise LobbyError(f"seat {seat} got up before the table started: {frame['reason']}")
         if (
             frame["t"] != "gsig"
             or frame["seat"] != seat
@@ -382,7 +407,8 @@ async def join_table(
         if fingerprint(opener.identity_key) != ad.fingerprint:  # the key people read aloud
             raise LobbyError(f"the table is opened by {fingerprint(opener.identity_key)}, not "
                              f"by {ad.fingerprint} as its announcement says")
-        await framed.send({"t": "join", "beacon": mine.beacon, "port": port})
+        await framed.send({"t": "join", "beacon": mine.beacon, "host": address, "port": port,
+                           "sig": sign_address(me.identity, ad.table_id, address, port)})
         while True:
             frame = await _receive(framed)
             if frame["t"] == "lobby":
@@ -405,11 +431,15 @@ async def join_table(
                              f"{MAX_TURN_TIMEOUT_MS // 3_600_000} h)")
         matches = [
             i for i, r in enumerate(roster)
-            if (r.identity, r.table_key, r.beacon, r.port)
-            == (mine.identity, mine.table_key, mine.beacon, port)
+            if (r.identity, r.table_key, r.beacon, r.host, r.port)
+            == (mine.identity, mine.table_key, mine.beacon, address, port)
         ]
         if len(matches) != 1:
             raise LobbyError("the roster does not seat us as we asked")
+        for i, r in enumerate(roster):  # where each seat listens is its own signed word
+            if not r.address_signed(ad.table_id):
+                raise LobbyError(f"the roster gives seat {i} ({r.name}) an address it did not "
+                                 f"sign ({r.host}:{r.port}): only the opener's word")
         seat = matches[0]
         genesis = build_genesis(ad.table_id, ad.game, options, roster, timeout)
         sigs = {seat: genesis_signature(genesis, me.identity)}

@@ -109,7 +109,9 @@ Theory of operation
   is the seat's, kept across its links (``link_up``), one for all observers.
 * **Table talk.** ``say`` and ``chat`` frames go to the ``ChatBook`` (``p2p.chat``): beside the
   game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
-  link, stored by ``StoreChat`` beside the transcript; in a game whose talk is off while it
+  link, stored by ``StoreChat`` beside the transcript (a rollback rewrites that file too, with
+  ``Rewrite``: a line tied past the new head waits for its record again, so a stored line is
+  always tied to a record of the stored transcript); in a game whose talk is off while it
   runs (SpyNet), a line tied to a record before the result is dropped and counted.
 
 Guarantees (each a test in ``tests/p2p/test_protocol*.py``, all of them asserted in every run of
@@ -227,9 +229,11 @@ class Store:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """Replace the transcript file by this transcript (after a rollback)."""
+    """Replace the transcript file by this transcript (after a rollback), and the chat file by
+    ``chat`` unless it is None (the lines tied past the new head wait for their record again)."""
 
     transcript: Transcript
+    chat: tuple[bytes, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -345,7 +349,7 @@ class PeerProtocol:
         self._out: list[Action] = []
         self.chat = ChatBook(genesis.genesis, seat=None if seat is None else seat.index,
                              identity=None if seat is None else seat.identity, stored=chat,
-                             finished=self._finished_at)
+                             finished=self._finished_at, head=self.head)
         self._since = now
         self._awake = now  # the time of the last input: we ran then
         self._place_reset(now)
@@ -1178,7 +1182,7 @@ class PeerProtocol:
         for peer in self.links.values():
             peer.future_bytes = 0
             peer.acked = min(peer.acked, seq)
-        self._out.append(Rewrite(self.transcript))
+        self._out.append(Rewrite(self.transcript, self.chat.roll_back(seq)))
         self._out.append(Notice("rollback", (seq, dropped)))
         self._place_reset(now)
 

@@ -70,7 +70,7 @@ import trio
 
 from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.errors import BadKey, SpycraftError
-from spycraft.crypto.identity import Identity
+from spycraft.crypto.identity import Identity, verify_signature
 from spycraft.crypto.keys import check_identity_key, check_table_key
 from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord
 from spycraft.crypto.transcript import Transcript
@@ -136,9 +136,28 @@ FORGIVE_AFTER = 60.0
 """A link that lives this long without an offence clears its peer's backoff."""
 
 
+ADDRESS_DOMAIN = b"spycraft/address/v1\x00"
+MAX_HOST_CHARS = 64
+
+
+def address_message(table: bytes, identity: bytes, host: str, port: int) -> bytes:
+    """What a seat signs to say where it listens at ``table`` (``sign_address``)."""
+    return ADDRESS_DOMAIN + encode(
+        {"table": table, "identity": identity, "host": host, "port": port}
+    )
+
+
+def sign_address(identity: Identity, table: bytes, host: str, port: int) -> bytes:
+    """A seat's own word for where it listens at ``table``: its identity's signature, which an
+    opener carries in the roster and cannot change (issue 18, red18: a roster's addresses were
+    the opener's word alone, so it could be the only path between two honest seats)."""
+    return identity.sign(address_message(table, identity.public, host, port))
+
+
 @dataclass(frozen=True)
 class RosterSeat:
-    """A seat as the lobby fixed it: its keys and where it listens."""
+    """A seat as the lobby fixed it: its keys and where it listens (``sig``: its signature over
+    that address, ``sign_address``; empty where the address is our own file's)."""
 
     name: str
     identity: bytes
@@ -146,6 +165,12 @@ class RosterSeat:
     beacon: bytes
     host: str
     port: int
+    sig: bytes = b""
+
+    def address_signed(self, table: bytes) -> bool:
+        """Whether the seat itself signed this address for ``table``."""
+        message = address_message(table, self.identity, self.host, self.port)
+        return len(self.sig) == 64 and verify_signature(self.identity, self.sig, message)
 
     def to_bytes(self) -> bytes:
         return encode(
@@ -156,6 +181,7 @@ class RosterSeat:
                 "beacon": self.beacon,
                 "host": self.host,
                 "port": self.port,
+                "sig": self.sig,
             }
         )
 
@@ -163,22 +189,25 @@ class RosterSeat:
     def from_bytes(cls, data: bytes) -> RosterSeat:
         m = decode(data)
         fields = {"name": str, "identity": bytes, "table_key": bytes, "beacon": bytes, "host": str,
-                  "port": int}
+                  "port": int, "sig": bytes}
         if not isinstance(m, dict) or set(m) != set(fields):
             raise FrameError(
-                "roster seat must be a map of name, identity, table_key, beacon, host, port"
+                "roster seat must be a map of name, identity, table_key, beacon, host, port, sig"
             )
         for name, kind in fields.items():
             if not isinstance(m[name], kind) or isinstance(m[name], bool):
                 raise FrameError(f"roster seat {name} must be {kind.__name__}")
         if not 0 < m["port"] < 65536 or len(m["beacon"]) != 32 or not 0 < len(m["name"]) <= 64:
             raise FrameError("roster seat has a bad port, beacon or name")
+        if not 0 < len(m["host"]) <= MAX_HOST_CHARS or len(m["sig"]) != 64:
+            raise FrameError("roster seat has a bad host or address signature")
         try:
             check_identity_key(m["identity"])
             check_table_key(m["table_key"])
         except BadKey as exc:
             raise FrameError(f"roster seat {m['name']!r}: {exc}") from None
-        return cls(m["name"], m["identity"], m["table_key"], m["beacon"], m["host"], m["port"])
+        return cls(m["name"], m["identity"], m["table_key"], m["beacon"], m["host"], m["port"],
+                   m["sig"])
 
     def keys(self) -> SeatKeys:
         return SeatKeys(self.name, self.identity, self.table_key, self.beacon)
@@ -526,6 +555,8 @@ class Session:
                 self.store.remember_own(action.seq, action.prev, action.raw, self.seat_file.memo)
             elif isinstance(action, Rewrite):
                 self.store.truncate_to(action.transcript)
+                if action.chat is not None:
+                    self.store.rewrite_chat(action.chat)
             elif isinstance(action, Close):
                 link = self.links.get(action.link)
                 if link is not None:

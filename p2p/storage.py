@@ -294,6 +294,10 @@ class GameStore:
     def append_chat(self, raw: bytes) -> None:
         _append(self.chat_path, raw, "a line of table talk")
 
+    def rewrite_chat(self, raws: tuple[bytes, ...]) -> None:
+        """Rewrite the chat file to exactly these messages (after a rollback)."""
+        write_private(self.chat_path, b"".join(raws))
+
     def load_chat(self) -> tuple[SignedChat, ...]:
         """The chat messages kept before, read as far as they read (a torn last item is cut
         off; a message that does not parse is left out: ``audit`` names it)."""
