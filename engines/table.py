@@ -44,6 +44,11 @@ never "fraud"; seats of more than one side forfeiting (or one whose side is unkn
 winner. An abandon whose votes are one party's word (``absence.is_claim``: any abandon at two
 seats; at a table with public teams, one whose voters are all the accused's ``public_opponents``)
 proves nothing, so it ends the game as "abandoned, claimed by seat N": no winner, no fraud.
+A result that play fixed survives a forfeit in the final reveal: where the game still gives its
+natural result (it needs nothing the forfeiter kept closed), nobody is proven to have cheated and
+every forfeiter's side lost (or nothing left to open could change it, ``Over.fixed``), the
+natural result stands and names the forfeiters, so a loser cannot turn its defeat into
+"abandoned" by never opening its last secrets (``_fixed_by_play``).
 A seat that walks away after seeing a secret (``seen_secret``) is named as having deserted; so
 is the last seat of a beacon round that stalls once every other pre-image is in, since it alone
 knows the draw (``LAST_MOVER``; docs/rulings.md says why that is all a two-seat table can do).
@@ -210,6 +215,9 @@ class Over:
     natural: Result | None
     cheats: tuple[Forfeit, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()
+    # Nothing the final reveal still opens can change ``natural``: every fact of play was proven
+    # when it was made (Confusion). A forfeit in the final reveal then only names its seat.
+    fixed: bool = False
 
 
 def unjudged_words(items: Sequence[Unjudged]) -> tuple[str, ...]:
@@ -248,12 +256,43 @@ def settle(
         if over.natural is None:
             raise ValueError("play stopped with no forfeit and no natural result")
         return over.natural
-    result = _forfeit_result(seats, sides, side_of, everyone)
+    if _fixed_by_play(side_of, everyone, over):
+        assert over.natural is not None
+        result = replace(
+            over.natural,
+            forfeits=tuple(sorted({f.seat for f in everyone})),
+            evidence=tuple(sorted({f.seq for f in everyone})),
+            detail="; ".join([over.natural.detail] * bool(over.natural.detail)
+                             + [f.describe() for f in everyone]),
+        )
+    else:
+        result = _forfeit_result(seats, sides, side_of, everyone)
     unjudged = unjudged_words(over.unjudged)
     if not unjudged:
         return result
     detail = f"{result.detail}; {NOT_JUDGED}: " + "; ".join(unjudged)
     return replace(result, detail=detail, unjudged=unjudged)
+
+
+def _fixed_by_play(
+    side_of: Callable[[int], str | None], everyone: Sequence[Forfeit], over: Over
+) -> bool:
+    """Whether play fixed a result that the forfeits cannot change: the game still gives its
+    natural result (it needs nothing the forfeiters kept closed), nobody is proven to have
+    cheated, and either the game says nothing left to open could change it (``Over.fixed``) or
+    every forfeiter is known to play for a side that lost. A loser who walks away in the final
+    reveal (or is claimed absent there by the winner) leaves the win as play decided it, named
+    as the forfeiter it is; a seat of a winning side that does so where its openings still
+    count costs its side the win, by the one rule."""
+    natural = over.natural
+    if natural is None or any(f.reason == FRAUD for f in everyone):
+        return False
+    if over.fixed:
+        return True
+    if not natural.winners:
+        return False
+    lost = [side_of(f.seat) for f in everyone]
+    return all(side is not None and side not in natural.winners for side in lost)
 
 
 def _forfeit_result(

@@ -116,7 +116,10 @@ class Confusion(Rules[Game]):
         expected = state.expected()
         if expected is not None:
             return Turn(expected[0], (expected[1],))
-        return Over(None if state.outcome is None else outcome(state))
+        if state.outcome is None:
+            return Over(None)
+        # Every fact of play was proven when it was made: ``final`` cannot change the outcome.
+        return Over(outcome(state), fixed=True)
 
     def before(self, state: Game, record: Record) -> Game:
         expected = state.expected()

@@ -139,6 +139,7 @@ class Board:
     wall_lock: Pair[bool] = (False, False)
     captured_by: int | None = None
     forfeits: tuple[int, ...] = ()  # seats that forfeited (the table keeps why)
+    played_out: bool = False  # play had ended (its result fixed) before the first forfeit
 
 
 def other(seat: int) -> int:
@@ -576,8 +577,10 @@ def exhaust(board: Board, u_red: int, u_blue: int) -> Board:
 
 
 def forfeit(board: Board, seat: int) -> Board:
-    """Play stops at once; the seat opens nothing more (the table settles the result)."""
-    return evolve(board, phase="over", forfeits=board.forfeits + (seat,))
+    """Play stops at once; the seat opens nothing more (the table settles the result). A
+    forfeit in the final reveal leaves the result play fixed (``played_out``)."""
+    played_out = board.played_out or (board.phase == "over" and not board.forfeits)
+    return evolve(board, phase="over", forfeits=board.forfeits + (seat,), played_out=played_out)
 
 
 def hidden_indices(board: Board, seat: int) -> tuple[int, ...]:

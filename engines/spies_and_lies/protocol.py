@@ -168,7 +168,7 @@ class SpiesAndLies(Rules[Board]):
         opener = model.final_opener(b)
         if opener is not None:
             return Turn(opener, ("final",))
-        return Over(None if b.forfeits else outcome(b))
+        return Over(outcome(b) if b.played_out or not b.forfeits else None)
 
     def before(self, state: Board, record: Record) -> Board:
         need = self.next(state)
@@ -193,7 +193,7 @@ class SpiesAndLies(Rules[Board]):
 
 
 def outcome(board: Board) -> Result:
-    """The natural result once play has ended without a forfeit (rules §7, §10)."""
+    """The natural result once play has ended before any forfeit (rules §7, §10)."""
     if board.captured_by is not None:
         loser = SIDES[model.other(board.captured_by)]
         return Result(SIDES[board.captured_by], "flag captured", detail=f"{loser}'s flag")

@@ -4,7 +4,8 @@ forfeiter owes").
 Honest tables where seats are declared absent by the others, at chosen places and at random
 ones: a seat's closed secrets are never a lie, so no violation is ever found against anyone,
 absent or present; the audit says what the live engine says; a two-seat abandon is only claimed
-("abandoned, claimed by seat N"); with more seats an absent seat's side loses as an abandon or a
+("abandoned, claimed by seat N"), unless it is a loser's in the final reveal of a win that play
+had fixed, which stands; with more seats an absent seat's side loses as an abandon or a
 desertion, never as a fraud; and whatever the closed secrets leave unjudged is in the result's
 words. A second absence needs a quorum of the seats still playing, so it is tried from four
 seats up.
@@ -22,7 +23,7 @@ from spycraft.engines import registry
 from spycraft.engines.absence import quorum
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable
-from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED
+from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED, Over
 
 from .games import CONFIGS, Config, declare_absent, new_table, played
 
@@ -70,7 +71,16 @@ def nobody_is_convicted(local: LocalTable, config: Config, gone: Sequence[int]) 
         assert words in result.detail, what
     if result.unjudged:
         assert NOT_JUDGED in result.detail, what
-    if config.players == 2 and gone:
+    if config.players == 2 and gone and result.reason not in (ABANDONED, DESERTED, FRAUD):
+        # Gone in the final reveal of a result play had fixed (a loser, or anyone where
+        # nothing left to open could change it): that result stands.
+        (seat,) = gone
+        over = config.definition.rules.next(state.game)
+        assert isinstance(over, Over) and over.natural is not None, what
+        assert (result.winner, result.reason) == (over.natural.winner, over.natural.reason), what
+        side = config.definition.rules.side_of(state.game, seat)
+        assert over.fixed or side not in result.winners, what
+    elif config.players == 2 and gone:
         (seat,) = gone
         assert result.winner is None and result.reason == ABANDONED, what
         assert result.detail.startswith(f"{CLAIMED} {1 - seat}"), what

@@ -220,7 +220,8 @@ NATURAL = Over(Result("light", "points"))
 
 
 def settled(seats: int, *forfeits: Forfeit) -> Result:
-    return settle(seats, SIDES, SIDE.get, forfeits, NATURAL)
+    """The result of forfeits that stopped play (the game then has no natural result)."""
+    return settle(seats, SIDES, SIDE.get, forfeits, Over(None) if forfeits else NATURAL)
 
 
 def test_without_a_forfeit_the_result_is_the_natural_one() -> None:

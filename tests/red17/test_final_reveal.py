@@ -8,12 +8,8 @@ loser's own lies, and the winner's openings are checked whatever the loser does.
 
 from __future__ import annotations
 
-import pytest
-
 from spycraft.engines.audit import audit_transcript
 from tests.conformance.games import Config, declare_absent, new_table
-
-XFAIL = "a forfeit in the final reveal voids a result play fixed (settle drops Over.natural)"
 
 
 def _stall_loser_in_final(config: Config, seed: int, loser: int):  # type: ignore[no-untyped-def]
@@ -32,7 +28,6 @@ def _stall_loser_in_final(config: Config, seed: int, loser: int):  # type: ignor
     return local, seat, seq
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL)
 def test_confusion_loser_who_never_writes_final_leaves_the_win_to_play() -> None:
     # Seed 0: White takes every Red spy (a win by play); White opens its final first.
     local, seat, seq = _stall_loser_in_final(Config("confusion", 2, ()), 0, loser=1)
@@ -45,7 +40,6 @@ def test_confusion_loser_who_never_writes_final_leaves_the_win_to_play() -> None
     assert report.valid and report.result == result
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL)
 def test_spies_and_lies_loser_who_never_opens_its_cards_leaves_the_flag_capture() -> None:
     # Seed 6: Red captures Blue's flag; both still hold hidden cards; Red opens first.
     local, seat, seq = _stall_loser_in_final(Config("spies-and-lies", 2, ()), 6, loser=1)
@@ -87,7 +81,6 @@ def _claim_winner_in_final(config: Config, seed: int, winner: int):  # type: ign
     return local, seat, seq
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL)
 def test_confusion_a_loser_cannot_void_the_win_by_claiming_the_winner_absent_in_final() -> None:
     # Seed 0: White (seat 0) wins by play and opens first: Red claims it absent right there.
     # Every fact of play was proven when it was made, so White's final can change nothing.
@@ -98,3 +91,4 @@ def test_confusion_a_loser_cannot_void_the_win_by_claiming_the_winner_absent_in_
     assert result.forfeits == (0,) and result.evidence == (seq,)
     report = audit_transcript(local.transcript)
     assert report.valid and report.result == result
+

@@ -16,7 +16,6 @@ from spycraft.engines.confusion.board import SIDE_NAMES
 from tests.net.harness import Proc, audit, wait_all
 
 pytestmark = pytest.mark.network
-XFAIL = "a forfeit in the final reveal voids a result play fixed (settle drops Over.natural)"
 LO = "127.0.0.1"
 
 
@@ -53,7 +52,6 @@ def assert_the_win_of_play_stands(seat: int, transcript: Transcript, tmp_path: P
     assert "claimed" not in checked.stdout, checked.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL)
 def test_a_loser_stalling_at_its_final_opening_leaves_the_win_of_play(tmp_path: Path) -> None:
     seat, transcript, loser = sore_loser(tmp_path, "stall")
     assert "stalling at record" in loser.output(), loser.output()
@@ -63,7 +61,6 @@ def test_a_loser_stalling_at_its_final_opening_leaves_the_win_of_play(tmp_path: 
     assert audit_transcript(transcript).result.forfeits == (seat,)  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL)
 def test_a_loser_claiming_the_winner_absent_at_once_leaves_the_win_of_play(
         tmp_path: Path) -> None:
     seat, transcript, loser = sore_loser(tmp_path, "claim")

@@ -117,7 +117,7 @@ def test_a_cheat_found_at_the_final_reveal_costs_the_flag_capture() -> None:
     assert model.final_opener(b) == BLUE
     b = model.final_open(b, BLUE, [5, 9])
     over = RULES.next(b)
-    assert isinstance(over, Over) and over.natural is None
+    assert isinstance(over, Over) and over.natural is not None  # play fixed the capture
     cheat = Forfeit(RED, 40, FRAUD, "rule violation: not increasing", BLUE)
     result = settle(2, RULES.sides, lambda seat: RULES.side_of(b, seat), [cheat], over)
     assert (result.winner, result.reason, result.forfeits, result.evidence) == (
