@@ -8,6 +8,8 @@ loser's own lies, and the winner's openings are checked whatever the loser does.
 
 from __future__ import annotations
 
+import pytest
+
 from spycraft.engines.audit import audit_transcript
 from tests.conformance.games import Config, declare_absent, new_table
 
@@ -92,3 +94,16 @@ def test_confusion_a_loser_cannot_void_the_win_by_claiming_the_winner_absent_in_
     report = audit_transcript(local.transcript)
     assert report.valid and report.result == result
 
+
+@pytest.mark.xfail(strict=True, reason="SpyNet scores only once every key share is in "
+                   "(protocol._audit): a loser's closed share keeps every face closed")
+@pytest.mark.parametrize(("players", "seed", "loser", "winner"),
+                         [(2, 1, 0, "seat 1"), (3, 0, 2, "seat 0")])
+def test_spynet_loser_who_never_reveals_leaves_the_win_of_play(
+        players: int, seed: int, loser: int, winner: str) -> None:
+    # Every card a seat holds or played face down is open to its own key share (every other
+    # token is public or sealed to it, proven), so the seats that revealed can be scored.
+    local, seat, _ = _stall_loser_in_final(Config("spynet", players, ()), seed, loser=loser)
+    result = local.state.result
+    assert result is not None and seat == loser
+    assert result.winner == winner, result.describe()
