@@ -96,7 +96,10 @@ Theory of operation
   records, heads, evidence and table talk, and may send only ``OBSERVER_FRAMES`` (heads, sync
   requests, a goodbye): a record or a vote from it closes its link, it never counts in a quorum,
   and it is sent no vote. Nothing secret is ever sent to anyone outside a record (seals live in
-  the records), so an observer learns exactly what the transcript shows.
+  the records), so an observer learns exactly what the transcript shows. An observer never
+  offers a record, so it is never answered with a proof: a seat whose record at the place of an
+  observer's head differs sends it its branch from there (``_on_head``), and the observer's
+  replay decides by the order above, as a seat's would.
 * **What reaches this protocol** (the shell's guarantees, ``p2p.wire``, ``p2p.handshake`` and
   ``p2p.session``, issue 18). A link is up only after a handshake that binds both identities,
   both nonces, the table and the connection: a relayed handshake opens none. A live
@@ -1214,7 +1217,13 @@ class PeerProtocol:
             return  # the ticker asks if the records do not come by themselves
         ours = self.state.genesis_link if seq == 0 else self.records[seq - 1].link
         if ours != link_hash:
-            self._resend(link, seq, now, single=True)
+            if peer.seat is None:
+                # An observer sends no record, so it can never offer its own as a conflict and
+                # be shown the proof: it is sent our branch from that place on at once (what it
+                # replays decides as everywhere), or it would keep a record no seat holds.
+                self._resend(link, seq, now, upto=self.head)
+            else:
+                self._resend(link, seq, now, single=True)
             return
         self._holds(link, seq)
         if seq < self.head:

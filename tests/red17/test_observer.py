@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from spycraft.p2p.protocol import PeerProtocol, Send
 from tests.conformance.games import Config, declare_absent, new_table
 
@@ -64,8 +62,6 @@ def exchange(observer: PeerProtocol, seat: PeerProtocol) -> None:
             return
 
 
-@pytest.mark.xfail(strict=True, reason="a seat answers an observer's differing head with its "
-                   "record of that place alone, never with the branch that settled it")
 def test_an_observer_holding_the_losing_record_takes_the_branch_the_seats_settled() -> None:
     local, finals, claimed = branches()
     table = local.definition.table()
