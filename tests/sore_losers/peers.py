@@ -1,6 +1,6 @@
 """Red team 17's Confusion peers for the LAN tests: a loser that will not let its loss stand.
 
-    python -m tests.red17.peers MODE INTERFACE TABLE OUT [--turn-timeout S]
+    python -m tests.sore_losers.peers MODE INTERFACE TABLE OUT [--turn-timeout S]
 
 Theory of operation: the peer joins the announced table as ``spycraft bots`` does and plays
 through the real seat and session with the random bot, except that it resigns at its first free
@@ -106,7 +106,7 @@ async def main(args: argparse.Namespace) -> None:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m tests.red17.peers")
+    p = argparse.ArgumentParser(prog="python -m tests.sore_losers.peers")
     p.add_argument("mode", choices=("stall", "claim"))
     p.add_argument("interface")
     p.add_argument("table")

@@ -28,7 +28,7 @@ def sore_loser(tmp_path: Path, mode: str) -> tuple[int, Transcript, Proc]:
                              "--answer-delay", "0"], tmp_path)
     h.wait_for("sat down", 30)
     loser = Proc("loser", [mode, LO, table, str(tmp_path / "loser.cbor"), "--turn-timeout", "3"],
-                 tmp_path, module="tests.red17.peers")
+                 tmp_path, module="tests.sore_losers.peers")
     try:
         loser.wait_for("seat ", 30)
         wait_all([h, honest], 90)
