@@ -70,7 +70,7 @@ from spycraft.crypto.membership import (
 )
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.confusion import model
-from spycraft.engines.confusion.board import SIDE_NAMES, Illegal, side_of, square
+from spycraft.engines.confusion.board import SIDE_NAMES, side_of, square
 from spycraft.engines.confusion.model import FIRST_CHOICES, Game
 from spycraft.engines.confusion.movement import (
     MODES,
@@ -80,6 +80,7 @@ from spycraft.engines.confusion.movement import (
     movement_type,
     promotion_sets,
 )
+from spycraft.engines.errors import Illegal
 from spycraft.engines.game import Option, Rules, record_context
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import product
 
-from spycraft.engines.errors import Illegal
+from spycraft.engines.errors import Illegal, Violation
 from spycraft.engines.game import Cheat
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents.cards import Answer, Card, Snapshot
@@ -303,7 +303,7 @@ def _judge_answer(
     try:
         cards.audit_answer(drawn, snapshot, seat, team, said)
         return None
-    except cards.Violation as exc:
+    except Violation as exc:
         return Cheat(seat, 0, exc.what)
     except HiddenKind as exc:
         needs = str(exc)
@@ -321,7 +321,7 @@ def _judge_answer(
         complete = replace(snapshot, gifts=tuple(gifts), discards=tuple(discards))
         try:
             cards.audit_answer(drawn, complete, seat, team, said)
-        except cards.Violation:
+        except Violation:
             broken += 1
     if broken == len(ways):
         rule = "tell the truth" if team == LAW_ABIDING else "lie"

@@ -48,6 +48,7 @@ from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
+from spycraft.engines.errors import Illegal
 from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
@@ -61,7 +62,6 @@ from spycraft.engines.spynet.cards import (
     card,
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, opponents, score, teams
 from spycraft.engines.table import SHARED, Draw, GameNeed, Result, Turn, Unjudged
 
