@@ -5,8 +5,9 @@ Theory of operation
 A game is a package with one file per role (the same layout for every game):
 
 ``model.py``     the rulebook as pure functions over the public state (no records, no crypto);
-``protocol.py``  the ``Rules`` subclass: state, what it needs next, how each record applies;
-``seat.py``      the ``GameSeat`` subclass: the private side, how it builds each record;
+``protocol.py``  the game's rules: the ``Rules`` subclass (state, what it needs next, how each
+                 record applies);
+``seat.py``      the ``GameSeat`` subclass: the seat's private side, how it builds each record;
 ``bots.py``      decision policies (``Agent``s);
 ``view.py``      what one seat sees: text pictures, one line per record, hindsight for replay;
 ``definition.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``;
@@ -22,18 +23,34 @@ bug in the engine and is not dressed up as a peer's fault. ``GameSeat.build`` is
 dispatch on the private side: it hands the seat's builder a ``Build`` with the proof context and
 the entropy stream of this very record.
 
-Decisions are asked once: ``GameSeat.ask`` writes the chosen option to the seat's memo (keyed by
-the seq of the record being built and the decision kind) before the record is signed, so a seat
-asked again at the same seq (after a crash, or because its record lost a race) answers the same
-and never signs two different records for one seq.
+The table checks a record's seat, kind and place in the chain before the game sees it, so no
+move checks the turn again, and the seq is the record's: no game state counts records. Every
+proof in a record is bound to ``record_context`` (game, table, seq, seat, kind); the seat's
+``Build`` carries the same context for the record it writes (``GameSeat.seq`` is its seq).
 
-Options are declared too (``Option``): the genesis checks them (``Rules.check_options``) and the
-command line offers one flag per option (``cli``), so adding a game touches no shared file but
-the registry's list.
+Decisions are asked once: ``GameSeat.choose`` makes the ``Decision`` (the seat's view, the
+options and their labels) and ``GameSeat.ask`` writes the chosen option to the seat's memo
+(keyed by the seq of the record being built and the decision kind) before the record is signed,
+so a seat asked again at the same seq (after a crash, or because its record lost a race)
+answers the same and never signs two different records for one seq. A turn that offers several
+kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
+
+What every game of hidden key shares does alike is the kit's too. A sub-protocol
+(``engines.protocols``: the role deal, the deck) is a ``SubProtocol``; a game composes it with
+``SubProtocol.moves``, naming where its state keeps the sub-protocol's, and gets its records,
+schemas, apply and build. ``KeyShareRules`` and ``KeyShareSeat`` are the final reveal of one key
+share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet): the game
+declares what play needs, each seat's public share, when the deal is done, its ``audit`` of the
+opened secrets (``Cheat``: a hidden move proven illegal) and its natural result.
+
+Options are declared once (``Option``): the genesis checks them (``Rules.check_options``), the
+command line offers one flag per option (``cli``) and ``GameDefinition.options`` makes genesis
+options from keywords, so adding a game touches no shared file but the registry's list.
 
 Adding a game: write the package above (hidden steps composed from ``engines.protocols``: the
-role deal, deck operations; rule errors from ``engines.errors``; ``side_of`` and ``seen_secret``
-for the one forfeit rule of ``engines.table``), add one line to ``registry._MODULES``, and the
+role deal, deck operations; a final reveal of key shares from ``KeyShareRules``; rule errors
+from ``engines.errors``; ``side_of`` and ``seen_secret`` for the one forfeit rule of
+``engines.table``), add one line to ``registry._MODULES``, and the
 conformance suite (``tests/conformance``) plays and checks it; its own tests are the rulebook's
 examples, its cheaters and its leaks. Its final reveal follows the kit's rule of what a
 forfeiter owes (``engines.table``): it asks openings only of the seats that have not forfeited,
@@ -44,30 +61,56 @@ prove: ``role_deal.roles_known``) and returns what that leaves open as ``Unjudge
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from spycraft.crypto import elgamal
 from spycraft.crypto.encoding import encode
-from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.errors import MalformedRecord, MalformedValue, Unattributed
+from spycraft.crypto.entropy import Entropy, SeededEntropy
+from spycraft.crypto.errors import (
+    BadOpening,
+    MalformedRecord,
+    MalformedValue,
+    RuleViolation,
+    Unattributed,
+)
+from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines import about
 from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.schema import Fields
+from spycraft.engines.evolve import evolve
+from spycraft.engines.schema import Encoded, Fields, body
 from spycraft.engines.seat import SeatContext
-from spycraft.engines.table import GameNeed, Turn
+from spycraft.engines.table import (
+    FRAUD,
+    Forfeit,
+    GameNeed,
+    Over,
+    Result,
+    Turn,
+    Unjudged,
+    still_to_reveal,
+)
 
 Option = about.Option  # declared in engines.about, which the command line reads without an engine
 
 S = TypeVar("S")
 V = TypeVar("V")
+P = TypeVar("P")  # the state of a sub-protocol (engines.protocols)
+H = TypeVar("H")  # a seat's private hand in a sub-protocol
 Body = dict[str, Any]
 
 
 def proof_context(game: str, table: bytes, seq: int, seat: int, kind: str) -> bytes:
     """What every proof in a record is bound to: game, table, place in the chain, author, kind."""
     return encode([f"spycraft/{game}", table, seq, seat, kind])
+
+
+def record_context(game: str, record: Record) -> bytes:
+    """The proof context of ``record`` itself: its table, its seq, its writer and its kind (the
+    table has checked that the record is of this table before any game reads it)."""
+    return proof_context(game, record.table, record.seq, record.seat, record.kind)
 
 
 @dataclass(frozen=True)
@@ -117,7 +160,9 @@ class Rules(Generic[S]):
 
     A game's protocol subclasses it and adds ``initial``, ``next``, ``on_draw``, ``forfeit``,
     ``side_of`` and ``seen_secret`` (and ``public_opponents`` where teams are public); ``after``
-    is the hook that runs after every move.
+    is the hook that runs after every move. The table has checked the record's seat, kind and
+    place in the chain (``Table.apply``) before a move sees it, so no move checks the turn again;
+    the seq of a record is on the record, so no game state counts records.
     """
 
     name: str
@@ -148,13 +193,10 @@ class Rules(Generic[S]):
             raise MalformedRecord(record.seat, record.seq, f"no record kind {record.kind!r}")
         body = check_body(move, record, self.seats_of(state))
         try:
-            new = move.apply(self.before(state, record), record, body)
+            new = move.apply(state, record, body)
         except Unattributed as exc:
             raise exc.attribute(record.seat, record.seq) from exc
         return self.after(new)
-
-    def before(self, state: S, record: Record) -> S:
-        return state
 
     def after(self, state: S) -> S:
         return state
@@ -194,13 +236,19 @@ class GameSeat(Generic[S, V]):
     def context_of(self, state: S, seq: int, kind: str) -> bytes:
         return proof_context(self.game_name, self.context.genesis.table, seq, self.seat, kind)
 
-    def next_seq(self, state: S) -> int:
-        """The seq of the record being built (a game whose state knows it may say so itself)."""
+    @property
+    def seq(self) -> int:
+        """The seq of the record being built (``TableSeat.build`` sets it)."""
         return self.context.seq
 
+    def kind_of(self, state: S, turn: Turn, agent: Agent) -> str:
+        """Which of the turn's kinds this seat writes: the one kind a turn names in most games;
+        a turn that offers several (SpyNet's deploy) asks the player here."""
+        return turn.kinds[0]
+
     def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Any]:
-        kind = turn.kinds[0]
-        seq = self.next_seq(state)
+        kind = self.kind_of(state, turn, agent)
+        seq = self.seq
         build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
         return kind, self.moves[kind].build(self, state, build)
 
@@ -213,3 +261,216 @@ class GameSeat(Generic[S, V]):
                 raise ValueError(f"agent chose option {index} of {len(decision.options)}")
             self.context.memo[key] = index
         return decision.options[self.context.memo[key]]
+
+    def choose(
+        self,
+        state: S,
+        agent: Agent,
+        kind: str,
+        prompt: str,
+        options: Sequence[Any],
+        labels: Sequence[str] | Callable[[V], Sequence[str]],
+        seq: int | None = None,
+    ) -> Any:
+        """The player's choice of one of ``options`` for the record being built (or at ``seq``,
+        for a record that asks several times): the decision as the agent reads it, with this
+        seat's view of ``state`` and each option's label (given, or made from the view), asked
+        once (``ask``)."""
+        view = self.view(state)
+        shown = labels(view) if callable(labels) else labels
+        decision = Decision(self.seat, kind, prompt, tuple(options), tuple(shown), view)
+        return self.ask(self.seq if seq is None else seq, decision, agent)
+
+
+# --- sub-protocols: a hidden step with a state of its own ------------------------------------
+
+
+@dataclass(frozen=True)
+class SubProtocol(Generic[P, H]):
+    """A hidden-information sub-protocol that games compose (``engines.protocols``): its record
+    kinds, each with its body schema, its step over the sub-protocol's own state ``P`` and its
+    builder from a seat's private hand ``H``."""
+
+    kinds: tuple[str, ...]
+    schemas: Mapping[str, Fields]
+    steps: Mapping[str, Callable[[P, Record, Body, bytes], P]]
+    builders: Mapping[str, Callable[[H, P, bytes, Entropy], Body]]
+
+    def moves(
+        self,
+        game: str,
+        part: Callable[[S], P],
+        put: Callable[[S, P], S],
+        kinds: Sequence[str] | None = None,
+    ) -> tuple[Move[S], ...]:
+        """The moves of ``kinds`` (all of them by default) in a game whose state holds the
+        sub-protocol's state (``part`` reads it, ``put`` writes it back): each record is the
+        sub-protocol's step with the record's proof context, and each seat builds it from the
+        hand it holds as ``hand``."""
+
+        def move(kind: str) -> Move[S]:
+            step, builder = self.steps[kind], self.builders[kind]
+
+            def apply(state: S, record: Record, body: Body) -> S:
+                return put(state, step(part(state), record, body, record_context(game, record)))
+
+            def build(seat: Any, state: S, b: Build) -> Body:
+                return builder(seat.hand, part(state), b.context, b.entropy)
+
+            return Move(kind, self.schemas[kind], apply, build)
+
+        return tuple(move(kind) for kind in (self.kinds if kinds is None else kinds))
+
+
+# --- the final reveal of one key share per seat ----------------------------------------------
+
+PLAY = "play"
+REVEAL = "reveal"
+DONE = "done"
+
+
+@dataclass(frozen=True)
+class Cheat:
+    """A hidden move the final reveal proves illegal: ``seat``'s record ``seq`` broke ``what``.
+    It costs the seat a forfeit (``forfeit``); as an error it is a ``RuleViolation``."""
+
+    seat: int
+    seq: int
+    what: str
+
+    def error(self) -> RuleViolation:
+        return RuleViolation(self.seat, self.seq, self.what)
+
+    def forfeit(self) -> Forfeit:
+        return Forfeit(self.seat, self.seq, FRAUD, f"rule violation: {self.what}")
+
+
+class Revealing(Protocol):
+    """The kit's fields of a game whose final reveal opens one key share per seat
+    (``KeyShareRules``): the act, the secrets opened, the seats that opened theirs and those
+    that forfeited, and what the reveal proved (``violations``) or could not judge."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def act(self) -> str: ...
+    @property
+    def secrets(self) -> tuple[Scalar | None, ...]: ...
+    @property
+    def revealed(self) -> tuple[int, ...]: ...
+    @property
+    def forfeits(self) -> tuple[int, ...]: ...
+    @property
+    def violations(self) -> tuple[Cheat, ...]: ...
+    @property
+    def unjudged(self) -> tuple[Unjudged, ...]: ...
+
+
+K = TypeVar("K", bound=Revealing)
+REVEAL_BODY = body(secret=Encoded("key share secret"))
+
+
+class KeyShareRules(Rules[K]):
+    """Rules of a game whose every hidden thing opens with the seats' key shares (The
+    Resistance, Shady Agents, SpyNet): the kit writes the final reveal and the forfeits.
+
+    Play ends in ``act`` ``reveal`` (the game's ``after`` says when); then every seat that has
+    not forfeited writes ``reveal``, its key share secret, in seat order, checked against its
+    public share at once (a false one is a ``BadOpening``). Once the last is in, the game's
+    ``audit`` judges what the opened secrets prove and the act is ``done``: ``next`` is the
+    ``Over`` of the game's ``natural`` result, the ``violations`` as cheats and the
+    ``unjudged``. A forfeit stops play: before anything is dealt (``dealt``) nobody has a secret
+    to open and the game is done; afterwards the others reveal (``engines.table``, "What a
+    forfeiter owes"). The game gives ``play`` (what play needs), ``key_share``, ``dealt``,
+    ``audit`` and ``natural``; ``opened`` reads what one secret opens as it arrives.
+    """
+
+    final_reveal = ("reveal",)
+
+    def __init__(self, table: Mapping[str, Move[K]]) -> None:
+        if REVEAL in table:
+            raise ValueError("record kind 'reveal' is the kit's")
+        reveal: Move[K] = Move(REVEAL, REVEAL_BODY, self.apply_reveal, KeyShareSeat.build_reveal)
+        super().__init__({**table, REVEAL: reveal})
+
+    def seats_of(self, state: K) -> int:
+        return state.n
+
+    # --- what the game declares -----------------------------------------------------------
+
+    def play(self, state: K) -> GameNeed:
+        raise NotImplementedError
+
+    def key_share(self, state: K, seat: int) -> Point:
+        raise NotImplementedError
+
+    def dealt(self, state: K) -> bool:
+        """Whether a seat may hold a secret now (after the deal): a forfeit then leaves a reveal."""
+        raise NotImplementedError
+
+    def audit(self, state: K) -> K:
+        """What the opened secrets prove, once every seat still playing has opened its own."""
+        raise NotImplementedError
+
+    def natural(self, state: K) -> Result | None:
+        raise NotImplementedError
+
+    def opened(self, state: K, seat: int, secret: Scalar) -> K:
+        return state
+
+    # --- the kit's part ---------------------------------------------------------------------
+
+    def next(self, state: K) -> GameNeed:
+        if state.act == DONE:
+            return self.over(state)
+        if state.act == REVEAL:
+            return Turn(self.still_to_reveal(state)[0], (REVEAL,))
+        return self.play(state)
+
+    def over(self, state: K) -> Over:
+        cheats = tuple(cheat.forfeit() for cheat in state.violations)
+        return Over(self.natural(state), cheats, state.unjudged)
+
+    def still_to_reveal(self, state: K) -> tuple[int, ...]:
+        return still_to_reveal(state.n, state.forfeits, state.revealed)
+
+    def forfeit(self, state: K, seat: int, seq: int, reason: str) -> K:
+        state = evolve(state, forfeits=state.forfeits + (seat,))
+        if state.act == DONE:
+            return state
+        if not self.dealt(state):
+            return evolve(state, act=DONE)
+        return self.finish(evolve(state, act=REVEAL))
+
+    def apply_reveal(self, state: K, record: Record, body: Body) -> K:
+        seat = record.seat
+        secret = Scalar.decode(body["secret"])
+        if not elgamal.opened_share_matches(secret, self.key_share(state, seat)):
+            raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+        secrets = list(state.secrets)
+        secrets[seat] = secret
+        state = self.opened(state, seat, secret)
+        state = evolve(state, secrets=tuple(secrets), revealed=state.revealed + (seat,))
+        return self.finish(state)
+
+    def finish(self, state: K) -> K:
+        """The reveal's end, once nobody is left to open a secret: the audit, and ``done``."""
+        if self.still_to_reveal(state):
+            return state
+        return evolve(self.audit(state), act=DONE)
+
+
+class KeyShareSeat(GameSeat[S, V]):
+    """A seat whose secret is one key share (``KeyShareRules``), derived from its master secret,
+    kept until the final reveal, where it is the whole ``reveal`` record."""
+
+    def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
+        super().__init__(context, table, game)
+        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
+        self.public = Point.base_mul(self.key)
+
+    def kept_secrets(self) -> tuple[bytes, ...]:
+        return (self.key.encode(),)
+
+    def build_reveal(self, state: S, b: Build) -> Body:
+        return {"secret": self.key.encode()}

@@ -39,7 +39,6 @@ class GameDefinition:
     rules: GameRules[Any]
     seat: SeatFactory
     bots: Mapping[str, Callable[[Entropy, int], Agent]]  # name -> (entropy, seat) -> agent
-    options: Callable[..., dict[str, Any]]  # keyword options from the CLI -> genesis options
     render: Callable[[Any, int | None], str]  # (game state, seat or None for public) -> text
     narrate: Callable[[Any, Any, Any], str]  # (state before or None, record, state after) -> line
     # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
@@ -73,6 +72,13 @@ class GameDefinition:
     def flags(self) -> tuple[Option, ...]:
         """The game's yes/no options, one command-line flag each."""
         return tuple(getattr(self.rules, "options", ()))
+
+    def options(self, players: int | None = None, **given: Any) -> dict[str, Any]:
+        """Genesis options from keywords (``plot=True``, ``situation="S03"``; a keyword left
+        None is not given), for ``players`` seats (the fewest the game is played by if None):
+        ``genesis_options`` with the declared options, so they are declared once."""
+        seats = self.rules.seat_counts[0] if players is None else players
+        return self.genesis_options(seats, {k: v for k, v in given.items() if v is not None})
 
     def genesis_options(
         self, players: int, given: Mapping[str, Any] | None = None

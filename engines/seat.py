@@ -69,7 +69,10 @@ class SeatContext:
         return derive_secret(self.master, "game", *label)
 
 
-class GameSeat(Protocol):
+class PrivateSide(Protocol):
+    """What a table seat needs of its game's private side (the kit's ``engines.game.GameSeat``
+    is the one every game subclasses)."""
+
     def build(self, state: Any, turn: Turn, agent: Agent) -> tuple[str, Any]:
         """(kind, body) of this seat's next record; ``turn.seat`` is this seat."""
         ...
@@ -79,7 +82,7 @@ class GameSeat(Protocol):
         ...
 
 
-SeatFactory = Callable[[SeatContext], GameSeat]
+SeatFactory = Callable[[SeatContext], PrivateSide]
 
 
 class TableSeat:
@@ -122,9 +125,14 @@ class TableSeat:
         elif isinstance(need, Result):
             kind, body = "result", need.to_cbor()
         else:
-            self.context.seq = state.seq + 1
-            kind, body = self.game.build(state.game, turn, agent)
+            kind, body = self.game_body(state, turn, agent)
         return self.sign(state, kind, body)
+
+    def game_body(self, state: TableState[Any], turn: Turn, agent: Agent) -> tuple[str, Any]:
+        """(kind, body) the game's seat builds for ``turn``, the next record after ``state``
+        (unsigned: tests change it to make a cheat)."""
+        self.context.seq = state.seq + 1
+        return self.game.build(state.game, turn, agent)
 
     def sign_result(self, state: TableState[Any]) -> SignedRecord | None:
         """The result record, when the game is over (any seat may write it)."""

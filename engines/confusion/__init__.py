@@ -24,11 +24,10 @@ if TYPE_CHECKING:
         NAME,
         RULES,
         Seat,
-        options,
         seat,
     )
 
-__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat", "options", "seat"]
+__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat", "seat"]
 
 ABOUT = About(
     name="confusion",

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from spycraft.crypto.errors import IllegalAction, Unattributed
+from spycraft.engines.errors import Illegal
 
 SIZE = 11
 FILES = "abcdefghijk"
@@ -49,12 +49,6 @@ WHITE_STEPS: tuple[tuple[int, int], ...] = (
     (-1, 0),
     (-1, 1),
 )
-
-
-class Illegal(Unattributed):
-    """An announcement, square or spy the rules never allow: the record is rejected (§6.2)."""
-
-    record_error = IllegalAction
 
 
 class Square(NamedTuple):

@@ -6,8 +6,6 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.engines.confusion import protocol as P
 from spycraft.engines.confusion.bots import BOTS
 from spycraft.engines.confusion.model import Game
@@ -51,23 +49,12 @@ def seat(context: SeatContext) -> ConfusionSeat:
     return ConfusionSeat(context, MOVES)
 
 
-def options(players: int = 2, **given: Any) -> dict[str, Any]:
-    """Genesis options from the command line: ``tokens`` and ``first``; exactly two players."""
-    if players != 2:
-        raise ValueError("confusion is played by exactly two players")
-    unknown = sorted(set(given) - {"tokens", "first"})
-    if unknown:
-        raise ValueError(f"confusion has no option {', '.join(unknown)}")
-    return {o.name: o.value(given.get(o.name)) for o in RULES.options}
-
-
 GAME = GameDefinition(
     name="confusion",
     title="Confusion: Espionage and Deception in the Cold War",
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    options=options,
     render=render,
     narrate=narration(story),
     hindsight=hindsight,

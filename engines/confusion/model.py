@@ -46,7 +46,6 @@ from spycraft.engines.confusion.board import (
     SIDE_NAMES,
     SPIES,
     WHITE,
-    Illegal,
     Line,
     Side,
     goal_rank,
@@ -65,7 +64,7 @@ from spycraft.engines.confusion.movement import (
     movement_type,
     statement_due,
 )
-from spycraft.engines.errors import Violation
+from spycraft.engines.errors import Illegal, Violation
 
 TOKENS: tuple[str, ...] = ("reveal", "double", "swap")
 FREE_ACTIONS: tuple[str, ...] = ("none", "eliminate_own", "eliminate_opp_da", "resign")

@@ -40,7 +40,6 @@ from spycraft.engines.confusion.board import (
     SPIES,
     START,
     Direction,
-    Illegal,
     Line,
     Side,
     Square,
@@ -52,6 +51,7 @@ from spycraft.engines.confusion.board import (
     side_of,
     step,
 )
+from spycraft.engines.errors import Illegal
 
 MAX_UNPROMOTED = 4
 MAX_PROMOTED = 2

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spycraft.crypto.errors import BadOpening, OutOfTurn
+from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.membership import (
@@ -70,7 +70,7 @@ from spycraft.crypto.membership import (
 )
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.confusion import model
-from spycraft.engines.confusion.board import SIDE_NAMES, Illegal, side_of, square
+from spycraft.engines.confusion.board import SIDE_NAMES, side_of, square
 from spycraft.engines.confusion.model import FIRST_CHOICES, Game
 from spycraft.engines.confusion.movement import (
     MODES,
@@ -80,15 +80,12 @@ from spycraft.engines.confusion.movement import (
     movement_type,
     promotion_sets,
 )
-from spycraft.engines.game import Option, Rules, proof_context
+from spycraft.engines.errors import Illegal
+from spycraft.engines.game import Option, Rules, record_context
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "confusion"
 TYPE_DOMAIN = "confusion/type"
-
-
-def context(g: Game, record: Record) -> bytes:
-    return proof_context(GAME, g.table, record.seq, record.seat, record.kind)
 
 
 class Confusion(Rules[Game]):
@@ -120,12 +117,6 @@ class Confusion(Rules[Game]):
             return Over(None)
         # Every fact of play was proven when it was made: ``final`` cannot change the outcome.
         return Over(outcome(state), fixed=True)
-
-    def before(self, state: Game, record: Record) -> Game:
-        expected = state.expected()
-        if expected != (record.seat, record.kind):
-            raise OutOfTurn(record.seat, record.seq, f"confusion does not expect {record.kind} now")
-        return state
 
     def on_draw(self, state: Game, seed: bytes) -> Game:
         sizes = model.draw_sizes(state)
@@ -165,7 +156,7 @@ def _type(value: str) -> str:
 def _check(g: Game, record: Record, spy: str, allowed: tuple[str, ...], proof: Any) -> None:
     commitment = Commitment.decode(g.commitment_of(spy))
     verify_member(commitment, TYPE_DOMAIN, allowed, decode_proof(proof, allowed),
-                  context(g, record))
+                  record_context(GAME, record))
 
 
 # --- record bodies ----------------------------------------------------------------------------
@@ -174,7 +165,7 @@ def _check(g: Game, record: Record, spy: str, allowed: tuple[str, ...], proof: A
 def apply_assign(g: Game, r: Record, body: dict[str, Any]) -> Game:
     commitments = tuple(Commitment.decode(c) for c in body["commitments"])
     proof = decode_permutation_proof(body["proof"], TYPE_IDS)
-    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, context(g, r))
+    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, record_context(GAME, r))
     encoded = tuple((c.point.encode(), c.tag.encode()) for c in commitments)
     return model.commit_assignment(g, r.seat, encoded)
 

@@ -19,13 +19,12 @@ proof of ``crypto.membership`` on its own commitment, bound to the record's cont
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.membership import Commitment, commit, prove_member, prove_permutation
-from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.confusion import model, notebook
 from spycraft.engines.confusion.board import SIDE_NAMES, SPIES, Side, line, opp, side_of
 from spycraft.engines.confusion.model import Game
@@ -142,11 +141,6 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def view(self, state: Game) -> SeatView:
         return SeatView(state, self.seat, tuple(self.enemy_types(state).items()))
 
-    def _ask(self, g: Game, kind: str, prompt: str, options: Sequence[Any],
-             labels: Sequence[str], agent: Agent) -> Any:
-        decision = Decision(self.seat, kind, prompt, tuple(options), tuple(labels), self.view(g))
-        return self.ask(self.next_seq(g), decision, agent)
-
     def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> Any:
         index = self._index_of(g, spy)
         type_id = self.order()[index]
@@ -168,8 +162,8 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def build_token(self, g: Game, b: Build) -> Body:
         options = model.token_options(g) + [("resign", ())]
         labels = [token_label(g, t, s) for t, s in options]
-        token, spies = self._ask(g, "token", f"{SIDE_NAMES[self.side]}: use a token?", options,
-                                 labels, b.agent)
+        prompt = f"{SIDE_NAMES[self.side]}: use a token?"
+        token, spies = self.choose(g, b.agent, "token", prompt, options, labels)
         return {"token": token, "spies": list(spies)}
 
     def build_show(self, g: Game, b: Build) -> Body:
@@ -181,13 +175,13 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
         options = model.free_options(g, da)
         labels = [free_label(g, a, s) for a, s in options]
-        action, spy = self._ask(g, "free_action", "Free action?", options, labels, b.agent)
+        action, spy = self.choose(g, b.agent, "free_action", "Free action?", options, labels)
         proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
         return {"action": action, "spy": spy, "proof": proof}
 
     def build_announce(self, g: Game, b: Build) -> Body:
         options, labels = announce_menu(g)
-        chosen = self._ask(g, "announce", "Announce a move", options, labels, b.agent)
+        chosen = self.choose(g, b.agent, "announce", "Announce a move", options, labels)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
     def build_answer(self, g: Game, b: Build) -> Body:
@@ -208,8 +202,8 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
             prompt = f"{question} {spy} is {article} {name}: the answer is " + (
                 "yes" if forced else "no")
             options = (forced,)
-        yes = bool(self._ask(g, "answer", prompt, options,
-                             tuple("yes" if o else "no" for o in options), b.agent))
+        yes = bool(self.choose(g, b.agent, "answer", prompt, options,
+                               tuple("yes" if o else "no" for o in options)))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
                                                        .for_answer(yes)), "promotion": None}
         if yes and model.promotion_due(g):

@@ -52,6 +52,7 @@ from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Record
 from spycraft.crypto.seal import SealedShare
 from spycraft.crypto.shuffle import ShuffleProof
+from spycraft.engines.game import SubProtocol
 from spycraft.engines.schema import Encoded, Fields, ListOf, body
 from spycraft.engines.table import Turn
 
@@ -351,3 +352,6 @@ BUILD = {
     "deck_shuffle": DeckHand.deck_shuffle,
     "deck_tokens": DeckHand.deck_tokens,
 }
+
+PROTOCOL: SubProtocol[DeckOps, DeckHand] = SubProtocol(KINDS, SCHEMAS, APPLY, BUILD)
+"""The deck as a game composes it (``engines.game.SubProtocol``): ``PROTOCOL.moves``."""

@@ -47,6 +47,7 @@ from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Record
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
+from spycraft.engines.game import SubProtocol
 from spycraft.engines.schema import Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
@@ -336,3 +337,6 @@ BUILD = {
     "deal_tokens": RoleHand.deal_tokens,
     "spy_tag": RoleHand.spy_tag,
 }
+
+PROTOCOL: SubProtocol[RoleDeal, RoleHand] = SubProtocol(KINDS, SCHEMAS, APPLY, BUILD)
+"""The role deal as a game composes it (``engines.game.SubProtocol``): ``PROTOCOL.moves``."""

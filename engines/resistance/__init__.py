@@ -23,11 +23,10 @@ if TYPE_CHECKING:
         RULES,
         SHARES,
         Seat,
-        options,
         seat,
     )
 
-__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat", "options", "seat"]
+__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat", "seat"]
 
 ABOUT = About(
     name="resistance",

@@ -6,7 +6,7 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
@@ -39,10 +39,7 @@ Seat = ResistanceSeat
 
 MOVES: dict[str, Move[State]] = moves(
     # setup: the role deal with recognition (engines.protocols.role_deal)
-    *(
-        Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt)
-        for kind in role_deal.KINDS
-    ),
+    *role_deal.PROTOCOL.moves(P.NAME, lambda s: s.deal, lambda s, deal: replace(s, deal=deal)),
     # decisions (rules section 9)
     Move(
         "strong_leader", body(play=BOOL), P.apply_strong_leader, Seat.build_strong_leader,
@@ -88,27 +85,13 @@ MOVES: dict[str, Move[State]] = moves(
          P.apply_mix, Seat.build_mix),
     Move("mission_shares", body(shares=SHARES), P.apply_mission_shares,
          Seat.build_mission_shares),
-    # the final reveal
-    Move(
-        "reveal",
-        body(secret=Encoded("key share secret")),
-        P.apply_reveal,
-        Seat.build_reveal,
-    ),
-)
+)  # the final reveal is the kit's (engines.game.KeyShareRules)
 
 RULES = ResistanceRules(MOVES)
 
 
 def seat(context: SeatContext) -> ResistanceSeat:
-    return ResistanceSeat(context, MOVES)
-
-
-def options(
-    players: int = 5, plot: bool = False, targeting: bool = False, blind_spies: bool = False
-) -> dict[str, Any]:
-    """Genesis options from the CLI's keywords (``players`` is the seat count, not an option)."""
-    return {"plot": bool(plot), "targeting": bool(targeting), "blind_spies": bool(blind_spies)}
+    return ResistanceSeat(context, RULES.moves)
 
 
 GAME = GameDefinition(
@@ -117,11 +100,10 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    options=options,
     render=render,
     narrate=narrate,
     hindsight=hindsight,
-    moves=MOVES,
+    moves=RULES.moves,
     screen=screen,
     story=story,
 )

@@ -43,7 +43,6 @@ unjudged (the mission cards, the spy tags) is said in the result. A seat that ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,33 +51,17 @@ from spycraft.crypto.commit import Commitment
 from spycraft.crypto.deck import Faces
 from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, ProvenCiphertext
 from spycraft.crypto.encoding import encode
-from spycraft.crypto.errors import (
-    BadOpening,
-    IllegalAction,
-    MalformedRecord,
-    RuleViolation,
-)
+from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
 from spycraft.crypto.group import Point, Scalar, scalar_sum
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import Option, Rules
-from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
-from spycraft.engines.table import (
-    FRAUD,
-    Draw,
-    Forfeit,
-    GameNeed,
-    Over,
-    Result,
-    Turn,
-    Unjudged,
-    still_to_reveal,
-)
+from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
 RoleCard = recognition.RoleCard
@@ -97,9 +80,7 @@ RECORD_OF_DECISION = {
 }
 
 
-def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
-    """What every proof in a record is bound to: table, place in the chain, author, kind."""
-    return game_proof_context("resistance", table, seq, seat, kind)
+NAME = "resistance"
 
 
 def recognition_context(table: bytes) -> bytes:
@@ -141,22 +122,11 @@ class Eye:
 
 
 @dataclass(frozen=True)
-class Violation:
-    seat: int
-    seq: int
-    what: str
-
-    def error(self) -> RuleViolation:
-        return RuleViolation(self.seat, self.seq, self.what)
-
-
-@dataclass(frozen=True)
 class State:
     game: Game
     table: bytes
     deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
-    seq: int = 0  # the last seq this game has seen (beacon rounds included)
-    act: str = "setup"  # setup (the deal), play, reveal, done
+    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -173,8 +143,8 @@ class State:
     role_looks: tuple[RoleLook, ...] = ()
     secrets: tuple[Scalar | None, ...] = ()
     revealed: tuple[int, ...] = ()
-    forfeits: tuple[tuple[int, int, str], ...] = ()
-    violations: tuple[Violation, ...] = ()
+    forfeits: tuple[int, ...] = ()  # the seats that forfeited
+    violations: tuple[Cheat, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[str | None, ...] = ()  # None: a forfeiter's card the spy count leaves open
 
@@ -229,10 +199,11 @@ class State:
         return self.deal.others_face_tokens(card)
 
 
-class ResistanceRules(Rules[State]):
-    """The table's ``GameRules`` of The Resistance; the moves come from the package's table."""
+class ResistanceRules(KeyShareRules[State]):
+    """The table's ``GameRules`` of The Resistance; the moves come from the package's table,
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
-    name = "resistance"
+    name = NAME
     seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
     sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
     options = (
@@ -240,19 +211,12 @@ class ResistanceRules(Rules[State]):
         Option("targeting", "variant: the Leader picks the mission (Targeting)"),
         Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
     )
-    final_reveal = ("reveal",)
-
-    def seats_of(self, state: State) -> int:
-        return state.n
-
-    def before(self, state: State, record: Record) -> State:
-        return replace(state, seq=record.seq)
 
     def after(self, state: State) -> State:
         if state.act == "setup" and state.deal.done:
-            return replace(state, act="play")
-        if state.act == "play" and state.game.phase == R.END:
-            return replace(state, act="reveal")
+            return replace(state, act=PLAY)
+        if state.act == PLAY and state.game.phase == R.END:
+            return replace(state, act=REVEAL)
         return state
 
     def initial(self, genesis: Genesis) -> State:
@@ -270,16 +234,11 @@ class ResistanceRules(Rules[State]):
             secrets=(None,) * game.n,
         )
 
-    def next(self, state: State) -> GameNeed:
+    def play(self, state: State) -> GameNeed:
         n = state.n
-        stage = state.stage
-        if stage == "done":
-            return self._over(state)
         dealing = role_deal.turn(state.deal) if state.act == "setup" else None
         if dealing is not None:
             return dealing
-        if stage == "reveal":
-            return Turn(self._next_revealer(state), ("reveal",))
         look = state.pending_look()
         if look is not None:
             return Turn(look.subject, ("look",))
@@ -311,11 +270,7 @@ class ResistanceRules(Rules[State]):
         assert point is not None, phase
         return Turn(point.seats[0], (RECORD_OF_DECISION[point.kind],))
 
-    def _next_revealer(self, state: State) -> int:
-        return _still_to_reveal(state)[0]
-
     def on_draw(self, state: State, seed: bytes) -> State:
-        state = replace(state, seq=state.seq + state.n)
         game = state.game
         if game.phase == R.FIRST_LEADER:
             game = R.set_first_leader(game, uniform_from(seed, 0, game.n))
@@ -326,13 +281,18 @@ class ResistanceRules(Rules[State]):
                 index += 1
         return replace(state, game=game)
 
-    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
-        state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
-        if state.act == "setup" and state.stage != "tags":  # no role is dealt yet
-            return replace(state, act="done")
-        if state.act == "done":
-            return state
-        return _maybe_finish(replace(state, act="reveal"))
+    def dealt(self, state: State) -> bool:
+        return state.act != "setup" or state.stage == "tags"  # else no role is dealt yet
+
+    def key_share(self, state: State, seat: int) -> Point:
+        return state.key_shares[seat]
+
+    def audit(self, state: State) -> State:
+        return _audit(state)
+
+    def natural(self, state: State) -> Result | None:
+        ending = state.game.ending
+        return Result(ending.winner, ending.reason) if ending is not None else None
 
     def side_of(self, state: State, seat: int) -> str | None:
         role = state.roles[seat] if state.roles else None
@@ -342,31 +302,13 @@ class ResistanceRules(Rules[State]):
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         """A seat reads its role once every other seat has published its tokens for its card."""
-        if state.act in ("play", "reveal") or state.deal.reads_role(seat):
+        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
             return "its role"
         return None
 
-    def _over(self, state: State) -> Over:
-        ending = state.game.ending
-        natural = Result(ending.winner, ending.reason) if ending is not None else None
-        cheats = tuple(
-            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
-        )
-        return Over(natural, cheats, state.unjudged)
 
-
-def _context(state: State, record: Record) -> bytes:
-    return proof_context(state.table, record.seq, record.seat, record.kind)
-
-
-def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
-    """How a record of the role deal applies to the game: the sub-protocol takes it."""
-    step = role_deal.APPLY[kind]
-
-    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
-        return replace(state, deal=step(state.deal, record, body, _context(state, record)))
-
-    return apply
+def _context(record: Record) -> bytes:
+    return record_context(NAME, record)
 
 
 def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
@@ -436,7 +378,7 @@ def apply_look(state: State, record: Record, body: dict[str, Any]) -> State:
     keys = state.key_shares
     face = state.deck[look.subject][0]
     verify_sealed_share(sealed, face.c1, keys[look.subject], keys[look.viewer],
-                        _context(state, record))
+                        _context(record))
     role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
     return replace(
         state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
@@ -468,7 +410,7 @@ def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State
 
 def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> State:
     proven = ProvenCiphertext.decode(body["card"], 2)
-    mix.verify_contribution(state.pk, MISSION_FACES, proven, _context(state, record))
+    mix.verify_contribution(state.pk, MISSION_FACES, proven, _context(record))
     card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
     state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
     if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
@@ -483,7 +425,7 @@ def apply_spotlight_shares(state: State, record: Record, body: dict[str, Any]) -
         [c.ciphertext for c in shown],
         state.key_shares[record.seat],
         shares,
-        _context(state, record),
+        _context(record),
     )
     collected = state.spotlight_shares + (tuple(s.share for s in shares),)
     state = replace(state, spotlight_shares=collected)
@@ -505,7 +447,7 @@ def apply_eye_token(state: State, record: Record, body: dict[str, Any]) -> State
     assert eye is not None
     share = DecryptionShare.decode(body["share"])
     elgamal.verify_decryption_share(
-        eye.ciphertext, state.key_shares[record.seat], share, _context(state, record)
+        eye.ciphertext, state.key_shares[record.seat], share, _context(record)
     )
     eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
     return replace(state, eyes=state.eyes[:-1] + (eye,))
@@ -515,14 +457,14 @@ def apply_mix(state: State, record: Record, body: dict[str, Any]) -> State:
     count = len(state.mixed)
     outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
     proof = ShuffleProof.decode(body["proof"], count)
-    mix.verify_mix(state.mixed, outputs, state.pk, proof, _context(state, record))
+    mix.verify_mix(state.mixed, outputs, state.pk, proof, _context(record))
     return replace(state, mixed=outputs, mixes=state.mixes + 1)
 
 
 def apply_mission_shares(state: State, record: Record, body: dict[str, Any]) -> State:
     shares = _decode_shares(record, body["shares"], len(state.mixed))
     mix.verify_decryption_shares(
-        state.mixed, state.key_shares[record.seat], shares, _context(state, record)
+        state.mixed, state.key_shares[record.seat], shares, _context(record)
     )
     collected = state.mission_shares + (tuple(s.share for s in shares),)
     if len(collected) < state.n:
@@ -540,27 +482,6 @@ def apply_mission_shares(state: State, record: Record, body: dict[str, Any]) -> 
         mission_shares=(),
     )
     return state
-
-
-def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
-    seat = record.seat
-    secret = Scalar.decode(body["secret"])
-    if not elgamal.opened_share_matches(secret, state.key_shares[seat]):
-        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
-    secrets = list(state.secrets)
-    secrets[seat] = secret
-    state = replace(state, secrets=tuple(secrets), revealed=state.revealed + (seat,))
-    return _maybe_finish(state)
-
-
-def _still_to_reveal(state: State) -> tuple[int, ...]:
-    return still_to_reveal(state.n, (s for s, _, _ in state.forfeits), state.revealed)
-
-
-def _maybe_finish(state: State) -> State:
-    if _still_to_reveal(state):
-        return state
-    return replace(_audit(state), act="done")
 
 
 def _audit(state: State) -> State:
@@ -586,7 +507,7 @@ def _audit(state: State) -> State:
     for played in state.played:
         face = MISSION_FACES.label_of(elgamal.decrypt_with_secret(played.ciphertext, key))
         if face == R.FAIL and final[played.seat] == recognition.RESISTANCE:
-            violations.append(Violation(played.seat, played.seq, "a Resistance member played Fail"))
+            violations.append(Cheat(played.seat, played.seq, "a Resistance member played Fail"))
     if not state.game.blind_spies:
         spy_key = elgamal.decrypt_with_secret(
             recognition.spy_key_ciphertext(state.contributions), key
@@ -596,7 +517,7 @@ def _audit(state: State) -> State:
             roles, spy_key, state.tags, recognition_context(state.table)
         ):
             violations.append(
-                Violation(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
+                Cheat(seat, state.tag_seqs[seat], "the spy tag contradicts the role")
             )
     return replace(state, roles=final, violations=tuple(violations))
 

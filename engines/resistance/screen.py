@@ -398,7 +398,7 @@ def _why(old: Game, new: Game) -> str:
 def _forfeited(before: Any, after: Any) -> list[int]:
     old = getattr(before, "forfeits", ())
     new = getattr(after, "forfeits", ())
-    return [seat for seat, _, _ in new[len(old):]]
+    return list(new[len(old):])  # the seats that forfeited with this record
 
 
 def story(before: Any, record: Any, after: Any) -> Event | None:

@@ -21,11 +21,9 @@ from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
-from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
-from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.agent import Agent
+from spycraft.engines.game import Body, Build, KeyShareSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
@@ -75,16 +73,11 @@ def label(kind: str, option: Any) -> str:
     return str(option)
 
 
-class ResistanceSeat(GameSeat[State, SeatView]):
+class ResistanceSeat(KeyShareSeat[State, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, "resistance")
-        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
-        self.public = Point.base_mul(self.key)
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[int, bool] = {}
-
-    def kept_secrets(self) -> tuple[bytes, ...]:
-        return (self.key.encode(),)
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -125,21 +118,10 @@ class ResistanceSeat(GameSeat[State, SeatView]):
         return role == recognition.SPY
 
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        view = SeatView(state.game, self.knowledge(state))
-        decision = Decision(
-            self.seat, kind, prompt(state.game, kind, options), options,
-            tuple(label(kind, o) for o in options), view,
-        )
-        return self.ask(self.next_seq(state), decision, agent)
+        labels = [label(kind, o) for o in options]
+        return self.choose(state, agent, kind, prompt(state.game, kind, options), options, labels)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
-
-    def next_seq(self, state: State) -> int:
-        return state.seq + 1
-
-    def build_dealt(self, state: State, b: Build) -> Body:
-        """A record of the role deal (``engines.protocols.role_deal``)."""
-        return role_deal.BUILD[b.turn.kinds[0]](self.hand, state.deal, b.context, b.entropy)
 
     def build_look(self, state: State, b: Build) -> Body:
         look = state.pending_look()
@@ -197,9 +179,6 @@ class ResistanceSeat(GameSeat[State, SeatView]):
     def build_mission_shares(self, state: State, b: Build) -> Body:
         shares = mix.decryption_shares(state.mixed, self.key, b.context, b.entropy)
         return {"shares": [s.encode() for s in shares]}
-
-    def build_reveal(self, state: State, b: Build) -> Body:
-        return {"secret": self.key.encode()}
 
     # --- decisions ---------------------------------------------------------------------------
 

@@ -24,12 +24,11 @@ if TYPE_CHECKING:
         RULES,
         SEALED_TOOL,
         Seat,
-        options,
         seat,
     )
 
 __all__ = [
-    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat", "options", "seat",
+    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat", "seat",
 ]
 
 ABOUT = About(

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from spycraft.crypto.errors import IllegalAction, RuleViolation, Unattributed
+from spycraft.engines.errors import Illegal, Violation
 from spycraft.engines.shady_agents.components import (
     BULLET,
     LAW_ABIDING,
@@ -59,18 +59,6 @@ YES = "yes"
 NO = "no"
 NONE = "none"
 YES_NO: tuple[Answer, ...] = (YES, NO)
-
-
-class Illegal(Unattributed):
-    """An answer the rules never allow at the moment it is made: the record is rejected."""
-
-    record_error = IllegalAction
-
-
-class Violation(Unattributed):
-    """An answer that the final reveal shows broke its team's rule (§5 step 4, §7.4)."""
-
-    record_error = RuleViolation
 
 
 class ImpossibleSnapshot(ValueError):

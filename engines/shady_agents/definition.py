@@ -6,7 +6,7 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
@@ -26,7 +26,9 @@ Seat = ShadyAgentsSeat
 DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
 
 MOVES: dict[str, Move[State]] = moves(
-    *(Move(kind, role_deal.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt) for kind in DEAL_KINDS),
+    *role_deal.PROTOCOL.moves(
+        P.GAME_NAME, lambda s: s.deal, lambda s, deal: replace(s, deal=deal), DEAL_KINDS
+    ),
     Move(
         "round_one",
         body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
@@ -43,26 +45,13 @@ MOVES: dict[str, Move[State]] = moves(
         Seat.build_round_two,
         "round_two",
     ),
-    Move(
-        "reveal",
-        body(secret=Encoded("key share secret")),
-        P.apply_reveal,
-        Seat.build_reveal,
-    ),
-)
+)  # the final reveal is the kit's (engines.game.KeyShareRules)
 
 RULES = ShadyAgentsRules(MOVES)
 
 
 def seat(context: SeatContext) -> ShadyAgentsSeat:
-    return ShadyAgentsSeat(context, MOVES)
-
-
-def options(players: int = 4, **unknown: Any) -> dict[str, Any]:
-    """Genesis options from the command line: none."""
-    if unknown:
-        raise ValueError(f"shady-agents has no option {', '.join(sorted(unknown))}")
-    return {}
+    return ShadyAgentsSeat(context, RULES.moves)
 
 
 GAME = GameDefinition(
@@ -71,11 +60,10 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    options=options,
     render=render,
     narrate=narration(story),
     hindsight=hindsight,
-    moves=MOVES,
+    moves=RULES.moves,
     screen=screen,
     story=story,
 )

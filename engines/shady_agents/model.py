@@ -18,7 +18,7 @@ Every function here takes a choice and returns a new ``Game`` or raises ``errors
 (the kit names the record's seat and seq). Eligibility and the option sets read no kind, so the
 public ``Snapshot`` (kinds ``None``) is enough to check that an answer may be given; whether it
 was true is the final reveal's business: ``judge`` takes the opened kinds and the roles and
-returns every ``Violation`` (rules §7.4), each naming the record that made it.
+returns every ``Cheat`` (rules §7.4), each naming the record that made it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import product
 
-from spycraft.crypto.errors import RuleViolation
-from spycraft.engines.errors import Illegal
+from spycraft.engines.errors import Illegal, Violation
+from spycraft.engines.game import Cheat
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents.cards import Answer, Card, Snapshot
 from spycraft.engines.shady_agents.components import (
@@ -229,18 +229,6 @@ def give_all(game: Game, seat: int, receivers: tuple[int, ...], seq: int) -> Gam
     return _next_turn(replace(game, gifts=game.gifts + gifts))
 
 
-@dataclass(frozen=True)
-class Violation:
-    """A hidden move the final reveal proves illegal, with the record that made it."""
-
-    seat: int
-    seq: int
-    what: str
-
-    def error(self) -> RuleViolation:
-        return RuleViolation(self.seat, self.seq, self.what)
-
-
 def full_snapshot(
     game: Game, asking: Interrogation, gift_kinds: tuple[Tool | None, ...],
     discard_kinds: tuple[Tool | None, ...],
@@ -262,7 +250,7 @@ def judge(
     gift_kinds: tuple[Tool | None, ...],
     discard_kinds: tuple[Tool | None, ...],
     roles: tuple[Team | None, ...],
-) -> tuple[tuple[Violation, ...], tuple[Unjudged, ...]]:
+) -> tuple[tuple[Cheat, ...], tuple[Unjudged, ...]]:
     """Rules §7.4 once kinds are open: each tool used once and only while held, every answer in
     T (Law-abiding) or outside it (Corrupt). ``None`` is a closed secret (a forfeiter's tools
     and, where the deck count leaves a choice, its role: ``engines.table``, "What a forfeiter
@@ -272,7 +260,7 @@ def judge(
     breaks its team's rule in all of them (the closed kinds cannot excuse it), fine if in none;
     otherwise, and whenever the answerer's role is closed, it is not judged. Returns the
     violations and what was not judged."""
-    found: list[Violation] = []
+    found: list[Cheat] = []
     unjudged: list[Unjudged] = []
     names = dict(TOOL_NAMES)
     for seat in range(game.n):
@@ -288,7 +276,7 @@ def judge(
                 continue
             if kind not in held:
                 what = f"seat {seat} {verb} a {names[kind]} it no longer held"
-                found.append(Violation(seat, seq, what))
+                found.append(Cheat(seat, seq, what))
             held.discard(kind)
     for asking in game.interrogations:
         if asking.snapshot is None:
@@ -300,7 +288,7 @@ def judge(
                 unjudged.append(Unjudged(seat, seq, "answer", f"seat {seat}'s role"))
                 continue
             verdict = _judge_answer(asking.drawn, snapshot, seat, team, said)
-            if isinstance(verdict, Violation):
+            if isinstance(verdict, Cheat):
                 found.append(replace(verdict, seq=seq))
             elif verdict is not None:
                 unjudged.append(Unjudged(seat, seq, "answer", verdict))
@@ -309,14 +297,14 @@ def judge(
 
 def _judge_answer(
     drawn: Card, snapshot: Snapshot, seat: int, team: Team, said: Answer
-) -> Violation | str | None:
+) -> Cheat | str | None:
     """One answer on a snapshot with closed kinds: its violation, None if it is fine, or what
     it needs (in words) when the closed kinds decide it."""
     try:
         cards.audit_answer(drawn, snapshot, seat, team, said)
         return None
-    except cards.Violation as exc:
-        return Violation(seat, 0, exc.what)
+    except Violation as exc:
+        return Cheat(seat, 0, exc.what)
     except HiddenKind as exc:
         needs = str(exc)
     closed_gifts = [i for i, g in enumerate(snapshot.gifts) if g.kind is None]
@@ -333,11 +321,11 @@ def _judge_answer(
         complete = replace(snapshot, gifts=tuple(gifts), discards=tuple(discards))
         try:
             cards.audit_answer(drawn, complete, seat, team, said)
-        except cards.Violation:
+        except Violation:
             broken += 1
     if broken == len(ways):
         rule = "tell the truth" if team == LAW_ABIDING else "lie"
-        return Violation(
+        return Cheat(
             seat, 0, f"seat {seat} answered {said!r} to {drawn.id} and had to {rule}: "
             "no kind of the tools that stayed closed makes that answer right"
         )

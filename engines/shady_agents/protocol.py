@@ -45,22 +45,19 @@ decides.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.elgamal import Ciphertext, ProvenCiphertext
 from spycraft.crypto.encoding import encode
-from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import Rules
-from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, record_context
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents import scoring
@@ -74,17 +71,7 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.table import (
-    FRAUD,
-    Draw,
-    Forfeit,
-    GameNeed,
-    Over,
-    Result,
-    Turn,
-    Unjudged,
-    still_to_reveal,
-)
+from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
 
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
@@ -99,17 +86,12 @@ def team_of_face(face: str) -> Team:
     return CORRUPT if face == role_deal.MARKED else LAW_ABIDING
 
 
-def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
-    return game_proof_context(GAME_NAME, table, seq, seat, kind)
-
-
 @dataclass(frozen=True)
 class State:
     game: M.Game
     table: bytes
     deal: role_deal.RoleDeal
-    seq: int = 0  # the last seq this game has seen (beacon rounds included)
-    act: str = "setup"  # setup (the deal), play, reveal, done
+    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
     seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
     discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
@@ -117,8 +99,8 @@ class State:
     revealed: tuple[int, ...] = ()
     gift_kinds: tuple[Tool | None, ...] = ()  # parallel to game.gifts, once opened
     discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
-    forfeits: tuple[tuple[int, int, str], ...] = ()
-    violations: tuple[M.Violation, ...] = ()
+    forfeits: tuple[int, ...] = ()  # the seats that forfeited
+    violations: tuple[Cheat, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[Team | None, ...] = ()  # None: a forfeiter's card the deck count leaves open
 
@@ -131,27 +113,21 @@ class State:
         return self.deal.stage if self.act == "setup" else self.act
 
 
-class ShadyAgentsRules(Rules[State]):
-    """The table's ``GameRules`` of Shady Agents; the moves come from the package's table."""
+class ShadyAgentsRules(KeyShareRules[State]):
+    """The table's ``GameRules`` of Shady Agents; the moves come from the package's table,
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
     name = GAME_NAME
     seat_counts: tuple[int, ...] = tuple(range(4, 11))
     sides: tuple[str, ...] = SIDES
-    final_reveal = ("reveal",)
-
-    def seats_of(self, state: State) -> int:
-        return state.n
-
-    def before(self, state: State, record: Record) -> State:
-        return replace(state, seq=record.seq)
 
     def after(self, state: State) -> State:
         if state.act == "setup" and state.deal.done:
             face = state.deal.leftover()
             leftover = None if face is None else team_of_face(face)
-            return replace(state, act="play", game=replace(state.game, leftover=leftover))
-        if state.act == "play" and state.game.phase == M.END:
-            return replace(state, act="reveal")
+            return replace(state, act=PLAY, game=replace(state.game, leftover=leftover))
+        if state.act == PLAY and state.game.phase == M.END:
+            return replace(state, act=REVEAL)
         return state
 
     def initial(self, genesis: Genesis) -> State:
@@ -168,15 +144,11 @@ class ShadyAgentsRules(Rules[State]):
             secrets=(None,) * n,
         )
 
-    def next(self, state: State) -> GameNeed:
-        if state.act == "done":
-            return self._over(state)
+    def play(self, state: State) -> GameNeed:
         if state.act == "setup":
             turn = role_deal.turn(state.deal)
             assert turn is not None
             return turn
-        if state.act == "reveal":
-            return Turn(self._next_revealer(state), ("reveal",))
         game = state.game
         if game.phase == M.FIRST:
             return Draw("first_player")
@@ -187,39 +159,36 @@ class ShadyAgentsRules(Rules[State]):
         kind = "round_one" if game.phase == M.ROUND1 else "round_two"
         return Turn(game.turn_seat(), (kind,))
 
-    def _next_revealer(self, state: State) -> int:
-        return _still_to_reveal(state)[0]
-
     def on_draw(self, state: State, seed: bytes) -> State:
-        state = replace(state, seq=state.seq + state.n)
         game = state.game
         if game.phase == M.FIRST:
             return replace(state, game=M.set_first(game, uniform_from(seed, 0, game.n)))
         value = uniform_from(seed, 0, len(game.remaining))
         return self.after(replace(state, game=M.draw_card(game, value)))
 
-    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
-        state = replace(state, seq=seq, forfeits=state.forfeits + ((seat, seq, reason),))
-        if state.act == "setup" and not state.deal.done:
-            return replace(state, act="done")
-        if state.act == "done":
-            return state
-        return _maybe_finish(replace(state, act="reveal"))
+    def dealt(self, state: State) -> bool:
+        return state.act != "setup" or state.deal.done
+
+    def key_share(self, state: State, seat: int) -> Point:
+        return _key(state, seat)
+
+    def opened(self, state: State, seat: int, secret: Scalar) -> State:
+        return _open_tools(state, seat, secret)
+
+    def audit(self, state: State) -> State:
+        return _audit(state)
+
+    def natural(self, state: State) -> Result | None:
+        return natural_result(state)
 
     def side_of(self, state: State, seat: int) -> str | None:
         team = state.roles[seat] if state.roles else None
         return None if team is None else TEAM_NAME[team]
 
     def seen_secret(self, state: State, seat: int) -> str | None:
-        if state.act in ("play", "reveal") or state.deal.reads_role(seat):
+        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
             return "its role"
         return None
-
-    def _over(self, state: State) -> Over:
-        cheats = tuple(
-            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
-        )
-        return Over(natural_result(state), cheats, state.unjudged)
 
 
 def final_facts(state: State) -> scoring.FinalFacts | None:
@@ -258,18 +227,8 @@ def natural_result(state: State) -> Result | None:
 # --- applying records ------------------------------------------------------------------------
 
 
-def _context(state: State, record: Record) -> bytes:
-    return proof_context(state.table, record.seq, record.seat, record.kind)
-
-
-def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
-    """How a record of the role deal applies: the sub-protocol takes it."""
-    step = role_deal.APPLY[kind]
-
-    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
-        return replace(state, deal=step(state.deal, record, body, _context(state, record)))
-
-    return apply
+def _context(record: Record) -> bytes:
+    return record_context(GAME_NAME, record)
 
 
 def _key(state: State, seat: int) -> Point:
@@ -287,7 +246,7 @@ def spent(state: State, seat: int) -> list[Ciphertext]:
 def _sealed_tool(state: State, record: Record, receiver: int, raw: object) -> SealedChoice:
     sealed = SealedChoice.decode(raw, len(TOOL_POINTS))
     verify_sealed_choice(sealed, TOOL_POINTS, _key(state, record.seat), _key(state, receiver),
-                         _context(state, record))
+                         _context(record))
     return sealed
 
 
@@ -304,7 +263,7 @@ def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State
     if discard is None:
         return replace(state, game=game)
     proven = ProvenCiphertext.decode(discard, len(TOOL_POINTS))
-    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, _context(state, record))
+    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, _context(record))
     return replace(state, game=game, discard_seals=state.discard_seals + (proven,))
 
 
@@ -322,7 +281,7 @@ def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State
     state = replace(state, game=game, seals=state.seals + sealed)
     both = LinearProof.decode(body["both"], 1)
     elgamal.verify_plaintext(elgamal.ciphertext_sum(spent(state, record.seat)),
-                             _key(state, record.seat), BOTH_TOOLS, both, _context(state, record))
+                             _key(state, record.seat), BOTH_TOOLS, both, _context(record))
     return state
 
 
@@ -331,11 +290,8 @@ def _opened(ct: Ciphertext, secret: Scalar) -> Tool:
     return TOOLS[TOOL_POINTS.index(elgamal.decrypt_with_secret(ct, secret))]
 
 
-def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
-    seat = record.seat
-    secret = Scalar.decode(body["secret"])
-    if not elgamal.opened_share_matches(secret, state.deal.key_shares[seat]):
-        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
+def _open_tools(state: State, seat: int, secret: Scalar) -> State:
+    """What ``seat``'s key share opens: every tool it gave or received, and its discard."""
     gift_kinds = list(state.gift_kinds or (None,) * len(state.game.gifts))
     for i, (gift, sealed) in enumerate(zip(state.game.gifts, state.seals)):
         if gift.giver == seat:
@@ -346,31 +302,7 @@ def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
     for i, (discard, proven) in enumerate(zip(state.game.discards, state.discard_seals)):
         if discard.seat == seat:
             discard_kinds[i] = _opened(proven.ciphertext, secret)
-    secrets = list(state.secrets)
-    secrets[seat] = secret
-    state = replace(
-        state,
-        secrets=tuple(secrets),
-        revealed=state.revealed + (seat,),
-        gift_kinds=tuple(gift_kinds),
-        discard_kinds=tuple(discard_kinds),
-    )
-    return _maybe_finish(state)
-
-
-def _still_to_reveal(state: State) -> tuple[int, ...]:
-    return still_to_reveal(state.n, (s for s, _, _ in state.forfeits), state.revealed)
-
-
-def _maybe_finish(state: State) -> State:
-    if _still_to_reveal(state):
-        return state
-    state = replace(
-        state,
-        gift_kinds=state.gift_kinds or (None,) * len(state.game.gifts),
-        discard_kinds=state.discard_kinds or (None,) * len(state.game.discards),
-    )
-    return replace(_audit(state), act="done")
+    return replace(state, gift_kinds=tuple(gift_kinds), discard_kinds=tuple(discard_kinds))
 
 
 def _roles(state: State) -> tuple[Team | None, ...]:
@@ -383,6 +315,11 @@ def _roles(state: State) -> tuple[Team | None, ...]:
 def _audit(state: State) -> State:
     """Rules §7.4 on everything the final reveal opened (``model.judge``): nothing is judged
     on a forfeiter's closed secrets, and what that leaves unjudged is said in the result."""
+    state = replace(
+        state,
+        gift_kinds=state.gift_kinds or (None,) * len(state.game.gifts),
+        discard_kinds=state.discard_kinds or (None,) * len(state.game.discards),
+    )
     roles = _roles(state)
     found, unjudged = M.judge(state.game, state.gift_kinds, state.discard_kinds, roles)
     return replace(

@@ -22,11 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto import elgamal
-from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
-from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.agent import Agent
+from spycraft.engines.game import Body, Build, KeyShareSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
@@ -68,16 +66,11 @@ def _kinds(tools: tuple[Tool, ...]) -> str:
     return "".join(tools)
 
 
-class ShadyAgentsSeat(GameSeat[State, SeatView]):
+class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, GAME_NAME)
-        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
-        self.public = Point.base_mul(self.key)
         self.hand = role_deal.RoleHand(self.seat, self.key)
         self._received: dict[int, Tool] = {}
-
-    def kept_secrets(self) -> tuple[bytes, ...]:
-        return (self.key.encode(),)
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -112,20 +105,10 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         return SeatView(state.game, self.knowledge(state))
 
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        decision = Decision(
-            self.seat, kind, PROMPTS[kind], options, tuple(label(kind, o) for o in options),
-            self.view(state),
-        )
-        return self.ask(self.next_seq(state), decision, agent)
+        labels = [label(kind, o) for o in options]
+        return self.choose(state, agent, kind, PROMPTS[kind], options, labels)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
-
-    def next_seq(self, state: State) -> int:
-        return state.seq + 1
-
-    def build_dealt(self, state: State, b: Build) -> Body:
-        """A record of the role deal (``engines.protocols.role_deal``)."""
-        return role_deal.BUILD[b.turn.kinds[0]](self.hand, state.deal, b.context, b.entropy)
 
     def _seal(self, state: State, receiver: int, kind: Tool, b: Build, slot: int) -> SealedChoice:
         return seal_choice(
@@ -191,9 +174,6 @@ class ShadyAgentsSeat(GameSeat[State, SeatView]):
         )
         return {"gifts": [[r, c.encode()] for (r, _), c in zip(gifts, sealed)],
                 "both": both.encode()}
-
-    def build_reveal(self, state: State, b: Build) -> Body:
-        return {"secret": self.key.encode()}
 
 
 def _slot(game: M.Game, index: int) -> int:

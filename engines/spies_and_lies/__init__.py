@@ -21,11 +21,10 @@ if TYPE_CHECKING:
         NUMBER,
         RULES,
         Seat,
-        options,
         seat,
     )
 
-__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat", "options", "seat"]
+__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat", "seat"]
 
 ABOUT = About(
     name="spies-and-lies",

@@ -6,8 +6,6 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.engines.game import Move, moves
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, Int, ListOf, body
@@ -48,22 +46,12 @@ def seat(context: SeatContext) -> SpiesAndLiesSeat:
     return SpiesAndLiesSeat(context, MOVES)
 
 
-def options(players: int = 2, **unknown: Any) -> dict[str, Any]:
-    """Genesis options from the command line: none, and exactly two players."""
-    if unknown:
-        raise ValueError(f"spies-and-lies has no option {', '.join(sorted(unknown))}")
-    if players != 2:
-        raise ValueError("spies-and-lies is played by exactly two players")
-    return {}
-
-
 GAME = GameDefinition(
     name="spies-and-lies",
     title="Stratego: Spies & Lies",
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    options=options,
     render=render,
     narrate=narrate,
     hindsight=hindsight,

@@ -78,12 +78,12 @@ from typing import Any
 
 from spycraft.crypto import membership
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
-from spycraft.crypto.errors import BadOpening, MalformedRecord, OutOfTurn, ProofError
+from spycraft.crypto.errors import BadOpening, MalformedRecord, ProofError
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
-from spycraft.engines.game import Move, Rules, proof_context
+from spycraft.engines.game import Move, Rules, record_context
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
@@ -138,8 +138,8 @@ class SpiesAndLies(Rules[Board]):
 
     def __init__(self, table: Mapping[str, Move[Board]]) -> None:
         super().__init__(table)
-        # The last board ``next`` answered for, and its answer: the table asks before it applies
-        # a record and ``before`` asks again for the same board. Boards are immutable and the
+        # The last board ``next`` answered for, and its answer: the table asks several times for
+        # one board (who writes next, then the record's turn). Boards are immutable and the
         # memo holds the board, so ``is`` cannot match another; one tuple, so threads that share
         # these rules read a matching pair.
         self._last_need: tuple[Board | None, GameNeed | None] = (None, None)
@@ -169,14 +169,6 @@ class SpiesAndLies(Rules[Board]):
         if opener is not None:
             return Turn(opener, ("final",))
         return Over(outcome(b) if b.played_out or not b.forfeits else None)
-
-    def before(self, state: Board, record: Record) -> Board:
-        need = self.next(state)
-        if not isinstance(need, Turn) or need.seat != record.seat or record.kind not in need.kinds:
-            raise OutOfTurn(
-                record.seat, record.seq, f"spies-and-lies does not expect {record.kind} now"
-            )
-        return state
 
     def on_draw(self, state: Board, seed: bytes) -> Board:
         sizes = model.draw_sizes(state)
@@ -249,7 +241,7 @@ def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
     if not commitment.opens_to([r.seat, b.day, tokens], nonce):
         raise BadOpening(r.seat, r.seq, "the tokens do not open this seat's layout commitment")
-    context = proof_context(GAME, r.table, r.seq, r.seat, r.kind)
+    context = record_context(GAME, r)
     for index, (token, proof) in enumerate(zip(tokens, body["proofs"])):
         allowed = token_set(b, r.seat, token)
         mission = f"M{index + 1}"

@@ -19,7 +19,7 @@ from typing import Any
 from spycraft.crypto import membership
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Agent
 from spycraft.engines.game import Body, Build, GameSeat, Move
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
@@ -76,10 +76,7 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             # the shared text board is public: the prompt is where a human sees its own cards
             cards = ", ".join(f"M{i} {rank_label(r)}" for i, r in enumerate(own, start=1))
             prompt = f"{prompt}\nYour cards: {cards}"
-        decision = Decision(
-            self.index, kind, prompt, tuple(options), tuple(labels), self.view(board)
-        )
-        return self.ask(self.next_seq(board), decision, agent)
+        return self.choose(board, agent, kind, prompt, options, labels)
 
     def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:
         ranks = self.deployment(board.day)

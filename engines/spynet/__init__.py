@@ -32,11 +32,10 @@ if TYPE_CHECKING:
         POSITION,
         RULES,
         Seat,
-        options,
         seat,
     )
 
-__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat", "options", "seat"]
+__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat", "seat"]
 
 ABOUT = About(
     name="spynet",

@@ -6,7 +6,7 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import deck_ops
@@ -20,7 +20,7 @@ from spycraft.engines.spynet.knowledge import hindsight
 from spycraft.engines.spynet.protocol import SpyNetRules, State
 from spycraft.engines.spynet.screen import screen, story
 from spycraft.engines.spynet.seat import SpyNetSeat
-from spycraft.engines.spynet.setup import DECK_SIZE, OFF, parse_situation
+from spycraft.engines.spynet.setup import DECK_SIZE
 from spycraft.engines.spynet.view import render
 
 POSITION = Int(0, DECK_SIZE - 1)  # a card by its place in the shuffled deck
@@ -29,10 +29,7 @@ Seat = SpyNetSeat
 
 MOVES: dict[str, Move[State]] = moves(
     # the deck: keys, every seat's proven shuffle, reveals (engines.protocols.deck_ops)
-    *(
-        Move(kind, deck_ops.SCHEMAS[kind], P.dealt(kind), Seat.build_dealt)
-        for kind in deck_ops.KINDS
-    ),
+    *deck_ops.PROTOCOL.moves(P.GAME, lambda s: s.ops, lambda s, ops: replace(s, ops=ops)),
     # decisions (rules §13)
     Move("draft_pick", body(card=POSITION), P.apply_draft_pick, Seat.build_draft_pick,
          "draft_pick"),
@@ -58,25 +55,13 @@ MOVES: dict[str, Move[State]] = moves(
     ),
     Move("paper_trail", body(cards=ListOf(POSITION, high=DECK_SIZE)), P.apply_paper_trail,
          Seat.build_paper_trail, "paper_trail"),
-    # the final reveal (§9.2)
-    Move(
-        "reveal",
-        body(secret=Encoded("key share secret")),
-        P.apply_reveal,
-        Seat.build_reveal,
-    ),
-)
+)  # the final reveal (§9.2) is the kit's (engines.game.KeyShareRules)
 
 RULES = SpyNetRules(MOVES)
 
 
 def seat(context: SeatContext) -> SpyNetSeat:
-    return SpyNetSeat(context, MOVES)
-
-
-def options(players: int = 2, situation: str | None = None) -> dict[str, Any]:
-    """Genesis options from the CLI's keywords (``players`` is the seat count, not an option)."""
-    return {"situation": OFF if situation is None else parse_situation(situation)}
+    return SpyNetSeat(context, RULES.moves)
 
 
 GAME = GameDefinition(
@@ -85,11 +70,10 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    options=options,
     render=render,
     narrate=narration(story),
     hindsight=hindsight,
-    moves=MOVES,
+    moves=RULES.moves,
     screen=screen,
     story=story,
     talk=TALK_AFTER,  # rules §11: no channel between players while the game runs

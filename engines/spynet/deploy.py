@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet.cards import (
     BRANCHES,
     DEEP_INFILTRATION,
@@ -36,7 +37,6 @@ from spycraft.engines.spynet.cards import (
     Verb,
     card,
 )
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import (
     Board,
     StackedAgent,

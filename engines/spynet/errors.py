@@ -4,10 +4,10 @@ Theory of operation
 -------------------
 The data and rule math of this package see card ids, counts and choices, never records, so they
 cannot name a seat or a seq. Each error here is an ``Unattributed`` whose ``attribute(seat,
-seq)`` gives the ``RecordError`` the table reports, as in the other games:
+seq)`` gives the ``RecordError`` the table reports, as in the other games (a choice the rules
+never allow is the kit's ``engines.errors.Illegal``, as in every game):
 
 * ``UnknownCard``: an id that is no card of §2.3 (``MalformedRecord``);
-* ``Illegal``: a choice the rules never allow (``IllegalAction``);
 * ``UnknownSituation``: a ``situation`` option that is not ``off``, ``random`` or ``S01`` …
   ``S08``. It is also a ``ValueError``, which is how the table and the command line are told
   that a genesis option or a command-line option is wrong.
@@ -15,7 +15,7 @@ seq)`` gives the ``RecordError`` the table reports, as in the other games:
 
 from __future__ import annotations
 
-from spycraft.crypto.errors import IllegalAction, MalformedValue, Unattributed
+from spycraft.crypto.errors import MalformedValue
 
 
 class UnknownCard(MalformedValue):
@@ -24,12 +24,6 @@ class UnknownCard(MalformedValue):
     def __init__(self, card_id: object) -> None:
         self.card_id = card_id
         super().__init__(f"no SpyNet card has the id {card_id!r}")
-
-
-class Illegal(Unattributed):
-    """A choice the rules never allow: the record is rejected."""
-
-    record_error = IllegalAction
 
 
 class UnknownSituation(MalformedValue, ValueError):

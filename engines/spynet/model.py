@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
     BRANCHES,
@@ -45,7 +46,6 @@ from spycraft.engines.spynet.deploy import (
     effect_uses,
     place_agent,
 )
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import Board, Tableau, may_play_mission, teammate
 
 DRAFT = "DRAFT"

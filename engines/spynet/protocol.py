@@ -41,15 +41,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spycraft.crypto import elgamal, proofs
+from spycraft.crypto import proofs
 from spycraft.crypto.deck import Faces
-from spycraft.crypto.errors import BadOpening, MalformedRecord
+from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Option, Rules
-from spycraft.engines.game import proof_context as game_proof_context
+from spycraft.engines.errors import Illegal
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
@@ -62,19 +62,8 @@ from spycraft.engines.spynet.cards import (
     card,
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, opponents, score, teams
-from spycraft.engines.table import (
-    FRAUD,
-    SHARED,
-    Draw,
-    Forfeit,
-    GameNeed,
-    Over,
-    Result,
-    Turn,
-    still_to_reveal,
-)
+from spycraft.engines.table import SHARED, Draw, GameNeed, Result, Turn, Unjudged
 
 GAME = "spynet"
 FACES = Faces.of("spynet/deck", DECK)
@@ -86,17 +75,6 @@ def side_name(team: tuple[int, ...]) -> str:
     return f"team {team[0]}+{team[1]}" if len(team) == 2 else f"seat {team[0]}"
 
 
-def proof_context(table: bytes, seq: int, seat: int, kind: str) -> bytes:
-    return game_proof_context(GAME, table, seq, seat, kind)
-
-
-@dataclass(frozen=True)
-class Violation:
-    seat: int
-    seq: int
-    what: str
-
-
 @dataclass(frozen=True)
 class State:
     n: int
@@ -104,14 +82,14 @@ class State:
     table: bytes
     ops: deck_ops.DeckOps
     game: M.Game | None = None  # None until the beacon names the first player
-    seq: int = 0
-    act: str = "setup"  # setup, play, reveal, done
+    act: str = "setup"  # setup, play, reveal, done (the kit's: engines.game)
     asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
     revealing: bool = False
     secrets: tuple[Scalar | None, ...] = ()
     revealed: tuple[int, ...] = ()
     forfeits: tuple[int, ...] = ()
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[Cheat, ...] = ()
+    unjudged: tuple[Unjudged, ...] = ()  # always none: every hidden card is proven when played
     faces: tuple[str, ...] = ()  # every position's face, after the final reveal
     final: Score | None = None
 
@@ -120,7 +98,10 @@ class State:
         return self.act
 
 
-class SpyNetRules(Rules[State]):
+class SpyNetRules(KeyShareRules[State]):
+    """The table's ``GameRules`` of SpyNet; the moves come from the package's table, the final
+    reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
+
     name = GAME
     seat_counts: tuple[int, ...] = PLAYER_COUNTS
     sides: tuple[str, ...] = SIDES
@@ -132,10 +113,6 @@ class SpyNetRules(Rules[State]):
             SU.OFF,
         ),
     )
-    final_reveal = ("reveal",)
-
-    def seats_of(self, state: State) -> int:
-        return state.n
 
     def initial(self, genesis: Genesis) -> State:
         n = len(genesis.seats)
@@ -147,20 +124,13 @@ class SpyNetRules(Rules[State]):
             secrets=(None,) * n,
         )
 
-    def before(self, state: State, record: Record) -> State:
-        return replace(state, seq=record.seq)
-
     def after(self, state: State) -> State:
-        return _settle(state)
+        return self.settle_reveals(state)
 
-    def next(self, state: State) -> GameNeed:
-        if state.act == "done":
-            return self._over(state)
-        dealing = deck_ops.turn(state.ops) if state.act != "reveal" else None
-        if dealing is not None:  # a reveal left open by a forfeit is never finished
+    def play(self, state: State) -> GameNeed:
+        dealing = deck_ops.turn(state.ops)  # (a reveal left open by a forfeit is never finished)
+        if dealing is not None:
             return dealing
-        if state.act == "reveal":
-            return Turn(still_to_reveal(state.n, state.forfeits, state.revealed)[0], ("reveal",))
         game = state.game
         if game is None:
             return Draw("first_player")
@@ -178,19 +148,52 @@ class SpyNetRules(Rules[State]):
         return Turn(seat, DECISION_KINDS)
 
     def on_draw(self, state: State, seed: bytes) -> State:
-        state = replace(state, seq=state.seq + state.n)
         first = uniform_from(seed, 0, state.n)
         draw = uniform_from(seed, 1, len(SITUATIONS)) if state.option == SU.RANDOM else None
         situation = SU.situation_in_play(state.option, draw)
-        return _settle(replace(state, game=M.new_game(state.n, first, situation), act="play"))
+        return self.settle_reveals(
+            replace(state, game=M.new_game(state.n, first, situation), act=PLAY)
+        )
 
-    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
-        state = replace(state, seq=seq, forfeits=state.forfeits + (seat,))
-        if state.act == "done":
-            return state
-        if state.game is None:  # no card was seen yet: nothing to open
-            return replace(state, act="done")
-        return _maybe_finish(replace(state, act="reveal"))
+    def dealt(self, state: State) -> bool:
+        return state.game is not None  # else no card was seen yet: nothing to open
+
+    def key_share(self, state: State, seat: int) -> Point:
+        return state.ops.key_shares[seat]
+
+    def audit(self, state: State) -> State:
+        return _audit(state)
+
+    def natural(self, state: State) -> Result | None:
+        if state.final is not None and not state.forfeits and not state.violations:
+            return natural_result(state.final)
+        return None
+
+    def settle_reveals(self, state: State) -> State:
+        """Run the deck reveals the game asks for, and what follows each, as far as possible."""
+        while state.act == PLAY and state.game is not None:
+            game = state.game
+            need = game.reveal
+            if need is None:
+                if game.phase == M.END:
+                    return replace(state, act=REVEAL)
+                return state
+            ops = state.ops
+            if not state.revealing:
+                ops = deck_ops.request(ops, need.cards, need.to)
+                state = replace(state, ops=ops, revealing=True)
+            if ops.pending is not None:
+                return state
+            faces = {c: f for c in need.cards if (f := ops.face(c)) is not None}
+            state = replace(state, revealing=False)
+            try:
+                state = replace(state, game=M.revealed(game, faces))
+            except Illegal as exc:
+                seat, seq = state.asked_by
+                cheat = Cheat(seat, seq, str(exc))
+                state = replace(state, violations=state.violations + (cheat,))
+                return self.finish(replace(state, act=REVEAL))
+        return state
 
     def side_of(self, state: State, seat: int) -> str | None:
         return side_name(next(t for t in teams(state.n) if seat in t))
@@ -203,15 +206,6 @@ class SpyNetRules(Rules[State]):
         if any(seat in viewers for viewers in state.ops.viewers):
             return "its cards"
         return None
-
-    def _over(self, state: State) -> Over:
-        cheats = tuple(
-            Forfeit(v.seat, v.seq, FRAUD, f"rule violation: {v.what}") for v in state.violations
-        )
-        natural = None
-        if state.final is not None and not state.forfeits and not state.violations:
-            natural = natural_result(state.final)
-        return Over(natural, cheats)
 
 
 TIE_BREAK = "tie broken by funding cards"
@@ -235,38 +229,7 @@ def natural_result(final: Score) -> Result:
 
 
 
-def context_of(state: State, record: Record) -> bytes:
-    return proof_context(state.table, record.seq, record.seat, record.kind)
-
-
-# --- the engine's own steps: open reveals, go on once they are done ----------------------------
-
-
-def _settle(state: State) -> State:
-    """Run the deck reveals the game asks for, and what follows each, as far as possible."""
-    while state.act == "play" and state.game is not None:
-        game = state.game
-        need = game.reveal
-        if need is None:
-            if game.phase == M.END:
-                return replace(state, act="reveal")
-            return state
-        ops = state.ops
-        if not state.revealing:
-            ops = deck_ops.request(ops, need.cards, need.to)
-            state = replace(state, ops=ops, revealing=True)
-        if ops.pending is not None:
-            return state
-        faces = {c: f for c in need.cards if (f := ops.face(c)) is not None}
-        state = replace(state, revealing=False)
-        try:
-            state = replace(state, game=M.revealed(game, faces))
-        except Illegal as exc:
-            seat, seq = state.asked_by
-            violation = Violation(seat, seq, str(exc))
-            state = replace(state, violations=state.violations + (violation,))
-            return _maybe_finish(replace(state, act="reveal"))
-    return state
+# --- the records of play ----------------------------------------------------------------------
 
 
 def _game(state: State) -> M.Game:
@@ -283,15 +246,6 @@ def _step(
     def apply(state: State, record: Record, body: dict[str, Any]) -> State:
         game = move(_game(state), record, body)
         return replace(state, game=game, asked_by=(record.seat, record.seq))
-
-    return apply
-
-
-def dealt(kind: str) -> Callable[[State, Record, dict[str, Any]], State]:
-    step = deck_ops.APPLY[kind]
-
-    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
-        return replace(state, ops=step(state.ops, record, body, context_of(state, record)))
 
     return apply
 
@@ -325,7 +279,7 @@ def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> St
     candidates = mission_points(branch)
     proofs.verify_encrypts_one_of(
         base, state.ops.key_shares[record.seat], residue, candidates,
-        OneOfProof.decode(proof, len(candidates)), context_of(state, record),
+        OneOfProof.decode(proof, len(candidates)), record_context(GAME, record),
     )
     return state
 
@@ -375,23 +329,6 @@ apply_effect = _step(_apply_effect)
 
 
 # --- the final reveal --------------------------------------------------------------------------
-
-
-def apply_reveal(state: State, record: Record, body: dict[str, Any]) -> State:
-    seat = record.seat
-    secret = Scalar.decode(body["secret"])
-    if not elgamal.opened_share_matches(secret, state.ops.key_shares[seat]):
-        raise BadOpening(seat, record.seq, "the secret does not match the public key share")
-    secrets = list(state.secrets)
-    secrets[seat] = secret
-    state = replace(state, secrets=tuple(secrets), revealed=state.revealed + (seat,))
-    return _maybe_finish(state)
-
-
-def _maybe_finish(state: State) -> State:
-    if still_to_reveal(state.n, state.forfeits, state.revealed):
-        return state
-    return replace(_audit(state), act="done")
 
 
 def _audit(state: State) -> State:

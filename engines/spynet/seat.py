@@ -16,10 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto import proofs
-from spycraft.crypto.entropy import SeededEntropy
-from spycraft.crypto.group import Point, Scalar
-from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.agent import Agent
+from spycraft.engines.game import Body, Build, KeyShareSeat, Move
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
@@ -41,16 +39,11 @@ PROMPTS = {
 }
 
 
-class SpyNetSeat(GameSeat[State, SeatView]):
+class SpyNetSeat(KeyShareSeat[State, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, GAME)
-        self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
-        self.public = Point.base_mul(self.key)
         self.hand = deck_ops.DeckHand(self.seat, self.key)
         self._faces: dict[int, str] = {}
-
-    def kept_secrets(self) -> tuple[bytes, ...]:
-        return (self.key.encode(),)
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -67,24 +60,19 @@ class SpyNetSeat(GameSeat[State, SeatView]):
 
     def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...],
              seq: int | None = None) -> Any:
-        view = self.view(state)
-        labels = tuple(describe_option(kind, o, view) for o in options)
-        decision = Decision(self.seat, kind, PROMPTS[kind], options, labels, view)
-        return self.ask(self.next_seq(state) if seq is None else seq, decision, agent)
+        def labels(view: SeatView) -> list[str]:
+            return [describe_option(kind, o, view) for o in options]
+
+        return self.choose(state, agent, kind, PROMPTS[kind], options, labels, seq)
 
     # --- building records --------------------------------------------------------------------
 
-    def build(self, state: State, turn: Turn, agent: Agent) -> tuple[str, Any]:
+    def kind_of(self, state: State, turn: Turn, agent: Agent) -> str:
+        """Deploy offers several kinds at once: the player's choice says which is written."""
         if turn.kinds != DECISION_KINDS:
-            return super().build(state, turn, agent)
-        choice = self._ask(state, agent, "deploy", self.deploy_options(state))
-        kind = choice[0]
-        seq = self.next_seq(state)
-        build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
-        return kind, self.moves[kind].build(self, state, build)
-
-    def build_dealt(self, state: State, b: Build) -> Body:
-        return deck_ops.BUILD[b.turn.kinds[0]](self.hand, state.ops, b.context, b.entropy)
+            return super().kind_of(state, turn, agent)
+        kind: str = self._ask(state, agent, "deploy", self.deploy_options(state))[0]
+        return kind
 
     def build_draft_pick(self, state: State, b: Build) -> Body:
         game = _game(state)
@@ -142,9 +130,6 @@ class SpyNetSeat(GameSeat[State, SeatView]):
             options = tuple(p for p in left if p not in chosen)
             chosen.append(self._ask(state, b.agent, "paper_trail", options, b.seq * 100 + i))
         return {"cards": chosen}
-
-    def build_reveal(self, state: State, b: Build) -> Body:
-        return {"secret": self.key.encode()}
 
     # --- the legal options of §13 ------------------------------------------------------------
 

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet.cards import DECK, HIRING_SPREE, SITUATIONS
-from spycraft.engines.spynet.errors import Illegal, UnknownSituation
+from spycraft.engines.spynet.errors import UnknownSituation
 from spycraft.engines.spynet.scoring import PLAYER_COUNTS
 
 T = TypeVar("T")

@@ -198,3 +198,31 @@ def test_a_seat_that_stalls_before_the_last_pre_image_has_not_seen_the_draw(
     assert (forfeit.seat, forfeit.seq) == (0, seq)
     assert "the draw" not in forfeit.what
     nobody_is_convicted(local, config, [0])
+
+
+# --- the kit's final reveal of key shares (engines.game.KeyShareRules) --------------------------
+
+
+@every_config
+def test_a_false_key_share_secret_at_the_final_reveal_is_a_false_opening(config: Config) -> None:
+    from spycraft.crypto.entropy import SeededEntropy
+    from spycraft.crypto.errors import BadOpening
+    from spycraft.crypto.group import Scalar
+    from spycraft.engines.game import REVEAL, KeyShareRules
+
+    if not isinstance(config.definition.rules, KeyShareRules):
+        pytest.skip("this game opens no key shares")
+    game = played(config)
+    reveals = [i for i, r in enumerate(game.records) if r.record.kind == REVEAL]
+    assert len(reveals) == config.players, "every seat opens its key share"
+    for position in reveals:
+        honest = game.records[position]
+        state = game.states[position]
+        false = Scalar.random(SeededEntropy(position)).encode()
+        for body in ({"secret": false}, {"secret": game.records[reveals[0]].record.body["secret"]}):
+            if body == dict(honest.record.body):
+                continue
+            forged = game.local.seats[honest.record.seat].sign(state, REVEAL, body)
+            with pytest.raises(BadOpening) as error:
+                game.local.table.apply(state, forged)
+            assert (error.value.seat, error.value.seq) == (honest.record.seat, honest.record.seq)

@@ -52,7 +52,6 @@ def test_declared_options_give_the_genesis_options_and_refuse_the_rest() -> None
         Situations({}),
         seat=lambda context: GameSeat(context, {}, "situations"),
         bots={},
-        options=lambda **kw: {},
         render=lambda state, seat: "",
         narrate=lambda before, record, after: "",
     )
@@ -82,3 +81,43 @@ def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
     assert seat.ask(7, decision, Always(0)) == 3
     assert context.memo == {"ask/7/guess": 2}
     assert seat.ask(8, decision, Always(0)) == 1
+
+
+def test_a_game_that_declares_the_kits_reveal_itself_is_refused() -> None:
+    from spycraft.engines.resistance import MOVES, ResistanceRules
+    from spycraft.engines.schema import Encoded
+
+    own: Move[Any] = Move("reveal", body(secret=Encoded("secret")), lambda s, r, b: s,
+                          lambda seat, s, b: {})
+    with pytest.raises(ValueError):
+        ResistanceRules({**MOVES, "reveal": own})
+
+
+def test_every_game_of_key_shares_ends_with_the_kits_reveal() -> None:
+    from spycraft.engines import registry
+    from spycraft.engines.game import REVEAL, KeyShareRules
+
+    found = []
+    for name in registry.game_names():
+        definition = registry.load(name)
+        if isinstance(definition.rules, KeyShareRules):
+            found.append(name)
+            assert definition.rules.final_reveal == (REVEAL,)
+            assert definition.moves[REVEAL].apply == definition.rules.apply_reveal, name
+    assert sorted(found) == ["resistance", "shady-agents", "spynet"]
+
+
+def test_the_keyword_options_of_every_game_are_its_declared_options() -> None:
+    from spycraft.engines import registry
+
+    for name in registry.game_names():
+        definition = registry.load(name)
+        fewest = definition.rules.seat_counts[0]
+        assert definition.options() == definition.genesis_options(fewest), name
+        for option in definition.flags:
+            given = True if not option.choices else option.choices[-1]
+            wanted = definition.genesis_options(fewest, {option.name: given})
+            assert definition.options(**{option.name: given}) == wanted, name
+            assert definition.options(**{option.name: None}) == definition.options(), name
+        with pytest.raises(ValueError):
+            definition.options(no_such_option=True)

@@ -112,7 +112,6 @@ GAME = GameDefinition(
     rules=PenniesRules(),
     seat=PenniesSeat,
     bots={"random": lambda entropy, seat: RandomAgent(entropy)},
-    options=lambda **kw: {},
     render=lambda state, seat: repr(state),
     narrate=lambda before, record, after: record.kind,
 )

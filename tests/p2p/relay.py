@@ -113,7 +113,6 @@ GAME = GameDefinition(
     rules=RelayRules(),
     seat=RelaySeat,
     bots={"random": lambda entropy, seat: RandomAgent(entropy)},
-    options=lambda **kw: {},
     render=lambda state, seat: repr(state),
     narrate=lambda before, record, after: record.kind,
 )

@@ -21,8 +21,9 @@ from spycraft.crypto.errors import InvalidProof, MalformedRecord, RecordError
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import seal_share
 from spycraft.engines.audit import audit_transcript
+from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable
-from spycraft.engines.resistance.protocol import State, proof_context
+from spycraft.engines.resistance.protocol import State
 from spycraft.engines.table import FRAUD, Turn
 from tests.resistance.helpers import run_until, seat_of, table
 
@@ -49,7 +50,7 @@ def lies(local: LocalTable, turn: Turn) -> dict[str, Any]:
     key = seat_of(local, subject).key
     face, key_column = state.deck[subject]
     seq = local.state.seq + 1
-    context = proof_context(state.table, seq, subject, "look")
+    context = proof_context("resistance", state.table, seq, subject, "look")
     entropy = SeededEntropy(b"a false look")
 
     def sealed(base: Point, to: int, ctx: bytes = context, secret: Scalar = key) -> Any:
@@ -61,7 +62,7 @@ def lies(local: LocalTable, turn: Turn) -> dict[str, Any]:
         "a token of another key": sealed(face.c1, viewer, secret=Scalar.from_int(3)),
         "sealed to another seat": sealed(face.c1, other),
         "with another record's proof": sealed(
-            face.c1, viewer, proof_context(state.table, seq + 1, subject, "look")),
+            face.c1, viewer, proof_context("resistance", state.table, seq + 1, subject, "look")),
         "garbage points": [Point.hash_to("g", 1).encode(), Point.hash_to("g", 2).encode(),
                            [Scalar.from_int(4).encode()] * 3],
     }

@@ -88,7 +88,7 @@ def test_blind_spies_do_not_recognise_each_other() -> None:
 def forge(local: Any, agents: Any, turn: Turn, change: Any) -> RecordError:
     """Build the honest record for ``turn``, alter its body, sign it, and return the rejection."""
     seat = local.seats[turn.seat]
-    kind, body = seat.game.build(local.state.game, turn, agents[turn.seat])
+    kind, body = seat.game_body(local.state, turn, agents[turn.seat])
     kind, body = change(kind, body)
     signed = seat.sign(local.state, kind, body)
     with pytest.raises(RecordError) as caught:
@@ -174,9 +174,10 @@ def fail_always(seat: ResistanceSeat, state: State, turn: Turn, kind: str, body:
     if kind == "mission_card":
         from spycraft.crypto import mix
         from spycraft.crypto.entropy import SeededEntropy
-        from spycraft.engines.resistance.protocol import MISSION_FACES, proof_context
+        from spycraft.engines.game import proof_context
+        from spycraft.engines.resistance.protocol import MISSION_FACES
 
-        context = proof_context(state.table, state.seq + 1, seat.seat, kind)
+        context = proof_context("resistance", state.table, seat.seq, seat.seat, kind)
         card = mix.contribute(state.pk, MISSION_FACES, R.FAIL, context, SeededEntropy(b"x" * 32))
         return {"card": card.encode()}
     return body
@@ -225,7 +226,7 @@ def test_a_fraud_interrupt_makes_the_cheaters_team_lose() -> None:
     local, agents = table(5, 15)
     turn = run_until(local, agents, lambda s, t: t.kinds == ("vote_open",))
     seat = local.seats[turn.seat]
-    kind, body = seat.game.build(local.state.game, turn, agents[turn.seat])
+    kind, body = seat.game_body(local.state, turn, agents[turn.seat])
     bad = seat.sign(local.state, kind, {**body, "vote": not body["vote"]})
     accuser = local.seats[(turn.seat + 1) % 5]
     local.state = local.table.apply(

@@ -77,7 +77,7 @@ class Table:
         self.gift_kinds.extend(kind for _, kind in gifts)
         return seq
 
-    def judge(self) -> tuple[M.Violation, ...]:
+    def judge(self) -> tuple[M.Cheat, ...]:
         found, unjudged = M.judge(
             self.game, tuple(self.gift_kinds), tuple(self.discard_kinds), self.roles
         )

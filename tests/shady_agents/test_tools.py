@@ -29,13 +29,13 @@ from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import SignedRecord
 from spycraft.crypto.seal import open_sealed_choice, seal_choice
 from spycraft.engines.audit import audit_transcript
+from spycraft.engines.game import proof_context
 from spycraft.engines.shady_agents.components import BULLET, LAW_ABIDING, MEDKIT, TOOLS
 from spycraft.engines.shady_agents.protocol import (
     BOTH_TOOLS,
     SIDES,
     TOOL_POINTS,
     State,
-    proof_context,
     spent,
 )
 from spycraft.engines.table import FRAUD
@@ -81,7 +81,7 @@ def _seal(game: Played, position: int, giver: int, receiver: int, index: int = 0
     keys = state.deal.key_shares
     seq = game.records[position].seq if seq is None else seq
     kind = game.records[position].record.kind
-    context = proof_context(state.table, seq, giver, kind)
+    context = proof_context("shady-agents", state.table, seq, giver, kind)
     return seal_choice(candidates, index, keys[giver], keys[receiver if to is None else to],
                        context, SeededEntropy(b"cheater")).encode()
 
@@ -125,7 +125,8 @@ def test_a_discard_of_a_third_kind_or_garbage_is_refused_at_its_record() -> None
     game = play(6, 3)  # seeded: two discards
     position, seat = _moment(game, "round_one", lambda b: b["discard"] is not None)
     state = _state(game, position)
-    context = proof_context(state.table, game.records[position].seq, seat, "round_one")
+    seq = game.records[position].seq
+    context = proof_context("shady-agents", state.table, seq, seat, "round_one")
     third = elgamal.encrypt_one_of(state.deal.key_shares[seat], (TOOL_POINTS[0], THIRD), 1,
                                    context, SeededEntropy(b"x"))
     _refused(game, position, {"give": None, "discard": third.encode()}, InvalidProof)
@@ -144,7 +145,7 @@ def _round_two(game: Played, position: int, gifts: list[tuple[int, int]]) -> dic
     state = _state(game, position)
     key = game.local.seats[seat].game.key
     keys = state.deal.key_shares
-    context = proof_context(state.table, signed.seq, seat, "round_two")
+    context = proof_context("shady-agents", state.table, signed.seq, seat, "round_two")
     entropy = SeededEntropy(b"round two")
     sealed = [seal_choice(TOOL_POINTS, i, keys[seat], keys[r], context, entropy)
               for r, i in gifts]

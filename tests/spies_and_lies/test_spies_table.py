@@ -9,7 +9,7 @@ import pytest
 from spycraft.cli.main import main
 from spycraft.engines.registry import load
 from spycraft.engines.seat import SeatContext
-from spycraft.engines.spies_and_lies import GAME, RULES, model, options
+from spycraft.engines.spies_and_lies import GAME, RULES, model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
 from spycraft.engines.spies_and_lies.protocol import outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
@@ -25,6 +25,7 @@ def test_the_registry_loads_spies_and_lies() -> None:
 
 
 def test_spies_and_lies_takes_no_options_and_two_players() -> None:
+    options = GAME.options  # the genesis options from keywords, derived from the declared ones
     assert options() == {} and options(players=2) == {}
     with pytest.raises(ValueError):
         options(players=3)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.errors import IllegalAction
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet.cards import BRANCHES, Branch, card
 from spycraft.engines.spynet.deploy import (
     Counters,
@@ -19,7 +20,6 @@ from spycraft.engines.spynet.deploy import (
     effect_uses,
     place_agent,
 )
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import Board, StackedAgent, opponents, power
 
 from .support import board, boards, cards_on, tableau

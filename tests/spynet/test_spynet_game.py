@@ -26,6 +26,7 @@ from spycraft.crypto.errors import (
 )
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.records import Record, SignedRecord
+from spycraft.engines.game import record_context
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import GAME
@@ -38,7 +39,6 @@ from spycraft.engines.spynet.protocol import (
     FACES,
     TIE_BREAK,
     State,
-    context_of,
     mission_points,
     mission_statement,
 )
@@ -213,7 +213,7 @@ def test_a_false_reveal_token_is_caught_at_once() -> None:
 
 
 def context_of_seq(state: State, seq: int, seat: int) -> bytes:
-    return context_of(state, Record(state.table, seq, b"", seat, "deck_tokens", {}))
+    return record_context("spynet", Record(state.table, seq, b"", seat, "deck_tokens", {}))
 
 
 def test_a_bad_shuffle_is_caught_at_once() -> None:

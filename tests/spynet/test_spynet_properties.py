@@ -36,6 +36,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
     BRANCHES,
@@ -50,7 +51,6 @@ from spycraft.engines.spynet.cards import (
     Kind,
     card,
 )
-from spycraft.engines.spynet.errors import Illegal
 from spycraft.engines.spynet.scoring import dominates, misplaced_missions, power, score
 
 GAMES = 200  # per run: 2, 3 and 4 players, every situation and none

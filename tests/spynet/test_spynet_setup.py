@@ -10,8 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.errors import IllegalAction, MalformedRecord
+from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet.cards import DECK, SITUATIONS
-from spycraft.engines.spynet.errors import Illegal, UnknownSituation
+from spycraft.engines.spynet.errors import UnknownSituation
 from spycraft.engines.spynet.setup import (
     DraftStep,
     check_situation,
