@@ -84,7 +84,7 @@ def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
 
 
 def test_a_game_that_declares_the_kits_reveal_itself_is_refused() -> None:
-    from spycraft.engines.resistance import MOVES, ResistanceRules
+    from spycraft.engines.resistance.definition import MOVES, ResistanceRules
     from spycraft.engines.schema import Encoded
 
     own: Move[Any] = Move("reveal", body(secret=Encoded("secret")), lambda s, r, b: s,
