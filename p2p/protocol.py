@@ -48,7 +48,7 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
   2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
-     every peer learns it, and with the proof to a peer that offers a half: it may have been
+     every peer learns it, and to a peer that offers a half, before any proof: it may have been
      away, or have been sent another pair of that seat for that place); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
      which everyone can see once the voter signs a record on top of it. An abandon that
@@ -697,10 +697,13 @@ class PeerProtocol:
             return False
         if signed.raw in self.banned:
             # Half of an equivocation we rolled back: the fraud record takes its place, unless
-            # the branch it heads shows that a quorum had built on it.
+            # the branch it heads shows that a quorum had built on it. Its sender may hold it
+            # without the pair that bans it: it is shown the pair.
             if rest and record.prev == self.state.link:
-                self._adopt_banned(link, [signed, *rest], now)
+                if not self._adopt_banned(link, [signed, *rest], now):
+                    self._show_ban(link, signed, now)
                 return True
+            self._show_ban(link, signed, now)
             return False
         try:
             accepted = self._accept(signed, now, link)
@@ -1056,27 +1059,35 @@ class PeerProtocol:
         self, link: LinkId, seq: int, proof: int, now: float, theirs: SignedRecord | None = None
     ) -> None:
         """Show a peer our record for ``seq`` and the ``proof - 1`` records that decided for it,
-        after the pair that proves ``theirs`` half of an equivocation if we know one (rule 2:
-        the pair was sent to every link once, but a peer may have been away, or the culprit's
-        first pair at that place was the one sent): the whole of what decided, so the peer,
-        which knows no less after it, decides the same way."""
-        evidence = None if theirs is None else self.banned.get(theirs.raw)
-        peer = self.links.get(link)
-        if evidence is not None and peer is not None and peer.spend(sum(map(len, evidence)), now):
-            self._send(link, {"t": "evidence", "records": list(evidence)})
+        after the pair that proves ``theirs`` half of an equivocation if we know one: the whole
+        of what decided, so the peer, which knows no less after it, decides the same way."""
+        if theirs is not None:
+            self._show_ban(link, theirs, now)
         if proof <= 1:
             self._resend(link, seq, now, single=True)
         else:
             self._resend(link, seq, now, upto=seq + proof - 1)
 
-    def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> None:
+    def _show_ban(self, link: LinkId, signed: SignedRecord, now: float) -> None:
+        """The pair that bans ``signed``, if we know one, to the peer that offered it (rule 2:
+        the pair went to every link once, but that peer may have been away, or been sent
+        another pair of the culprit's for that place, the one sent on), paid from its budget."""
+        evidence = self.banned.get(signed.raw)
+        peer = self.links.get(link)
+        if evidence is not None and peer is not None and peer.spend(sum(map(len, evidence)), now):
+            self._send(link, {"t": "evidence", "records": list(evidence)})
+
+    def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> bool:
+        """Take a branch headed by a banned half if a quorum built on it (True)."""
         try:
             replayed = self._replay(self.state, branch)
         except RecordError:
-            return
-        if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is not None:
-            self.banned.pop(branch[0].raw, None)
-            self._switch(branch[0].seq, replayed, now)
+            return False
+        if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is None:
+            return False
+        self.banned.pop(branch[0].raw, None)
+        self._switch(branch[0].seq, replayed, now)
+        return True
 
     # --- evidence -----------------------------------------------------------------------
 
