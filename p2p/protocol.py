@@ -746,6 +746,10 @@ class PeerProtocol:
             or peer.future_bytes + size > FUTURE_BYTES_PER_LINK
             or total + size > FUTURE_BYTES_TOTAL
         ):
+            # Not kept, so asked for again once we get there: the slot may hold a record of a
+            # branch we left (the rest of a reply whose first records proved an equivocation),
+            # and this one may be the next writer's only copy of its turn.
+            peer.claimed = max(peer.claimed, signed.seq)
             return
         self.future[signed.seq] = (signed, link)
         peer.future_bytes += size

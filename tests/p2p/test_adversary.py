@@ -185,3 +185,20 @@ def test_found_two_honest_peers_trading_their_records_for_ever_over_a_ban_only_o
                                1.0, 0.0, 0.0), budget=120)
     net, coalition = play(469, table, strategy)
     check(net, coalition)
+
+
+def test_found_a_record_dropped_for_a_slot_a_left_branch_held():
+    """Hypothesis, seed 1806225 (three seats, seat 2 a person who thinks 4 of its 5 seconds):
+    the cheater sent seat 2 a result for record 1 (which the engine rejects) and the others its
+    leg; the leg, first in a sync reply, proved the equivocation and rolled seat 2 back, and the
+    rest of the reply, built on the leg, took the buffer's slot for record 2. Seat 1's own
+    record 2, on its fraud record, then found the slot held and was dropped, and nothing asked
+    for it again (its sender seemed to hold only the record before it): seat 2 learned of its
+    turn 3.5 s late and was voted absent while it thought. A record not kept now marks its
+    sender as ahead, so it is asked for again."""
+    table = Table(players=3, coalition=(0,), teams=False, slowest=0.002, think=(0.0, 0.0, 4.0))
+    strategy = Strategy(faithful=0.0, withhold=0.0, linger=0.5, act=0.6, stall=0.0,
+                        moves=(1.0, 0.5, 0.5, 0.0, 1.0), kinds=(0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0),
+                        budget=10)
+    net, coalition = play(1806225, table, strategy)
+    check(net, coalition)
