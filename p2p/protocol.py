@@ -48,10 +48,11 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
   2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
-     every peer learns it); a vote is valid only for the moment it was signed: it dies when its
-     voter accepts a record for that place, which everyone can see once the voter signs a
-     record on top of it. An abandon that carries a vote whose voter built on the other record
-     loses to it.
+     every peer learns it, and to a peer that offers a half, before any proof: it may have been
+     away, or have been sent another pair of that seat for that place); a vote is valid only
+     for the moment it was signed: it dies when its voter accepts a record for that place,
+     which everyone can see once the voter signs a record on top of it. An abandon that
+     carries a vote whose voter built on the other record loses to it.
   3. A claim (one party's word, ``engines.absence.is_claim``) never displaces the accused's
      record unless the claim *stands*: a seat outside the claiming party (and not the accused)
      built on it.
@@ -60,9 +61,10 @@ Theory of operation
 
   The knowledge of 1 to 3 only grows, and it is carried by signed records: a peer that keeps
   its record for what it knows beyond it sends that knowledge (its branch up to the record that
-  decided, a *proof*) to the peer that offered the other one, which replays it and decides the
-  same way. So two honest peers that disagree exchange at most a proof each and agree; an
-  honest peer is never forced to fork by what it knows, because what it knows can be shown.
+  decided, after the pair that bans the other record if it knows one: a *proof*) to the peer
+  that offered the other one, which replays it and decides the same way. So two honest peers
+  that disagree exchange at most a proof each and agree; an honest peer is never forced to
+  fork by what it knows, because what it knows can be shown.
   If a quorum has built on both records of a place (some seat built on both branches: a
   Byzantine seat, or an honest one that switched while its own was not yet settled), 2 to 4
   still decide, the same everywhere: the one case in which a settled record, or a result, is
@@ -344,7 +346,9 @@ class PeerProtocol:
         # (seq, prev, seat): each seat's equivocation at a place that we proved to everyone
         self.reported: set[tuple[int, bytes, int]] = set()
         self.proven: dict[int, tuple[bytes, bytes]] = {}  # each culprit's first equivocation
-        self.banned: set[bytes] = set()  # both records of an equivocation we rolled back
+        # both records of each equivocation we know, each with the pair that proves it (the
+        # knowledge of rule 2, sent with a proof to a peer that offers a banned half)
+        self.banned: dict[bytes, tuple[bytes, bytes]] = {}
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
         # a record the engine rejected that the expected seat did sign for the place
         self.lies: dict[Place, SignedRecord] = {}
@@ -693,10 +697,13 @@ class PeerProtocol:
             return False
         if signed.raw in self.banned:
             # Half of an equivocation we rolled back: the fraud record takes its place, unless
-            # the branch it heads shows that a quorum had built on it.
+            # the branch it heads shows that a quorum had built on it. Its sender may hold it
+            # without the pair that bans it: it is shown the pair.
             if rest and record.prev == self.state.link:
-                self._adopt_banned(link, [signed, *rest], now)
+                if not self._adopt_banned(link, [signed, *rest], now):
+                    self._show_ban(link, signed, now)
                 return True
+            self._show_ban(link, signed, now)
             return False
         try:
             accepted = self._accept(signed, now, link)
@@ -739,6 +746,10 @@ class PeerProtocol:
             or peer.future_bytes + size > FUTURE_BYTES_PER_LINK
             or total + size > FUTURE_BYTES_TOTAL
         ):
+            # Not kept, so asked for again once we get there: the slot may hold a record of a
+            # branch we left (the rest of a reply whose first records proved an equivocation),
+            # and this one may be the next writer's only copy of its turn.
+            peer.claimed = max(peer.claimed, signed.seq)
             return
         self.future[signed.seq] = (signed, link)
         peer.future_bytes += size
@@ -1012,7 +1023,7 @@ class PeerProtocol:
         key = (self.state.link, theirs.raw, branch[-1].link)
         decided = self._decided.get(key)
         if decided is not None and not decided[0]:
-            self._prove(link, seq, decided[1], now)  # the same offer again: the same answer
+            self._prove(link, seq, decided[1], now, theirs)  # the same offer: the same answer
             return
         try:
             replayed = self._replay(self.states[seq - 1], branch)
@@ -1030,7 +1041,7 @@ class PeerProtocol:
         if len(self._decided) >= FUTURE_WINDOW:
             self._decided.clear()
         self._decided[key] = (False, proof)
-        self._prove(link, seq, proof, now)
+        self._prove(link, seq, proof, now, theirs)
 
     def _switch(self, seq: int, replayed: Replayed, now: float) -> None:
         """Roll back to before ``seq`` and take the branch the order put first."""
@@ -1048,21 +1059,39 @@ class PeerProtocol:
             self._relay_at = now + self.config.relay_patience
         self._release_future(now)
 
-    def _prove(self, link: LinkId, seq: int, proof: int, now: float) -> None:
-        """Show a peer our record for ``seq`` and the ``proof - 1`` records that decided for it."""
+    def _prove(
+        self, link: LinkId, seq: int, proof: int, now: float, theirs: SignedRecord | None = None
+    ) -> None:
+        """Show a peer our record for ``seq`` and the ``proof - 1`` records that decided for it,
+        after the pair that proves ``theirs`` half of an equivocation if we know one: the whole
+        of what decided, so the peer, which knows no less after it, decides the same way."""
+        if theirs is not None:
+            self._show_ban(link, theirs, now)
         if proof <= 1:
             self._resend(link, seq, now, single=True)
         else:
             self._resend(link, seq, now, upto=seq + proof - 1)
 
-    def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> None:
+    def _show_ban(self, link: LinkId, signed: SignedRecord, now: float) -> None:
+        """The pair that bans ``signed``, if we know one, to the peer that offered it (rule 2:
+        the pair went to every link once, but that peer may have been away, or been sent
+        another pair of the culprit's for that place, the one sent on), paid from its budget."""
+        evidence = self.banned.get(signed.raw)
+        peer = self.links.get(link)
+        if evidence is not None and peer is not None and peer.spend(sum(map(len, evidence)), now):
+            self._send(link, {"t": "evidence", "records": list(evidence)})
+
+    def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> bool:
+        """Take a branch headed by a banned half if a quorum built on it (True)."""
         try:
             replayed = self._replay(self.state, branch)
         except RecordError:
-            return
-        if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is not None:
-            self.banned.discard(branch[0].raw)
-            self._switch(branch[0].seq, replayed, now)
+            return False
+        if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is None:
+            return False
+        self.banned.pop(branch[0].raw, None)
+        self._switch(branch[0].seq, replayed, now)
+        return True
 
     # --- evidence -----------------------------------------------------------------------
 
@@ -1110,7 +1139,8 @@ class PeerProtocol:
             for other in self.links:
                 self._send(other, frame)
         self.proven.setdefault(culprit, evidence)
-        self.banned.update(evidence)  # every peer that knows the pair bans it (rule 2)
+        for raw in evidence:  # every peer that knows the pair bans it (rule 2)
+            self.banned.setdefault(raw, evidence)
         if seq <= self.head and self.records[seq - 1].raw in evidence:
             mine = self.records[seq - 1]
             theirs = b if mine.raw == a.raw else a

@@ -165,3 +165,40 @@ def test_found_a_switch_that_started_an_honest_writers_clock_without_telling_it(
                         kinds=(0.625, 0.5, 0.25, 0.0, 1.0, 0.0, 0.0), budget=120)
     net, coalition = play(469, table, strategy)
     check(net, coalition)
+
+
+def test_found_two_honest_peers_trading_their_records_for_ever_over_a_ban_only_one_knew():
+    """Hypothesis, seed 469 again (the table above, another strategy): cheater seat 0 signed
+    many records for one place, legs and frauds. Both honest seats had proven two legs;
+    seat 1 alone then held one fraud record and was sent the other, so it banned that fraud
+    record, but sent no pair on (the seat's equivocation at that place was reported already),
+    while seat 3 took it by the order in place of seat 1's own fraud record. From then on each
+    answered the other's record with its own, dozens of times a second, until the cheaters'
+    votes made seat 1 abandoned. What decides is now sent whole: a peer that keeps its record
+    against a half it banned sends the pair before its proof, so the other bans it too."""
+    table = Table(players=4, coalition=(0, 2), teams=True, slowest=0.05,
+                  think=(0.0, 4.0, 0.0, 0.0))
+    strategy = Strategy(faithful=0.21058352558321475, withhold=0.3958422674373655, linger=15.0,
+                        act=0.6, stall=0.0,
+                        moves=(0.7264004420119855, 0.21875, 0.0, 0.21875, 0.37642754171030435),
+                        kinds=(0.6757278939708254, 0.16125452933488085, 0.7026812063981956, 0.0,
+                               1.0, 0.0, 0.0), budget=120)
+    net, coalition = play(469, table, strategy)
+    check(net, coalition)
+
+
+def test_found_a_record_dropped_for_a_slot_a_left_branch_held():
+    """Hypothesis, seed 1806225 (three seats, seat 2 a person who thinks 4 of its 5 seconds):
+    the cheater sent seat 2 a result for record 1 (which the engine rejects) and the others its
+    leg; the leg, first in a sync reply, proved the equivocation and rolled seat 2 back, and the
+    rest of the reply, built on the leg, took the buffer's slot for record 2. Seat 1's own
+    record 2, on its fraud record, then found the slot held and was dropped, and nothing asked
+    for it again (its sender seemed to hold only the record before it): seat 2 learned of its
+    turn 3.5 s late and was voted absent while it thought. A record not kept now marks its
+    sender as ahead, so it is asked for again."""
+    table = Table(players=3, coalition=(0,), teams=False, slowest=0.002, think=(0.0, 0.0, 4.0))
+    strategy = Strategy(faithful=0.0, withhold=0.0, linger=0.5, act=0.6, stall=0.0,
+                        moves=(1.0, 0.5, 0.5, 0.0, 1.0), kinds=(0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0),
+                        budget=10)
+    net, coalition = play(1806225, table, strategy)
+    check(net, coalition)
