@@ -914,6 +914,15 @@ class PeerProtocol:
             first = 3
         return (first, signed.raw)
 
+    def _own_word(self, signed: SignedRecord) -> frozenset[int]:
+        """The seats whose records on top of ``signed`` add nothing to its author's word: the
+        author, and for a claim its party and the accused."""
+        seq = signed.record.seq
+        party = self._party(self.states[seq - 1], signed) if seq - 1 < len(self.states) else None
+        if party is None:
+            return frozenset({signed.seat})
+        return party | {signed.seat, signed.record.body["seat"]}
+
     def _settled(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """Where in ``after`` (the records known to build on ``signed``) a quorum had built on it
         (rule 1): the index of the result, or of the record that made ``quorum`` builders (-1
@@ -923,7 +932,10 @@ class PeerProtocol:
         builders: set[int] = set()
         for i, other in enumerate(after):
             if other.record.kind == "result":
-                return i
+                # A result settles what it ends, unless it is the word of the record's own
+                # author or, for a claim, of the claiming party: a claim and a result on top by
+                # one team are still one party's word (rule 3).
+                return None if other.seat in self._own_word(signed) else i
             if other.seat != signed.seat:
                 builders.add(other.seat)
                 if len(builders) >= self.quorum:
