@@ -915,13 +915,15 @@ class PeerProtocol:
         return (first, signed.raw)
 
     def _own_word(self, signed: SignedRecord) -> frozenset[int]:
-        """The seats whose records on top of ``signed`` add nothing to its author's word: the
-        author, and for a claim its party and the accused."""
+        """For a claim at a table with seats outside its party (and the accused): the party and
+        the accused, whose result on top adds nothing to the claim (rule 3). Elsewhere nobody:
+        at two seats the claim is all there is, and it makes no side lose."""
         seq = signed.record.seq
         party = self._party(self.states[seq - 1], signed) if seq - 1 < len(self.states) else None
         if party is None:
-            return frozenset({signed.seat})
-        return party | {signed.seat, signed.record.body["seat"]}
+            return frozenset()
+        word = party | {signed.seat, signed.record.body["seat"]}
+        return word if len(word) < len(self.seats) else frozenset()
 
     def _settled(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """Where in ``after`` (the records known to build on ``signed``) a quorum had built on it
@@ -932,9 +934,8 @@ class PeerProtocol:
         builders: set[int] = set()
         for i, other in enumerate(after):
             if other.record.kind == "result":
-                # A result settles what it ends, unless it is the word of the record's own
-                # author or, for a claim, of the claiming party: a claim and a result on top by
-                # one team are still one party's word (rule 3).
+                # A result settles what it ends, unless the record is a claim and the result
+                # its own party's (or the accused's): still one party's word (rule 3).
                 return None if other.seat in self._own_word(signed) else i
             if other.seat != signed.seat:
                 builders.add(other.seat)

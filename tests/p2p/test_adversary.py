@@ -211,9 +211,8 @@ def test_found_a_teams_claim_settled_by_its_own_result():
     """Seed 642 (four seats in teams, both cheaters one team, two honest persons thinking 4 of
     their 5 seconds): seat 0 sent its team's abandon of honest seat 3 with a result of its own
     on top, and a result counted as settling whatever it ended, so the claim beat seat 3's
-    record though no seat outside the team built on it. A result now settles a record only when
-    its writer is neither the record's author nor, for a claim, of the claiming party or the
-    accused."""
+    record though no seat outside the team built on it. A result now settles a claim only when
+    its writer is outside the claiming party and not the accused (where such a seat exists)."""
     table = Table(players=4, coalition=(0, 2), teams=True, slowest=0.05,
                   think=(0.0, 4.0, 0.0, 4.0))
     strategy = Strategy(faithful=0.46875, withhold=0.2421875, linger=0.5, act=0.6, stall=0.0,
