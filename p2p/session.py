@@ -41,9 +41,10 @@ this module only moves bytes and time:
   turn timeout is the table's, from the genesis (``config.turn_timeout`` is set from it, so a
   screen that shows the timer shows the table's), whatever this peer's own setting was.
 * **The end.** Once the result is recorded, the session lingers until every link has
-  confirmed our head, or ``linger`` seconds pass; with ``linger_for_absent``, also until every
-  seat has confirmed it, for up to a turn timeout (a seat away at the end may come back for
-  it, and finding nobody it would wait out its own timeout and claim the game: a fork). A
+  confirmed our head, or ``linger`` seconds pass; with ``linger_for_absent``, a seat also waits
+  until every seat has confirmed it, for up to a turn timeout (a seat away at the end may come
+  back for it, and finding nobody it would wait out its own timeout and claim the game: a
+  fork; an observer sends no records, so it never waits for one). A
   session that has had no seat linked for ``alone_after`` seconds (three turn timeouts) stops
   unfinished and says why: the others finished or left while it was away (asleep, cut off),
   and nobody is left to send it the rest; ``spycraft resume`` tries again (docs/rulings.md).
@@ -743,9 +744,12 @@ class Session:
                 self._note_holds(link)
                 waiting = waiting or peer.acked < head
             elapsed = trio.current_time() - start
-            missing = self.config.linger_for_absent and elapsed < self.config.turn_timeout and any(
-                seat != self.seat and self._holds.get(seat, 0) < head
-                for seat in range(len(self.roster)))
+            # Only a seat can give an away seat the end (an observer sends no records), so
+            # only a seat waits for one.
+            missing = self.config.linger_for_absent and self.seat is not None and \
+                elapsed < self.config.turn_timeout and any(
+                    seat != self.seat and self._holds.get(seat, 0) < head
+                    for seat in range(len(self.roster)))
             if not missing and (not waiting or elapsed >= self.config.linger):
                 return
             self._execute(self.protocol.tick(trio.current_time()))
