@@ -28,6 +28,19 @@ from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDG
 from .games import CONFIGS, Config, declare_absent, new_table, played
 
 every_config = pytest.mark.parametrize("config", CONFIGS, ids=str)
+# a second absence needs a quorum of the seats still playing: four seats and more
+two_absences_configs = pytest.mark.parametrize(
+    "config", [c for c in CONFIGS if c.players >= 4], ids=str)
+
+
+def _opens_key_shares(config: Config) -> bool:
+    from spycraft.engines.game import KeyShareRules
+
+    return isinstance(config.definition.rules, KeyShareRules)
+
+
+key_share_configs = pytest.mark.parametrize(
+    "config", [c for c in CONFIGS if _opens_key_shares(c)], ids=str)
 
 
 def absent_at(config: Config, seed: int, places: Sequence[int]) -> tuple[LocalTable, list[int]]:
@@ -109,10 +122,8 @@ def test_a_seat_absent_at_any_moment_is_never_convicted(config: Config) -> None:
         nobody_is_convicted(local, config, gone)
 
 
-@every_config
+@two_absences_configs
 def test_two_seats_absent_convict_nobody(config: Config) -> None:
-    if config.players < 4:
-        pytest.skip("a second absence needs a quorum of the seats still playing")
     length = len(played(config).records)
     local, gone = absent_at(config, 5, (length // 2, length // 2))
     assert len(gone) == 2
@@ -205,15 +216,13 @@ def test_a_seat_that_stalls_before_the_last_pre_image_has_not_seen_the_draw(
 # --- the kit's final reveal of key shares (engines.game.KeyShareRules) --------------------------
 
 
-@every_config
+@key_share_configs
 def test_a_false_key_share_secret_at_the_final_reveal_is_a_false_opening(config: Config) -> None:
     from spycraft.crypto.entropy import SeededEntropy
     from spycraft.crypto.errors import BadOpening
     from spycraft.crypto.group import Scalar
-    from spycraft.engines.game import REVEAL, KeyShareRules
+    from spycraft.engines.game import REVEAL
 
-    if not isinstance(config.definition.rules, KeyShareRules):
-        pytest.skip("this game opens no key shares")
     game = played(config)
     reveals = [i for i, r in enumerate(game.records) if r.record.kind == REVEAL]
     assert len(reveals) == config.players, "every seat opens its key share"
