@@ -16,6 +16,8 @@ engine declares, so the two cannot drift apart.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,3 +58,15 @@ class About:
     title: str
     seat_counts: tuple[int, ...]
     options: tuple[Option, ...] = ()
+
+
+def declared_on_use(package: str, names: Sequence[str]) -> Callable[[str], Any]:
+    """A game package's module ``__getattr__`` (PEP 562): ``names`` come from its
+    ``definition`` module on first use, so reading ``ABOUT`` imports no engine."""
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.definition"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

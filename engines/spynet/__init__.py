@@ -20,9 +20,9 @@ declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from spycraft.engines.about import About, Option
+from spycraft.engines.about import About, Option, declared_on_use
 
 if TYPE_CHECKING:
     from spycraft.engines.spynet.definition import (
@@ -52,10 +52,4 @@ ABOUT = About(
 )
 
 
-def __getattr__(name: str) -> Any:
-    """The declaration's names, imported on first use (PEP 562)."""
-    if name in __all__:
-        from spycraft.engines.spynet import definition
-
-        return getattr(definition, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = declared_on_use(__name__, __all__)
