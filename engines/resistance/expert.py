@@ -519,7 +519,9 @@ class ExpertAgent:
             need = R.fails_needed(game.n, mission)
             resistance = sorted((s for s in range(game.n) if s not in spies),
                                 key=lambda s: (table.chance(s), s))
-            for count in range(need, min(size, len(spies)) + 1):
+            # fewer spies known than the mission needs (Blind Spies): all it knows go
+            fewest = min(need, len(spies), size)
+            for count in range(fewest, min(size, len(spies)) + 1):
                 for chosen in combinations(sorted(spies), count):
                     rest = resistance[: size - count]
                     if len(rest) < size - count:
@@ -528,7 +530,7 @@ class ExpertAgent:
                     approvals = self._predicted_approvals(game, team, me, table)
                     approvals.append(1.0)  # the Leader approves his own team
                     p = _at_least(approvals, R.approvals_needed(game.n))
-                    p -= 0.05 * (count - need)  # one spy more than needed gives one away
+                    p -= 0.05 * max(0, count - need)  # a spy more than needed gives one away
                     candidates.append((p + self._mission_bonus(game, mission), Proposal(
                         mission, team)))
         top = max(p for p, _ in candidates)

@@ -125,3 +125,18 @@ def test_a_fail_shown_in_the_spotlight_rules_out_every_set_without_that_seat() -
     for bits, weight in zip(hypotheses(n), belief.weights):
         assert (weight > 0) == bool(bits >> 1 & 1)
     assert abs(belief.spy_chance()[1] - 1.0) < 1e-9
+
+
+def test_a_blind_spy_leading_a_two_fail_mission_puts_himself_on_it() -> None:
+    """Under Blind Spies a spy knows one spy (himself): leading the fourth mission at seven seats,
+    which needs two Fails, he still proposes a team (with himself), found by the search at seed
+    84210, where the expert had no team to choose from."""
+    options = {"plot": False, "targeting": False, "blind_spies": True}
+    levels = ["easy", "easy", "easy", "expert", "easy", "normal", "easy"]
+    end, agents, deal = game_of(7, options, 84210, levels)
+    assert end.ending is not None
+    proposals = [(d, c) for d, c in agents[3].asked if d.kind == "propose"]
+    assert proposals
+    if 3 in deal.spies:
+        assert all(3 in d.options[c].team for d, c in proposals
+                   if R.fails_needed(7, d.options[c].mission) == 2)
