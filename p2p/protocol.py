@@ -1152,8 +1152,13 @@ class PeerProtocol:
             for other in self.links:
                 self._send(other, frame)
         self.proven.setdefault(culprit, evidence)
+        learned = False
         for raw in evidence:  # every peer that knows the pair bans it (rule 2)
-            self.banned.setdefault(raw, evidence)
+            if raw not in self.banned:
+                self.banned[raw] = evidence
+                learned = True
+        if learned:  # what we decided without knowing the ban may be decided otherwise now
+            self._decided.clear()
         if seq <= self.head and self.records[seq - 1].raw in evidence:
             mine = self.records[seq - 1]
             theirs = b if mine.raw == a.raw else a

@@ -9,6 +9,13 @@ test starts, which inherits its environment) sees a home, XDG and application-da
 its own, empty, and no ``SPYCRAFT_HOME``; a test after which anything was written there fails,
 naming the files (they are removed, so the next test starts clean). A test gives every command
 it runs a home of its own (``SPYCRAFT_HOME`` under ``tmp_path``).
+
+Property tests run the same examples every time (hypothesis profile ``suite``: derandomized,
+so a suite that passes on one machine passes on every one, and a CI run never fails on an
+example no run before it drew). The search for new counterexamples is by hand, with the
+profile ``search`` (fresh random examples each run, the failures kept in ``.hypothesis/``):
+``.venv/bin/python -m pytest --hypothesis-profile=search tests/...``; a failure it finds is
+kept as a named test.
 """
 
 from __future__ import annotations
@@ -20,6 +27,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("suite", derandomize=True)
+settings.register_profile("search", derandomize=False)
+settings.load_profile("suite")
 
 GUARDED = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
            "XDG_STATE_HOME", "LOCALAPPDATA", "APPDATA")
