@@ -842,7 +842,11 @@ class PeerProtocol:
     ) -> None:
         if isinstance(error, ChainBroken):
             # Not a lie: the sender is on another branch. Show it our head record; the
-            # conflict rule settles it there, one record at a time backwards if need be.
+            # conflict rule settles it there, one record at a time backwards if need be. It
+            # holds this record: if the order takes us to its branch, we ask it for this one
+            # (it sent it once, and may never send it again).
+            peer = self.links[link]
+            peer.claimed = max(peer.claimed, signed.seq)
             self._resend(link, self.head, now, single=True)
             return
         if isinstance(error, BadSignature) or (

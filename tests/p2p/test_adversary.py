@@ -230,3 +230,15 @@ def test_found_a_decision_kept_from_before_a_ban_that_reverses_it():
     with the decision it had cached for that very offer before the ban (keep ours), and the
     honest peers ended on two results. A peer that learns a ban now forgets what it decided."""
     replayed(100971)
+
+
+def test_found_a_next_record_dropped_as_another_branch_and_never_sent_again():
+    """Tools/adversary.py, seed 103893 (a public team at four, the cheaters seats 1 and 3, seat 2
+    a person who thinks 3.9 of its 5 seconds): honest seat 0 sent seat 2 its record 4 and its
+    record 5 at once; record 5 came first, while seat 2 still held the cheater's half of record
+    4, so it was a record of another branch and dropped. Seat 2 then took seat 0's record 4 by
+    the order, but nothing told it of record 5 for six seconds (its author had sent it), and
+    seat 0's vote alone, with both cheaters out, made it abandoned while it thought. A record of
+    another branch now counts as its sender's word that it holds it, so once the order takes us
+    there, we ask."""
+    replayed(103893)
