@@ -291,12 +291,12 @@ def replay(args: argparse.Namespace) -> int:
     for said in chat.lines if chat is not None else []:
         name = printable(genesis.seats[said.seat].name)
         talk.setdefault(said.seen, []).append(
-            f"     > {name} (seat {said.seat}): {printable(said.text)}")
+            wrapped(f"{name} (seat {said.seat}): {printable(said.text)}", "     > "))
     pager = Pager(args.all)
     try:
-        pager.say(f"{definition.title}, table {genesis.table.hex()}")
+        pager.say(wrapped(f"{definition.title}, table {genesis.table.hex()}"))
         for i, seat in enumerate(genesis.seats):
-            pager.say(f"  seat {i}: {printable(seat.name)} [{seat.fingerprint}]")
+            pager.say(wrapped(f"seat {i}: {printable(seat.name)} [{seat.fingerprint}]", "  "))
         for said_line in talk.get(0, []):
             pager.say(said_line)
         told = False  # a line of history since the last board
