@@ -81,8 +81,8 @@ class Spectator(Narrator):
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "closed":
             who, reason = data
-            print(f"  !! {printable(who)} sent what does not check ({printable(reason)}); "
-                  f"its link is closed", flush=True)
+            print(wrapped(f"{printable(who)} sent what does not check ({printable(reason)}); "
+                          "its link is closed", "  !! "), flush=True)
             return
         super().__call__(kind, data)
 

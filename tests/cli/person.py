@@ -20,14 +20,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def unwrapped(text: str, width: int = 80) -> str:
     """The line mode's output with each wrapped line whole again: the line mode sets its text
-    for 80 columns (``cli.lines``), and a line that goes on starts two spaces further in than
-    the line it continues, with a first word that would not have fit on it."""
+    for 80 columns (``cli.lines``), and a line that goes on starts further in than the line it
+    continues, with a first word that would not have fit on it."""
     whole: list[str] = []
     indent, last = 0, ""
     for line in text.splitlines():
         depth = len(line) - len(line.lstrip(" "))
         words = line.split()
-        if whole and words and depth == indent + 2 and len(last) + 1 + len(words[0]) > width:
+        if whole and words and depth > indent and len(last) + 1 + len(words[0]) > width:
             whole[-1] += " " + line.strip()
         else:
             whole.append(line)
