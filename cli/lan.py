@@ -42,6 +42,7 @@ from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.levels import levels_for, parse_levels
+from spycraft.cli.lines import Lines, wrapped
 from spycraft.cli.offline import chat_path, game_options, out_path, players_of, write_out
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
@@ -196,34 +197,34 @@ def _roster(session: Session) -> str:
 
 
 class Narrator:
-    """Prints each record's narration for a human at the table."""
+    """Prints each record's line of the game's story for a human at the table (``cli.lines``)."""
 
     def __init__(self, definition: registry.GameDefinition) -> None:
         self.definition = definition
+        self.lines = Lines(definition)
 
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "record":
             before, signed, after = data
-            if signed.record.kind == "beacon" and after.pending:
-                return  # a beacon round in progress says nothing until its draw is made
-            line = self.definition.narrate(before.game, signed.record, after.game)
+            line = self.lines.history(before, signed, after, indent="  ")
             if line:
-                print(f"  {line}", flush=True)
+                print(line, flush=True)
         elif kind == "joined":
-            print(f"  {printable(data.name)} [{data.fingerprint}] sat down", flush=True)
-        elif kind == "left":
-            print(f"  {printable(data.name)} [{data.fingerprint}] left before the game started",
+            print(wrapped(f"{printable(data.name)} [{data.fingerprint}] sat down", "  "),
                   flush=True)
+        elif kind == "left":
+            print(wrapped(f"{printable(data.name)} [{data.fingerprint}] left before the game "
+                          "started", "  "), flush=True)
         elif kind == "lobby":
-            print(f"  waiting for players: {data[0]}/{data[1]} seated", flush=True)
+            print(wrapped(f"waiting for players: {data[0]}/{data[1]} seated", "  "), flush=True)
         elif kind in ("fraud", "equivocation"):
-            print(f"  !! {kind}: {printable(str(data))}", flush=True)
+            print(wrapped(f"{kind}: {printable(str(data))}", "  !! "), flush=True)
         elif kind in ("absent", "alone"):
-            print(f"  !! {data}", flush=True)
+            print(wrapped(f"{data}", "  !! "), flush=True)
         elif kind == "chat":
-            print(f"  > {chat_text(data)}", flush=True)
+            print(wrapped(f"{chat_text(data)}", "  > "), flush=True)
         elif kind == "muted":
-            print(f"  -- seat {data[0]} {printable(data[1])}", flush=True)
+            print(wrapped(f"seat {data[0]} {printable(data[1])}", "  -- "), flush=True)
 
 
 def chat_text(line: ChatLine) -> str:
@@ -280,6 +281,8 @@ class Thinking:
 
 def _human(session_box: list[Session], definition: registry.GameDefinition,
            ui: LanUi | None = None) -> Callable[[int], Agent]:
+    lines = Lines(definition)
+
     def agent_for(seat: int) -> Agent:
         if ui is not None:
             return ui.agent()
@@ -289,7 +292,7 @@ def _human(session_box: list[Session], definition: registry.GameDefinition,
                 return ""
             session = session_box[0]
             assert session.table_seat is not None
-            return definition.render(session.table_seat.view(session.state), seat)
+            return lines.board(session.state, seat, session.table_seat.view(session.state))
 
         def say(text: str) -> None:
             if not session_box:
@@ -411,8 +414,8 @@ def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -
     if ui is not None:
         ui.finish(session)  # the final screen draws the table; the lines below follow it
     else:
-        view = session.table_seat.view(state) if session.table_seat is not None else state.game
-        print(session.definition.render(view, session.seat))
+        view = session.table_seat.view(state) if session.table_seat is not None else None
+        print(Lines(session.definition).board(state, session.seat, view))
     if out:
         written = write_transcript(session, out)
         if written is not None:
@@ -424,15 +427,15 @@ def _finish(session: Session, out: str | None = None, ui: LanUi | None = None) -
     if state.result is None:
         print("the game did not finish")
         return 1
-    print(verdict(session.definition, state, session.seat))
+    print(wrapped(verdict(session.definition, state, session.seat)))
     return 0
 
 
 async def play(args: argparse.Namespace) -> int:
     session, bots_process = await _open(args, seated=True)
     print("the table is full; the game starts", flush=True)
-    print(_roster(session), flush=True)
-    print(f"  ({talk_hint(session.definition)})", flush=True)
+    print(wrapped(_roster(session)), flush=True)
+    print(wrapped(f"({talk_hint(session.definition)})", "  "), flush=True)
     await _run_with_bots(session, bots_process)
     return _finish(session, ui=args.ui)
 
@@ -532,8 +535,8 @@ async def join(args: argparse.Namespace) -> int:
     box.append(session)
     _seated(args, session)
     print(f"you are seat {session.seat}; the game starts", flush=True)
-    print(_roster(session), flush=True)
-    print(f"  ({talk_hint(session.definition)})", flush=True)
+    print(wrapped(_roster(session)), flush=True)
+    print(wrapped(f"({talk_hint(session.definition)})", "  "), flush=True)
     await session.run()
     return _finish(session, ui=args.ui)
 

@@ -32,6 +32,7 @@ from spycraft.cli.app.run import play_offline, store_offline
 from spycraft.cli.app.table import Terminal
 from spycraft.cli.config import data_dir, player_name
 from spycraft.cli.levels import levels_for
+from spycraft.cli.lines import Lines, wrapped
 from spycraft.cli.offline import game_options, players_of
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import TerminalAgent
@@ -189,24 +190,25 @@ def run(game: OfflineGame, args: argparse.Namespace, notice: str = "",
         return code, bridge.again
     if notice:
         print(notice, flush=True)
-    human = Saving(TerminalAgent(lambda: definition.render(
-        local.seats[PERSON].view(local.state), PERSON)), game.save)
+    lines = Lines(definition)
+    human = Saving(TerminalAgent(lambda: lines.board(
+        local.state, PERSON, local.seats[PERSON].view(local.state))), game.save)
     agents: list[Agent] = [human if agent is None else agent for agent in bots]
-    print(f"{definition.title}: you are seat {PERSON}.")
-    print(roster(names, PERSON))
-    before = [local.state.game]  # the game before the record being narrated
+    print(wrapped(f"{definition.title}: you are seat {PERSON}."))
+    print(wrapped(roster(names, PERSON)))
+    before = [local.state]  # the table before the record being told
 
-    def narrate(signed: Any, state: Any) -> None:
-        line = definition.narrate(before[0], signed.record, state.game)
-        before[0] = state.game
+    def tell(signed: Any, state: Any) -> None:
+        line = lines.history(before[0], signed, state, indent="  ")
+        before[0] = state
         if line:
-            print(f"  {line}")
+            print(line)
 
-    state = local.run(agents, on_record=narrate)
+    state = local.run(agents, on_record=tell)
     game.save()
-    print(definition.render(local.seats[PERSON].view(state), PERSON))
+    print(lines.board(state, PERSON, local.seats[PERSON].view(state)))
     print(f"transcript stored in {store_offline(local)}")
-    print(verdict(definition, state, PERSON))
+    print(wrapped(verdict(definition, state, PERSON)))
     return 0, False
 
 

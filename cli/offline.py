@@ -72,6 +72,7 @@ def bot_agents(definition: registry.GameDefinition, spec: str, players: int,
 
 def selfplay(args: argparse.Namespace) -> int:
     from spycraft.cli.levels import levels_for
+    from spycraft.cli.lines import Lines, wrapped
     from spycraft.cli.outcome import verdict
     from spycraft.engines.local import new_local_table
 
@@ -88,14 +89,15 @@ def selfplay(args: argparse.Namespace) -> int:
              else args.bots)
     agents = bot_agents(definition, kinds, players, entropy, args.effort)
 
-    before = [local.state.game]  # the game before the record being narrated
+    lines = Lines(definition)
+    before = [local.state]  # the table before the record being told
 
     def show(signed: Any, state: Any) -> None:
         if not args.quiet:
-            line = definition.narrate(before[0], signed.record, state.game)
+            line = lines.history(before[0], signed, state, indent=f"{signed.seq:4} ")
             if line:
-                print(f"{signed.seq:4} {line}")
-        before[0] = state.game
+                print(line)
+        before[0] = state
 
     state = local.run(agents, on_record=show)
     if args.out:
@@ -103,7 +105,7 @@ def selfplay(args: argparse.Namespace) -> int:
         if not write_out(path, local.transcript.to_bytes()):
             return 1
         print(f"transcript: {path} ({len(local.records)} records)")
-    print(verdict(definition, state, None))
+    print(wrapped(verdict(definition, state, None)))
     return 0
 
 
@@ -234,6 +236,7 @@ def audit(args: argparse.Namespace) -> int:
 
 
 def replay(args: argparse.Namespace) -> int:
+    from spycraft.cli.lines import Lines, wrapped
     from spycraft.cli.pager import Pager, Stopped
 
     data = read_file(args.file)
@@ -273,14 +276,14 @@ def replay(args: argparse.Namespace) -> int:
         names = [seat.name for seat in genesis.seats]
         replay_app = ReplayApp(definition, states, transcript.records, names, _page_of,
                                str(problem) if problem is not None else None)
-        if viewer is not None and definition.hindsight is not None:
-            replay_app.viewer = viewer
+        replay_app.viewer = viewer
         replay_app.run()
         return 1 if problem is not None else 0
     games = [s.game for s in states]
-    views = games
-    if viewer is not None and definition.hindsight is not None and problem is None:
-        views = definition.hindsight(games, viewer)
+    lines = Lines(definition)
+    if problem is not None:
+        viewer = None  # what a seat knew is read from a whole transcript: the public picture
+    views = lines.painter.seen_by(states, viewer)
     finished = problem is None and states[-1].result is not None
     chat = read_chat(Path(args.file), genesis, len(transcript.records),
                      len(transcript.records) if finished else None)
@@ -288,22 +291,25 @@ def replay(args: argparse.Namespace) -> int:
     for said in chat.lines if chat is not None else []:
         name = printable(genesis.seats[said.seat].name)
         talk.setdefault(said.seen, []).append(
-            f"     > {name} (seat {said.seat}): {printable(said.text)}")
+            wrapped(f"{name} (seat {said.seat}): {printable(said.text)}", "     > "))
     pager = Pager(args.all)
     try:
-        pager.say(f"{definition.title}, table {genesis.table.hex()}")
+        pager.say(wrapped(f"{definition.title}, table {genesis.table.hex()}"))
         for i, seat in enumerate(genesis.seats):
-            pager.say(f"  seat {i}: {printable(seat.name)} [{seat.fingerprint}]")
+            pager.say(wrapped(f"seat {i}: {printable(seat.name)} [{seat.fingerprint}]", "  "))
         for said_line in talk.get(0, []):
             pager.say(said_line)
+        told = False  # a line of history since the last board
         for i, signed in enumerate(transcript.records[: len(states) - 1], start=1):
             if _page_of(games[i]) != _page_of(games[i - 1]):
+                if told and not args.brief:  # the board as the round left it
+                    pager.say(lines.board(states[i - 1], viewer, views[i - 1]))
+                told = False
                 pager.turn()
-            line = definition.narrate(games[i - 1], signed.record, games[i])
+            line = lines.history(states[i - 1], signed, states[i], indent=f"{signed.seq:4} ")
             if line:
-                pager.say(f"{signed.seq:4} {line}")
-            if line and not args.brief and signed.record.kind not in ("beacon", "result"):
-                pager.say(definition.render(views[i], viewer))
+                pager.say(line)
+                told = True
             for said_line in talk.get(signed.seq, []):
                 pager.say(said_line)
         if chat is not None and not chat.valid:
@@ -312,9 +318,9 @@ def replay(args: argparse.Namespace) -> int:
             pager.say(f"replay stops: {problem}")
             return 1
         state = states[-1]
-        pager.say(definition.render(views[-1], viewer))
+        pager.say(lines.board(state, viewer, views[-1]))
         if state.result is not None:
-            pager.say(f"result: {state.result.describe()}")
+            pager.say(wrapped(f"result: {state.result.describe()}"))
     except Stopped:
         return 0
     return 0

@@ -23,6 +23,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from spycraft.cli import app
+from spycraft.cli.lines import wrapped
 from spycraft.engines.agent import Decision
 
 Printer = Callable[[str], None]
@@ -151,7 +152,7 @@ class TerminalAgent:
 
     def decide(self, decision: Decision) -> int:
         self.out(self.board())
-        self.out(f"\n{decision.prompt}")
+        self.out("\n" + wrapped(decision.prompt))
         self._list(decision, short=True)
         while True:
             text = self._read(decision)
@@ -161,17 +162,19 @@ class TerminalAgent:
             try:
                 index = choose(decision, text)
             except Hint as hint:
-                self.out(f"{hint} (type ? for the list, Tab to complete)")
+                self.out(wrapped(f"{hint} (type ? for the list, Tab to complete)"))
                 continue
             if index is not None:
                 return index
-            self.out(f"not a legal choice: {text.strip()!r} (type ? for the list, Tab to complete)")
+            self.out(wrapped(f"not a legal choice: {text.strip()!r} (type ? for the list, Tab "
+                             "to complete)"))
 
     def _list(self, decision: Decision, short: bool) -> None:
         labels = decision.labels
         if short and len(labels) > 12:
             shown = ", ".join(labels[:10])
-            self.out(f"  {len(labels)} options, e.g. {shown}, ... (? lists all, Tab completes)")
+            self.out(wrapped(f"{len(labels)} options, e.g. {shown}, ... (? lists all, Tab "
+                             "completes)", "  "))
             return
         for i, label in enumerate(labels, start=1):
-            self.out(f"  #{i:<3} {label}")
+            self.out(wrapped(label, f"  #{i:<3} ", hang=0))

@@ -10,8 +10,9 @@ it is an observer of ``p2p.protocol``: it syncs every record, checks each exactl
 would (signature, chain, turn, rules) and writes none; it is sent nothing that the transcript
 does not hold, and it never counts in a vote. A seat that feeds it something that does not
 check is named and its link closed; the game goes on through the others. What it sees is the
-public side: each record's narration, the table talk, the public board (the game's ``render``
-with no seat) and the result at the end; then the audit of the transcript it holds.
+public side: each record's line of the game's story, the table talk, the public board (the
+game's ``screen`` with no seat, as text: ``cli.lines``) and the result at the end; then the
+audit of the transcript it holds.
 
 At a terminal (and without ``--line``) the spectator sees the full-screen table instead
 (``cli.app``): the public picture (the game's ``screen`` with no seat and no view), the history
@@ -29,6 +30,7 @@ import trio
 
 from spycraft.cli.config import data_dir
 from spycraft.cli.lan import Narrator, _run, write_transcript
+from spycraft.cli.lines import Lines, wrapped
 from spycraft.cli.offline import chat_path
 from spycraft.cli.outcome import verdict
 from spycraft.crypto.chat import check_chat_log
@@ -79,8 +81,8 @@ class Spectator(Narrator):
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "closed":
             who, reason = data
-            print(f"  !! {printable(who)} sent what does not check ({printable(reason)}); "
-                  f"its link is closed", flush=True)
+            print(wrapped(f"{printable(who)} sent what does not check ({printable(reason)}); "
+                          "its link is closed", "  !! "), flush=True)
             return
         super().__call__(kind, data)
 
@@ -133,8 +135,8 @@ def _end(session: Session, out: str | None, drawn: bool = False) -> int:
     the audit of the transcript held and of the table talk, where they are kept."""
     state = session.state
     if not drawn:
-        print(session.definition.render(state.game, None))
-    print(verdict(session.definition, state, None))
+        print(Lines(session.definition).board(state, None))
+    print(wrapped(verdict(session.definition, state, None)))
     data = session.transcript.to_bytes()
     report = audit_bytes(data)
     print(f"audit: {report.describe()}")

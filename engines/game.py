@@ -9,7 +9,9 @@ A game is a package with one file per role (the same layout for every game):
                  record applies);
 ``seat.py``      the ``GameSeat`` subclass: the seat's private side, how it builds each record;
 ``bots.py``      decision policies (``Agent``s);
-``view.py``      what one seat sees: text pictures, one line per record, hindsight for replay;
+``view.py``      what one seat knows (its ``SeatView``), live and in hindsight for replay;
+``screen.py``    what one seat sees, as view models (``engines.viewmodel``): ``screen`` and
+                 ``story``, the game's one presentation (the application and the line mode);
 ``definition.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``;
 ``__init__.py``  its ``ABOUT`` (``engines.about``: title, seat counts, options as plain data, read
                  without importing the engine) and, on first use, the declaration's names.

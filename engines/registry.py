@@ -39,19 +39,18 @@ class GameDefinition:
     rules: GameRules[Any]
     seat: SeatFactory
     bots: Mapping[str, Callable[[Entropy, int], Agent]]  # name -> (entropy, seat) -> agent
-    render: Callable[[Any, int | None], str]  # (game state, seat or None for public) -> text
-    narrate: Callable[[Any, Any, Any], str]  # (state before or None, record, state after) -> line
+    # The one presentation of the game (engines.viewmodel), which the full-screen table, the
+    # line mode, replay and watch all draw: (table state, seat or None for the public picture,
+    # that seat's view (GameSeat.view or a hindsight entry) or None) -> Screen, and (game state
+    # before or None, record, game state after) -> one history Event or None.
+    screen: Callable[[Any, int | None, Any], Screen]
+    story: Callable[[Any, Any, Any], Event | None]
     # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
-    hindsight: Callable[[Sequence[Any], int], list[Any]] | None = None
+    hindsight: Callable[[Sequence[Any], int], list[Any]]
     moves: Mapping[str, Move[Any]] = field(default_factory=dict)  # kind -> its declaration
     # Record kinds whose timing could tell who decided (Confusion's answers: automatic unless
     # the spy is the Double Agent): on the LAN a person's are held to one minimum delay.
     paced: frozenset[str] = frozenset()
-    # The typed picture a UI draws (engines.viewmodel): (table state, seat or None for the
-    # public picture, that seat's view (GameSeat.view or a hindsight entry) or None) -> Screen,
-    # and (game state before or None, record, game state after) -> one history Event or None.
-    screen: Callable[[Any, int | None, Any], Screen] | None = None
-    story: Callable[[Any, Any, Any], Event | None] | None = None
     talk: str = TALK_ALWAYS  # one of TALKS; enforced by p2p.chat at every peer
 
     def __post_init__(self) -> None:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED
 from spycraft.engines.table import Result as TableResult
-from spycraft.engines.viewmodel import Event, Grid, Result
+from spycraft.engines.viewmodel import Grid, Result
 
 FORFEIT_WORDS = {
     FRAUD: "was caught cheating (the signed records prove it)",
@@ -145,15 +144,3 @@ def outcome(
     return Result(f"{side_title(result.winner)} won", tuple(detail), tuple(reveal),
                   f"side:{result.winner}")
 
-
-def narration(story: Callable[[Any, Any, Any], Event | None]) -> Callable[[Any, Any, Any], str]:
-    """The line mode's narration told from a game's story, so the two never say different
-    things: the event's line, then why a score moved, "" for a step told later."""
-
-    def narrate(before: Any, record: Any, after: Any) -> str:
-        event = story(before, record, after)
-        if event is None:
-            return ""
-        return f"{event.text} - {event.why}" if event.why else event.text
-
-    return narrate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -63,9 +64,9 @@ def test_replay_shows_a_seat_its_own_hidden_cards_and_the_public_view_does_not(t
     public = spycraft("replay", str(game))
     private = spycraft("replay", str(game), "--as", "0")
     assert public.returncode == private.returncode == 0
-    first_board = private.stdout.split("Red (you):")[2].splitlines()[0]
-    assert "hidden (" in first_board  # the seat's own ranks beside its face-down cards
-    assert "hidden (" not in public.stdout
+    # the seat's own ranks on its face-down cards ("your 5 Lieutenant, face down")
+    assert re.search(r"your \d+ [A-Z][a-z]+, face down", private.stdout)
+    assert not re.search(r"your \d+ [A-Z][a-z]+", public.stdout)
 
 
 def test_the_identity_is_created_once_with_mode_0600(tmp_path):

@@ -4,8 +4,9 @@ Theory of operation
 -------------------
 The application draws what the games describe (``engines.viewmodel``: a ``Screen`` per moment,
 an ``Event`` per line of history) and knows no game's rules. Every game has its view models
-(``screen``, ``story``); where one fails (a drawing bug) the picture falls back to the game's
-``render`` text and ``narrate`` lines (``picture``), so a person's game goes on.
+(``screen``, ``story``), the only presentation a game has (the line mode prints the same, as
+text: ``cli.lines``); where one fails (a drawing bug) the picture says so in a line
+(``picture``), so a person's game goes on.
 
 Threads: the game runs where it always ran (``LocalTable.run`` in the main thread offline, the
 trio session in the main thread on the LAN, whose agent decides in a worker thread); the

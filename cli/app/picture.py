@@ -1,12 +1,13 @@
 """What the table looks like, as styled text: a game's ``Screen`` and history drawn for a panel.
 
 Theory of operation: ``Picture`` is one moment of a table as the application draws it, built in
-the game's thread by ``Painter.picture`` (the game's ``screen`` when it has one, else, or when
-it fails to build, its ``render`` text). ``Painter.tell`` turns each
-record into at most one history ``Event`` (the game's ``story``, else its ``narrate`` line). The
-other functions draw these as prompt-toolkit fragments, ``(style, text)`` pairs, one list a panel:
-grids with aligned columns, facts as ``label: text``, tones as colours (``STYLE``). Nothing here
-touches a terminal; the tests read the fragments as text.
+the game's thread by ``Painter.picture`` (the game's ``screen``; where it fails to build, a line
+that says so, so a drawing bug never ends a person's game). ``Painter.tell`` turns each record
+into at most one history ``Event`` (the game's ``story``). The other functions draw these as
+prompt-toolkit fragments, ``(style, text)`` pairs, one list a panel: grids with aligned columns,
+facts as ``label: text``, tones as colours (``STYLE``). Nothing here touches a terminal; the
+tests read the fragments as text, and the line mode prints them without styles
+(``cli.lines``).
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ def tone_style(tone: str) -> str:
 
 @dataclass(frozen=True)
 class Picture:
-    """One moment of a table for the application: the game's screen, or (when the game has no
-    view model or it failed to build) its rendered text."""
+    """One moment of a table for the application: the game's screen, or (when it failed to
+    build) a line that says so."""
 
     title: str
     seq: int
@@ -96,23 +97,25 @@ class Painter:
         (``GameSeat.view`` live, a ``hindsight`` entry in replay) is ``view``."""
         definition = self.definition
         screen = None
-        if definition.screen is not None:
-            try:
-                screen = definition.screen(state, seat, view)
-            except Exception:  # the rendered text is the fallback
-                log.exception("%s: screen failed at record %d", definition.name, state.seq)
         text = ""
-        if screen is None:
-            try:
-                text = definition.render(view if view is not None else state.game, seat)
-            except Exception:  # a game's drawing bug must not end a person's game
-                log.exception("%s: render failed at record %d", definition.name, state.seq)
-                text = "(this game cannot draw its board here)"
+        try:
+            screen = definition.screen(state, seat, view)
+        except Exception:  # a game's drawing bug must not end a person's game
+            log.exception("%s: screen failed at record %d", definition.name, state.seq)
+            text = "(this game cannot draw its board here)"
         turn = None
         if state.result is None:
             expected = self.table.expect(state)
             turn = expected.seat if expected is not None else None
         return Picture(definition.title, state.seq, screen, text, turn, state.result is not None)
+
+    def seen_by(self, states: Sequence[TableState[Any]], viewer: int | None) -> list[Any]:
+        """The view ``viewer`` had at each state of a finished game (the game's ``hindsight``,
+        the one place a replay learns what a seat knew); None for each for the public
+        picture."""
+        if viewer is None:
+            return [None] * len(states)
+        return list(self.definition.hindsight([s.game for s in states], viewer))
 
     def tell(self, before: Any, signed: Any, after: TableState[Any]) -> Event | None:
         """The history event ``signed`` completes (at most one); ``before`` is the table state
@@ -122,13 +125,10 @@ class Painter:
             return None  # a beacon round in progress says nothing until its draw is made
         game_before = before.game if before is not None else None
         try:
-            if self.definition.story is not None:
-                return self.definition.story(game_before, record, after.game)
-            line = self.definition.narrate(game_before, record, after.game)
+            return self.definition.story(game_before, record, after.game)
         except Exception:
             log.exception("%s: no words for record %d", self.definition.name, signed.seq)
             return None
-        return Event(signed.seq, line) if line else None
 
 
 # --- drawing ---------------------------------------------------------------------------------
@@ -244,7 +244,8 @@ class Set:
 
 
 def board_lines(pic: Picture | None, width: int, packed: bool = False) -> Set:
-    """The board panel: the status facts, each grid, the notes; or the game's rendered text.
+    """The board panel: the status facts, each grid, the notes; or the line that says the
+    game cannot draw it.
     ``packed``: for a small screen, the facts several to a line and no blank lines."""
     if pic is None:
         return Set(typeset.wrap([("class:hint", "waiting for the table…")], width, 2))
@@ -323,7 +324,7 @@ def result(res: Result) -> Fragments:
 
 
 def board(pic: Picture | None, width: int = WIDE) -> Fragments:
-    """The board panel: the status facts and grids of the screen, or the rendered text."""
+    """The board panel: the status facts and grids of the screen (``board_lines``)."""
     return _joined(board_lines(pic, width).lines)
 
 

@@ -150,8 +150,7 @@ class ReplayApp:
         return page
 
     def next_viewer(self) -> None:
-        seats = len(self.names) if self.definition.hindsight is not None else 0
-        order: list[int | None] = [None, *range(seats)]
+        order: list[int | None] = [None, *range(len(self.names))]
         self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
 
     # --- drawing ------------------------------------------------------------------------------
@@ -161,10 +160,9 @@ class ReplayApp:
         if key not in self._pictures:
             state = self.states[self.position]
             view = None
-            if self.viewer is not None and self.definition.hindsight is not None:
+            if self.viewer is not None:
                 if self.viewer not in self._views:
-                    self._views[self.viewer] = self.definition.hindsight(
-                        [s.game for s in self.states], self.viewer)
+                    self._views[self.viewer] = self.painter.seen_by(self.states, self.viewer)
                 view = self._views[self.viewer][self.position]
             self._pictures[key] = self.painter.picture(state, self.viewer, view)
         return self._pictures[key]

@@ -12,11 +12,10 @@ from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.protocol import Confusion
 from spycraft.engines.confusion.screen import screen, story
 from spycraft.engines.confusion.seat import ConfusionSeat
-from spycraft.engines.confusion.view import hindsight, render
+from spycraft.engines.confusion.view import hindsight
 from spycraft.engines.game import Move, moves
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, ListOf, Nullable, Text, body
-from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 
 NAME = Text(16)  # spy ids, squares, modes, types, tokens, actions: the rules judge the value
@@ -55,11 +54,9 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    render=render,
-    narrate=narration(story),
+    screen=screen,
+    story=story,
     hindsight=hindsight,
     moves=MOVES,
     paced=frozenset({"answer", "statement"}),
-    screen=screen,
-    story=story,
 )

@@ -3,7 +3,8 @@
 ``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
 protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
 ``model`` is the rulebook over public state, ``protocol`` the records and hidden steps, ``seat``
-one player's private side, ``bots`` the policies, ``view`` and ``hindsight`` what a seat sees.
+one player's private side, ``bots`` the policies, ``view`` what a seat knows (live and in
+hindsight), ``screen`` what it sees (the game's one presentation).
 
 Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
 declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` on first use.

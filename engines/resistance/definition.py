@@ -13,12 +13,11 @@ from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.resistance import protocol as P
 from spycraft.engines.resistance.bots import BOTS
-from spycraft.engines.resistance.hindsight import hindsight
 from spycraft.engines.resistance.model import MISSIONS
 from spycraft.engines.resistance.protocol import ResistanceRules, State
 from spycraft.engines.resistance.screen import screen, story
 from spycraft.engines.resistance.seat import ResistanceSeat
-from spycraft.engines.resistance.view import narrate, render
+from spycraft.engines.resistance.view import hindsight
 from spycraft.engines.schema import (
     BOOL,
     BYTES32,
@@ -100,10 +99,8 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    render=render,
-    narrate=narrate,
-    hindsight=hindsight,
-    moves=RULES.moves,
     screen=screen,
     story=story,
+    hindsight=hindsight,
+    moves=RULES.moves,
 )

@@ -9,9 +9,9 @@ each mission), the vote history (one row per proposal, one column per seat), the
 front of each player; the private panel is the seat's role and what its looks showed it; the
 result names the deciding mission and reveals every role and every mission card.
 
-``story`` tells one record as the line-mode narration does (``view.narrate``, one source of the
-words) and adds why the score or the vote track moved; a cryptographic step is told once when
-it is done ("roles dealt and verified"), so its other records give None.
+``story`` tells what one record did (the line mode, replay and the application all print it)
+and adds why the score or the vote track moved; a cryptographic step is told once when it is
+done ("roles dealt and verified"), so its other records give None.
 """
 
 from __future__ import annotations
@@ -20,20 +20,135 @@ from typing import Any
 
 from spycraft.crypto import recognition
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.hindsight import mission_cards
 from spycraft.engines.resistance.model import Game, MissionResult, VoteRecord
-from spycraft.engines.resistance.view import (
-    PHASE_TEXT,
-    REASONS,
-    SIDE_NAMES,
-    Knowledge,
-    SeatView,
-    _mission_text,
-    narrate,
-    seats,
-)
+from spycraft.engines.resistance.view import Knowledge, SeatView, mission_cards
 from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
+
+PHASE_TEXT = {
+    R.FIRST_LEADER: "drawing the first Leader",
+    R.PROPOSE: "the Leader proposes a team",
+    R.VOTE: "everyone votes on the team",
+    R.MISSION_PLAY: "the team plays mission cards",
+    R.MISSION_REVEAL: "the mission cards are counted",
+    R.PLOT_DRAW: "plot cards are drawn",
+    R.PLOT_DEAL: "the Leader deals the plot cards",
+    R.PLOT_RESOLVE: "plot cards take effect",
+    **{window: f"who plays {R.TITLES[card]}?" for window, card in R.WINDOW_CARD.items()},
+}
+
+
+def card_title(card: str) -> str:
+    """A plot card as people call it (the id is for records only)."""
+    return R.TITLES[R.card_type(card)]
+
+
+# What each plot card does, for the person who sees it played (rules section 5.1).
+PLOT_TEXT = {
+    R.STRONG_LEADER: "takes the Leader's place and proposes now",
+    R.NO_CONFIDENCE: "overturns the approved team",
+    R.OPINION_MAKER: "votes first, face up, for the rest of the game",
+    R.CLOSE_EYE: "will see one team member's mission card",
+    R.SPOTLIGHT: "makes one team member play the mission card face up",
+    R.OVERHEARD: "sees the role of a neighbour",
+    R.ESTABLISH_CONFIDENCE: "the Leader shows a role card",
+    R.OPEN_UP: "shows a role card to a player of its choice",
+    R.TAKE_RESPONSIBILITY: "takes a plot card from another player",
+}
+REASONS = {
+    "three_successes": "three missions succeeded",
+    "three_failures": "three missions failed",
+    "five_rejections": "five teams in a row were rejected",
+}
+SIDE_NAMES = {R.RESISTANCE: "the Resistance", R.SPIES: "the Spies"}
+# Protocol steps a person need not read one by one: the role deal is told once, when it is
+# done; votes when they are opened; mission cards when they are counted.
+SETUP_KINDS = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag")
+QUIET_KINDS = ("beacon", "vote_commit", "vote_open", "mission_card", "mix", "mission_shares",
+               "spotlight_shares", "eye_token", "look", "reveal")
+
+
+def ending_text(ending: R.Ending) -> str:
+    return (f"{SIDE_NAMES.get(ending.winner, ending.winner)} win: "
+            f"{REASONS.get(ending.reason, ending.reason.replace('_', ' '))}")
+
+
+def _play_text(seat: int, card: str, target: Any) -> str:
+    kind = R.card_type(card)
+    title = R.TITLES[kind]
+    if target == "dealt":
+        return f"the Leader deals {title} to seat {seat} ({PLOT_TEXT[kind]})"
+    if kind == R.TAKE_RESPONSIBILITY and isinstance(target, tuple) and len(target) == 2:
+        owner, taken = target  # both public: the card was face up in front of its owner
+        return f"seat {seat} plays {title}: takes {card_title(taken)} from seat {owner}"
+    on = f" on seat {target}" if isinstance(target, int) and not isinstance(target, bool) else ""
+    return f"seat {seat} plays {title}{on}: {PLOT_TEXT[kind]}"
+
+
+def _mission_text(result: R.MissionResult) -> str:
+    shown = "".join(f"; In the Spotlight, seat {s} played {card}" for s, card in result.spotlight)
+    return (f"mission {result.mission} ({seat_list(result.team)}, Leader seat {result.leader}): "
+            f"{result.successes} Success, {result.fails} Fail: "
+            f"{'failed' if result.failed else 'succeeded'}{shown}")
+
+
+def _roles_text(state: Any) -> str:
+    roles = getattr(state, "roles", ())
+    spies = tuple(i for i, role in enumerate(roles) if role == "spy")
+    return f"the final reveal: the Spies were {seat_list(spies)}" if spies else ""
+
+
+def _told(before: Any, record: Any, after: Any) -> str:
+    """What ``record`` (a Record with seat and kind) did to the game, for a person; "" for a
+    protocol step told together with the others of its kind."""
+    old: Game = before.game if hasattr(before, "game") else before
+    new: Game = after.game if hasattr(after, "game") else after
+    who = f"seat {record.seat}"
+    kind = record.kind
+    lines = []
+    if kind in SETUP_KINDS:
+        if getattr(before, "act", None) == "setup" and getattr(after, "act", None) != "setup":
+            recognised = "" if new.blind_spies else "; the spies know each other"
+            return f"roles dealt and verified: every seat knows its own role{recognised}"
+        return ""
+    if old.phase == R.FIRST_LEADER and new.phase != R.FIRST_LEADER:
+        lines.append(f"seat {new.leader} is drawn at random to be the first Leader")
+    if old.opinion_step and not new.opinion_step and new.phase == R.VOTE:
+        for maker in old.voters:  # rules 5.5: the Opinion Maker's vote is shown before the rest
+            vote = new.votes[maker]
+            lines.append(f"Opinion Maker seat {maker} votes first, face up: "
+                         f"{'approve' if vote else 'reject'}")
+    if len(new.vote_log) > len(old.vote_log):
+        last = new.vote_log[-1]
+        yes = tuple(s for s, v in enumerate(last.votes) if v)
+        approve = f"{seat_list(yes)} approve{'s' * (len(yes) == 1)}" if yes else "nobody approves"
+        lines.append(f"votes: {approve}; the team is {'approved' if last.approved else 'rejected'}"
+                     f" (rejections in a row: {new.vote_track})")
+    if sum(r is not None for r in new.results) > sum(r is not None for r in old.results):
+        result = next(r for r, o in zip(new.results, old.results) if r is not None and o is None)
+        lines.append(_mission_text(result))
+    elif len(new.spotlight_cards) > len(old.spotlight_cards):
+        for s, card in new.spotlight_cards[len(old.spotlight_cards):]:
+            lines.append(f"In the Spotlight: seat {s}'s mission card is shown: {card}")
+    if len(new.plays) > len(old.plays):
+        lines.extend(_play_text(*play) for play in new.plays[len(old.plays):])
+    elif old.window is not None and kind in R.WINDOW_CARD.values():
+        lines.append(f"{who} does not play {R.TITLES[kind]}")
+    if new.proposal is not None and old.proposal != new.proposal:
+        lines.append(f"Leader seat {new.leader} proposes {seat_list(new.proposal.team)} "
+                     f"for mission {new.proposal.mission}")
+    if new.ending is not None and old.ending is None:
+        lines.append(f"game over: {ending_text(new.ending)}")
+    if getattr(after, "roles", ()) and not getattr(before, "roles", ()):
+        lines.append(_roles_text(after))
+    if lines:
+        return "; ".join(line for line in lines if line)
+    if kind in QUIET_KINDS:
+        return ""
+    if kind == "result":
+        return "the result is written"
+    return f"{who}: {kind.replace('_', ' ')}"
+
 
 TITLE = "The Resistance"
 SIDE_TITLES = {R.RESISTANCE: "The Resistance", R.SPIES: "The Spies"}
@@ -137,7 +252,7 @@ def _status(game: Game, viewer: int | None) -> tuple[Fact, ...]:
     now = PHASE_TEXT.get(game.phase, "the game goes on")
     if turn:
         mine = viewer in turn
-        who = "you" if mine and len(turn) == 1 else seats(turn)
+        who = "you" if mine and len(turn) == 1 else seat_list(turn)
         now = f"{now} ({who})" if not mine or len(turn) == 1 else f"{now} ({who}, you too)"
         facts.append(Fact("Now", now, "turn" if mine else ""))
     else:
@@ -186,7 +301,7 @@ def _team_cell(game: Game, mission: int, viewer: int | None, compact: bool = Fal
         team, note = proposal.team, "" if game.phase in MISSION_UNDER_WAY else " (proposed)"
     else:
         return Cell(f"{R.team_size(game.n, mission)}{'' if compact else ' players'}{two}")
-    named = _team(team) if compact else seats(team)
+    named = _team(team) if compact else seat_list(team)
     return Cell(f"{named}{note}{two}", "you" if viewer in team else "")
 
 
@@ -278,7 +393,7 @@ def _private(knowledge: Knowledge, game: Game) -> tuple[Fact, ...]:
     if knowledge.spy:
         others = tuple(s for s in knowledge.known_spies if s != knowledge.seat)
         if others:
-            facts.append(Fact("The other spies", seats(others), f"side:{R.SPIES}"))
+            facts.append(Fact("The other spies", seat_list(others), f"side:{R.SPIES}"))
         elif game.blind_spies:
             facts.append(Fact("The other spies", "unknown: Blind Spies, spies do not know "
                               "each other", "hidden"))
@@ -329,8 +444,9 @@ def _deciding(game: Game) -> tuple[str, ...]:
         lines.append(f"The deciding {_mission_text(last)}")
     elif game.vote_log:
         last_vote = game.vote_log[-1]
+        team = seat_list(last_vote.proposal.team)
         lines.append(f"The fifth rejected team: Leader seat {last_vote.leader} proposed "
-                     f"{seats(last_vote.proposal.team)} for mission {last_vote.proposal.mission}")
+                     f"{team} for mission {last_vote.proposal.mission}")
     return tuple(lines)
 
 
@@ -414,7 +530,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         return None
     if old is None:
         return None
-    text = narrate(before, record, after)
+    text = _told(before, record, after)
     if not text:
         return None
     result = _new_result(old, new)

@@ -27,7 +27,9 @@ from spycraft.engines.game import Body, Build, KeyShareSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
-from spycraft.engines.resistance.view import Knowledge, SeatView, card_title, seats
+from spycraft.engines.resistance.screen import card_title
+from spycraft.engines.resistance.view import Knowledge, SeatView
+from spycraft.engines.screens import seat_list
 from spycraft.engines.seat import SeatContext
 
 PROMPTS = {
@@ -63,7 +65,7 @@ def label(kind: str, option: Any) -> str:
     if kind == "vote":
         return "approve" if option else "reject"
     if kind == "propose":
-        return f"mission {option.mission}: {seats(option.team)}"
+        return f"mission {option.mission}: {seat_list(option.team)}"
     if kind == "plot_deal":
         return ", ".join(f"{card_title(card)} to seat {seat}" for card, seat in option)
     if kind == "take_responsibility":

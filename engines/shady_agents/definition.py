@@ -12,14 +12,13 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
-from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import protocol as P
 from spycraft.engines.shady_agents.bots import BOTS
 from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
 from spycraft.engines.shady_agents.screen import screen, story
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
-from spycraft.engines.shady_agents.view import hindsight, render
+from spycraft.engines.shady_agents.view import hindsight
 
 SEALED_TOOL = Fixed((SEAT, Encoded("sealed tool")))
 Seat = ShadyAgentsSeat
@@ -60,10 +59,8 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    render=render,
-    narrate=narration(story),
-    hindsight=hindsight,
-    moves=RULES.moves,
     screen=screen,
     story=story,
+    hindsight=hindsight,
+    moves=RULES.moves,
 )

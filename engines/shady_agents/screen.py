@@ -12,7 +12,7 @@ value, each team's score with the short team's bonus, the Medkit tie-break.
 
 ``story`` tells each record in the game's words; the role deal is told once, when the last
 seat's tokens let every seat read its card, and the beacon values of a draw once, by the draw.
-The line mode tells this story too (``engines.screens.narration``).
+The line mode, replay and watch print this story too (``cli.lines``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
-"""What one seat sees of Shady Agents, as a text picture and one line per record.
+"""What one seat knows of Shady Agents: live during the game, and in hindsight after it.
 
 ``Knowledge`` is everything a seat knows privately (rules §8): its team, the kinds of the tools
 it gave, received and discarded, and the kinds it still holds. The seat builds it from its
 secrets (``seat``); after the game, ``hindsight`` rebuilds it from the opened transcript for
-``replay --as``. ``render`` draws the public table plus that knowledge; what one record did is
-told by ``screen.story`` (the line mode tells it too), never a kind before the final
-reveal opened it.
+``replay --as``. The screen (``screen``) shows it; what one record did is told by
+``screen.story``, never a kind before the final reveal opened it.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from typing import Any
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Snapshot
 from spycraft.engines.shady_agents.components import (
-    TEAM_NAMES,
     TOOL_NAMES,
     TOOLS,
     Discard,
@@ -26,7 +24,6 @@ from spycraft.engines.shady_agents.components import (
     Tool,
 )
 
-TEAM = dict(TEAM_NAMES)
 TOOL = dict(TOOL_NAMES)
 
 
@@ -77,46 +74,6 @@ class SeatView:
 
     game: M.Game
     knowledge: Knowledge
-
-
-def _game(state: Any) -> M.Game:
-    game: M.Game = state.game if hasattr(state, "game") else state
-    return game
-
-
-def render(state: Any, seat: int | None) -> str:
-    """The table as ``seat`` sees it (``None``: the public picture)."""
-    knowledge = None
-    if isinstance(state, SeatView) and seat == state.knowledge.seat:
-        knowledge = state.knowledge
-    game = _game(state)
-    lines = [f"Shady Agents, {game.n} players"]
-    if game.leftover is not None:
-        lines.append(f"Leftover card: {TEAM[game.leftover]} (the short team, +1 at the end)")
-    if game.first >= 0:
-        lines.append(f"First player: seat {game.first}   now: {game.phase}")
-    held = "  ".join(f"{s}:{game.held(s)}" for s in range(game.n))
-    lines.append(f"Tools held  {held}")
-    for gift in game.gifts:
-        lines.append(f"  round {gift.round}: seat {gift.giver} -> seat {gift.receiver} (face down)")
-    for asking in game.interrogations:
-        head = f"  seat {asking.caller} interrogates"
-        if asking.card is not None:
-            head += f" with {asking.card}: {asking.drawn.question}"
-        lines.append(head)
-        for who, said, _ in asking.answers:
-            lines.append(f"    seat {who} answers {said}")
-    if knowledge is not None:
-        team = "?" if knowledge.team is None else TEAM[knowledge.team]
-        lines.append(f"You are seat {knowledge.seat}: {team}")
-        lines.append(f"  you hold: {', '.join(TOOL[t] for t in knowledge.holding) or 'nothing'}")
-        for _, receiver, kind in knowledge.given:
-            lines.append(f"  you gave seat {receiver} a {TOOL[kind]}")
-        for _, giver, got in knowledge.received:
-            lines.append(f"  seat {giver} gave you a {'?' if got is None else TOOL[got]}")
-        if knowledge.discarded is not None:
-            lines.append(f"  you discarded a {TOOL[knowledge.discarded]}")
-    return "\n".join(lines)
 
 
 def hindsight(states: Sequence[Any], seat: int) -> list[Any]:

@@ -2,8 +2,8 @@
 
 ``model`` holds the public board and the rules as pure functions; ``protocol`` puts them on the
 table (records, commitments, beacon draws); ``seat`` is one player's private side; ``bots``
-decide; ``view`` shows; ``definition`` declares every record kind once (``MOVES``) and the
-``GameDefinition``.
+decide; ``view`` is what a seat knows (live and in hindsight), ``screen`` what it sees;
+``definition`` declares every record kind once (``MOVES``) and the ``GameDefinition``.
 
 Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
 declaration's names (``GAME``, ``MOVES``, ...) are imported from ``definition`` on first use.

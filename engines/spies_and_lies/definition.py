@@ -16,7 +16,7 @@ from spycraft.engines.spies_and_lies.model import Board
 from spycraft.engines.spies_and_lies.protocol import SpiesAndLies
 from spycraft.engines.spies_and_lies.screen import screen, story
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
-from spycraft.engines.spies_and_lies.view import hindsight, narrate, render
+from spycraft.engines.spies_and_lies.view import hindsight
 
 # Ranks and copies are any integer here: the rules judge them (a guess of 11 is illegal, not
 # malformed).
@@ -52,10 +52,8 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    render=render,
-    narrate=narrate,
-    hindsight=hindsight,
-    moves=MOVES,
     screen=screen,
     story=story,
+    hindsight=hindsight,
+    moves=MOVES,
 )

@@ -9,28 +9,139 @@ its order, its Intel token and the Intel card, as a careful player would work th
 side's soldiers. Infiltration markers and Deception tokens are in the status; every ability and
 round effect carries its rules text in ``Fact.explain``.
 
-``story`` tells one record as the narration does (``view.narrate``) and puts why the markers or
-the Double Agent moved into ``Event.why``: a right guess, a soldier's ability, a Deception token
-that fooled the guesser, an infiltration named as such (rules §6).
+``story`` tells what one record did (the line mode, replay and the application all print it)
+and puts why the markers or the Double Agent moved into ``Event.why``: a right guess, a
+soldier's ability, a Deception token that fooled the guesser, an infiltration named as such
+(rules §6).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from spycraft.engines.screens import outcome, sentence
+from spycraft.engines.screens import forfeit_story, outcome, sentence
 from spycraft.engines.spies_and_lies import model
-from spycraft.engines.spies_and_lies.model import SIDES, Board, Card, rank_label
-from spycraft.engines.spies_and_lies.view import (
-    ABILITIES,
-    SeatView,
-    _why,
-    choice_text,
-    intel_text,
-    narrate,
-    reveal_text,
-)
+from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
+from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
+
+
+def intel_text(card: int) -> str:
+    """An Intel card as people read it: its name and the ranks it shows (the id is for records)."""
+    intel = INTEL[card]
+    return f"{intel.name} ({' '.join(map(str, sorted(intel.shows)))})"
+
+
+ABILITIES = {
+    1: "the Spy: +1 IP and a Deception token; an enemy Marshal revealed later this day retires",
+    2: "the Scout: +2 IP, and a right guess of its side is worth 4 IP this day",
+    3: "the Miner: +3 IP; an enemy Bomb revealed later this day retires",
+    4: "the Sergeant: +4 IP",
+    5: "the Lieutenant: the Double Agent moves 1 space toward the enemy flag",
+    6: "the Captain: 6 IP or the ability of an exhausted soldier",
+    7: "the Bomb: the enemy's next revealed soldier retires, doubled if guessed right",
+    8: "the Colonel: +8 IP, counting on past 10",
+    9: "the General: the Double Agent moves 2 spaces toward the enemy flag",
+    10: "the Marshal: 10 IP, or 5 IP taken from the enemy",
+}
+
+
+def _why(before: Board, after: Board, record: Any) -> list[str]:
+    """Why the score moved, in the rulebook's words: a right guess, a soldier's ability, a
+    Deception token that fooled the guesser, an infiltration (rules §6)."""
+    reasons = []
+    kind, seat = record.kind, record.seat
+    if kind not in ("reveal", "captain", "marshal"):
+        return []
+    card = after.cards[seat][_last_revealed(after, seat)]
+    if kind == "reveal":
+        guesser = model.other(seat)
+        if card.guess == card.rank:
+            points = 4 if before.flags[guesser].scout else 2
+            reasons.append(f"{SIDES[guesser]} guessed right: +{points} IP")
+        elif card.state == "activated" and card.rank is not None:
+            reasons.append(f"{SIDES[seat]} activates {ABILITIES[card.rank]}")
+        else:
+            reasons.append(f"{SIDES[seat]}'s {rank_label(card.rank or 0)} retires unused")
+    elif kind == "captain":
+        copy = record.body["copy"]
+        reasons.append(f"{SIDES[seat]}'s Captain takes 6 IP" if copy == 0
+                       else f"{SIDES[seat]}'s Captain copies {ABILITIES[copy]}")
+    else:
+        reasons.append(f"{SIDES[seat]}'s Marshal takes "
+                       f"{'5 IP from the enemy' if record.body['split'] else '10 IP'}")
+    step_over = (after.step, after.phase) != (before.step, before.phase)
+    if before.placed and card.guess != card.rank and step_over:
+        reasons.append(f"{SIDES[seat]}'s Deception token fooled the guess: +4 IP")
+    split_victim = (
+        model.other(seat) if kind == "marshal" and record.body.get("split") else None
+    )
+    for side in (0, 1):
+        fell = after.markers[side] < before.markers[side] and side != split_victim
+        ten_from_zero = kind == "marshal" and side == seat and not record.body.get("split")
+        if fell or (ten_from_zero and after.markers[side] == before.markers[side]):
+            reasons.append(
+                f"{SIDES[side]} infiltrates: its markers reach 10 and start again at "
+                f"{after.markers[side]}, and the Double Agent moves toward "
+                f"{SIDES[model.other(side)]}'s flag"
+            )
+    if split_victim is not None:
+        reasons.append(f"{SIDES[split_victim]} loses 5 IP to the Marshal")
+    return reasons
+
+
+def _draw(after: Board) -> str:
+    """What a completed beacon round drew, read from the board it produced."""
+    if after.phase == "layout" and after.current is not None:
+        return f"Intel card: {intel_text(after.current)}"
+    ex = [" and ".join(map(rank_label, after.exhausted[s])) for s in (0, 1)]
+    if after.day == 1:
+        return (
+            f"setup: {intel_text(after.old_intel[0])} goes to Old Intel; Red exhausts {ex[0]}, "
+            f"Blue exhausts {ex[1]}; {SIDES[after.sp]} starts"
+        )
+    return f"end of day {after.day - 1}: Red exhausts {ex[0]}, Blue exhausts {ex[1]}"
+
+
+def _kept_back(day: Board) -> str:
+    """Who kept which soldiers back on ``day`` (public once its four cards are face up: the
+    hand less what was deployed), "" while a card is still hidden."""
+    parts = []
+    for seat in (0, 1):
+        cards = day.cards[seat]
+        if len(cards) != 4 or any(c.rank is None for c in cards):
+            return ""
+        deployed = {c.rank for c in cards}
+        kept = [r for r in model.hand(day, seat) if r not in deployed]
+        parts.append(f"{SIDES[seat]} kept back {' '.join(map(str, kept)) or 'nothing'}")
+    return f" ({'; '.join(parts)})"
+
+
+def _last_revealed(board: Board, seat: int) -> int:
+    return max(i for i, c in enumerate(board.cards[seat]) if c.rank is not None)
+
+
+def reveal_text(after: Board, record: Any) -> str:
+    """``Blue reveals M1: 5 Lieutenant (correct)``: what a reveal showed, without its effects."""
+    index = _last_revealed(after, record.seat)
+    card = after.cards[record.seat][index]
+    verdict = "correct" if card.guess == card.rank else "wrong"
+    told = ""
+    if card.rank == model.SERGEANT and card.token is not None and after.current is not None:
+        lied = card.token != model.forced_token(card.rank, after.current)  # rules §4.2
+        told = f"; its Intel token {'lied' if lied else 'told the truth'}"
+    return (f"{SIDES[record.seat]} reveals M{index + 1}: {rank_label(record.body['rank'])} "
+            f"({verdict}){told}")
+
+
+def choice_text(record: Any) -> str:
+    """The choice of an activated Captain or Marshal."""
+    who, body = SIDES[record.seat], record.body
+    if record.kind == "captain":
+        choice = "6 IP" if body["copy"] == 0 else f"copy {rank_label(body['copy'])}"
+        return f"{who}'s Captain: {choice}"
+    return f"{who}'s Marshal: {'take 5 IP from the enemy' if body['split'] else '10 IP'}"
+
 
 TITLE = "Stratego: Spies & Lies"
 TRACK = ("Red flag", "Red wall", "-3", "-2", "-1", "centre", "+1", "+2", "+3", "Blue wall",
@@ -315,17 +426,51 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     old, new = _board(before), _board(after)
     if record.kind == "result":
         return None
-    text = narrate(old, record, new)
-    if not text:
-        return None
     why = ""
     if record.kind in ("reveal", "captain", "marshal"):
         text = reveal_text(new, record) if record.kind == "reveal" else choice_text(record)
         reasons = _why(old, new, record)
         moved = _moves(old, new)
         why = "; ".join(reasons) + (f" ({'; '.join(moved)})" if moved else "")
+    else:
+        text = _told(old, new, record)
+    if not text:
+        return None
     tone = ""
     if new.captured_by is not None and old.captured_by is None:
         tone = f"side:{SIDES[new.captured_by]}"
     return Event(record.seq, sentence(text), new.day, why, tone)
+
+
+def _told(b: Board, a: Board, rec: Any) -> str:
+    """What one record did, in a line (a reveal and a Captain's or Marshal's choice are told
+    by ``story`` itself, with why the score moved)."""
+    who = SIDES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
+    body = rec.body
+    kind = rec.kind
+    if kind == "beacon":  # told once, by the draw the last value completes
+        if a.phase in ("setup", "intel", "exhaustion"):
+            return ""
+        return _draw(a) + (_kept_back(b) if a.day == b.day + 1 else "")
+    if kind == "deploy":
+        return f"{who} commits its day {a.day} deployment"
+    if kind == "layout":
+        return f"{who} commits its Intel tokens"
+    if kind == "tokens":
+        marks = " ".join("●" if t else "–" for t in body["tokens"])
+        return f"{who} shows tokens {marks}"
+    if kind == "deceive":
+        where = f"M{model.target_index(a) + 1}"
+        return f"{who} {'places a DT on' if body['place'] else 'places no DT on'} its {where}"
+    if kind == "guess":
+        where = f"{SIDES[model.defender(a)]}'s M{model.target_index(a) + 1}"
+        return f"step {a.step}: {who} guesses {rank_label(body['rank'])} at {where}"
+    if kind == "final":
+        ranks = ", ".join(rank_label(entry[0]) for entry in body["cards"])
+        return f"{who} opens the cards it still had face down: {ranks or 'none'}"
+    if kind in ("fraud", "abandon"):
+        gone = [s for s in a.forfeits if s not in b.forfeits] or list(a.forfeits)
+        return forfeit_story(kind, who, " and ".join(SIDES[s] for s in gone), len(gone) > 1)
+    return f"{who} writes {kind}"
+
 

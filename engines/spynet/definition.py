@@ -12,16 +12,14 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.registry import TALK_AFTER, GameDefinition
 from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nullable, Text, body
-from spycraft.engines.screens import narration
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.bots import BOTS
-from spycraft.engines.spynet.knowledge import hindsight
 from spycraft.engines.spynet.protocol import SpyNetRules, State
 from spycraft.engines.spynet.screen import screen, story
 from spycraft.engines.spynet.seat import SpyNetSeat
 from spycraft.engines.spynet.setup import DECK_SIZE
-from spycraft.engines.spynet.view import render
+from spycraft.engines.spynet.view import hindsight
 
 POSITION = Int(0, DECK_SIZE - 1)  # a card by its place in the shuffled deck
 BRANCH = Text(3)
@@ -70,11 +68,9 @@ GAME = GameDefinition(
     rules=RULES,
     seat=seat,
     bots=BOTS,
-    render=render,
-    narrate=narration(story),
-    hindsight=hindsight,
-    moves=RULES.moves,
     screen=screen,
     story=story,
+    hindsight=hindsight,
+    moves=RULES.moves,
     talk=TALK_AFTER,  # rules §11: no channel between players while the game runs
 )

@@ -4,7 +4,7 @@ Theory of operation: every secret comes from the seat's master secret (``SeatCon
 the deck key share, and one entropy stream per record, so a seat that rebuilds a record after a
 crash writes the same bytes. What the seat knows is derived from the public state and its secrets
 (``deck_ops.DeckHand.peek``): the faces of its hand, of the pile cards it looked at, of the
-cards it passed or drafted (``knowledge.seat_view``, which also gives ``replay --as`` the same
+cards it passed or drafted (``view.seat_view``, which also gives ``replay --as`` the same
 view in hindsight). The seat answers every deck step itself and asks its agent only for
 the decisions of rules §13, with a ``SeatView``. Deploy offers several record kinds at once; the
 seat asks first and then writes the kind of the chosen option.
@@ -23,10 +23,9 @@ from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch
-from spycraft.engines.spynet.knowledge import seat_view
 from spycraft.engines.spynet.labels import describe_option
 from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
-from spycraft.engines.spynet.view import SeatView
+from spycraft.engines.spynet.view import SeatView, seat_view
 from spycraft.engines.table import Turn
 
 PROMPTS = {

@@ -1,20 +1,32 @@
-"""What one SpyNet seat sees, as a text picture.
+"""What one SpyNet seat knows: its ``SeatView``, live during the game and in hindsight after it.
 
-``SeatView`` is the public protocol state plus what this seat knows privately (its seat builds
-it from its secrets): the faces of its hand, of the pile cards it has looked at (None where it
-has not), of its own face-down missions and of the draft cards it holds. Bots and the terminal
-UI read it. ``render`` draws the public state (and that knowledge, for its own seat); the history
-is told by ``screen.story`` (in the line mode too).
+Theory of operation
+-------------------
+A seat's private knowledge is the face of every card the deck revealed to it or to everyone
+(``deck_ops.DeckOps.knows``, which follows the visibility table of rules §12): its hand (the
+draft cards it received, what it drew, the piles it took, a card its teammate passed it), the
+pile cards it has looked at since they arrived, its own face-down missions, and the draft cards
+it holds; bots, the seat's labels and the screen (``screen``) read it. ``seat_view`` builds the
+``SeatView`` from the public state and a function that gives the face of a position the seat
+knows (``None`` where it does not), so the live view and the view in hindsight are one picture:
+
+* live, the seat's ``face`` reads a card with its own key share (``DeckHand.peek``);
+* in hindsight (``spycraft replay --as SEAT``), a finished game's transcript holds every key
+  share and the engine opened every card (``State.faces``); the seat knew a card at record t
+  exactly when the deck had revealed it to the seat (or publicly) by then. A game that ended
+  before every seat opened its share (a forfeit) cannot be read: hindsight then gives the
+  public states.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.cards import BRANCHES, CARDS, Branch
-from spycraft.engines.spynet.scoring import agent_power, dominators, power
+from spycraft.engines.spynet.cards import BRANCHES, Branch
+from spycraft.engines.spynet.protocol import State
 
 
 @dataclass(frozen=True)
@@ -35,70 +47,33 @@ class SeatView:
         return next((f for p, f in self.hand + self.draft if p == position), "?")
 
 
-def _name(face: str) -> str:
-    """A card's id and name; a card this seat cannot read is shown as such."""
-    if face not in CARDS:
-        return "an unreadable card"
-    return f"{face} {CARDS[face].name}"
+Face = Callable[[int], str | None]
 
 
-def _tableau(game: M.Game, seat: int, open_missions: bool) -> list[str]:
-    board = game.board
-    tableau = board.tableaux[seat]
-    lines = []
-    for branch, stack, pile in zip(BRANCHES, tableau.stacks, game.missions[seat]):
-        agents = " ".join(
-            a.card + "".join(f"+{f}" for f in a.funding)
-            + f"({agent_power(a, board.situation)})"
-            for a in stack
-        )
-        missions = " ".join(m.face if m.face and open_missions else "▮" for m in pile)
-        lines.append(
-            f"    {branch} pw {power(board, seat, branch)}: {agents or '-'}"
-            + (f" | missions {missions}" if pile else "")
-        )
-    return lines
-
-
-def render(state: Any, seat: int | None) -> str:
-    """The table as ``seat`` sees it (``None``: the public picture); ``state`` is the protocol
-    state or a ``SeatView``."""
-    view = state if isinstance(state, SeatView) else None
-    public = view.state if view is not None else state
-    game: M.Game | None = public.game
-    n = public.n
-    lines = [f"SpyNet, {n} players, situation option {public.option}"]
+def seat_view(state: State, seat: int, face: Face) -> SeatView:
+    """``seat``'s view of ``state``; ``face(position)`` is a card's face if the seat knows it."""
+    game = state.game
     if game is None:
-        lines.append(f"setup: {public.stage}")
-        return "\n".join(lines)
-    lines.append(
-        f"situation {game.situation or 'none'}; first player {game.first}; "
-        f"deck {len(game.deck)}; piles {' '.join(str(len(p)) for p in game.piles)}; "
-        f"discard {len(game.discard)}"
+        return SeatView(state, seat, (), ((), (), ()), (), ())
+    hand = tuple((p, face(p) or "?") for p in game.hands[seat])
+    piles = tuple(tuple(face(p) for p in pile) for pile in game.piles)
+    missions = tuple(
+        (b, face(m.position) or "?")
+        for b, pile in zip(BRANCHES, game.missions[seat])
+        for m in pile
     )
-    dom = "  ".join(
-        f"{b}: {','.join(map(str, dominators(game.board, b))) or '-'}" for b in BRANCHES
-    )
-    lines.append(f"dominance {dom}")
-    for s in range(n):
-        lines.append(f"  seat {s}: {len(game.hands[s])} cards in hand")
-        lines.extend(_tableau(game, s, True))
-    if game.phase == M.END:
-        lines.append(f"END ({public.stage})")
-    else:
-        lines.append(f"Now: seat {game.current}, {game.phase}")
-    if view is not None and seat == view.seat:
-        lines.append(f"You are seat {view.seat}")
-        lines.append("  hand: " + ", ".join(_name(f) for _, f in view.hand))
-        for k, pile in enumerate(view.piles, 1):
-            seen = [f for f in pile if f is not None]
-            if seen:
-                lines.append(f"  pile {k}, seen: {', '.join(seen)}")
-        if view.missions:
-            lines.append("  your missions: " + ", ".join(f"{f} in {b}" for b, f in view.missions))
-    if public.final is not None:
-        for team, points, funding in zip(
-            public.final.teams, public.final.points, public.final.funding
-        ):
-            lines.append(f"  team {team}: {points} points, {funding} funding cards")
-    return "\n".join(lines)
+    draft = tuple((p, face(p) or "?") for p in game.draft)
+    return SeatView(state, seat, hand, piles, missions, draft)
+
+
+def hindsight(states: Sequence[State], seat: int) -> list[Any]:
+    """What ``seat`` knew at each of a finished game's states (one view per state)."""
+    faces = states[-1].faces
+    if not faces:
+        return list(states)
+
+    def view(state: State) -> SeatView:
+        ops = state.ops
+        return seat_view(state, seat, lambda p: faces[p] if ops.knows(seat, p) else None)
+
+    return [view(state) for state in states]

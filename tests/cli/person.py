@@ -18,6 +18,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def unwrapped(text: str, width: int = 80) -> str:
+    """The line mode's output with each wrapped line whole again: the line mode sets its text
+    for 80 columns (``cli.lines``), and a line that goes on starts further in than the line it
+    continues, with a first word that would not have fit on it."""
+    whole: list[str] = []
+    indent, last = 0, ""
+    for line in text.splitlines():
+        depth = len(line) - len(line.lstrip(" "))
+        words = line.split()
+        if whole and words and depth > indent and len(last) + 1 + len(words[0]) > width:
+            whole[-1] += " " + line.strip()
+        else:
+            whole.append(line)
+            indent = depth
+        last = line
+    return "\n".join(whole)
+
+
 def _own_terminal() -> None:
     """In the child: a session of its own whose controlling terminal is the pseudo-terminal on
     its standard input, as in a terminal window (so the tty turns Ctrl-C into SIGINT)."""

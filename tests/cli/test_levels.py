@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from spycraft.cli.main import main
-from tests.cli.person import ROOT
+from tests.cli.person import ROOT, unwrapped
 from tests.cli.test_lobby import DOWN, ENTER, asking, lobby_choice, showing
 
 
@@ -70,7 +70,7 @@ def test_offline_play_names_each_bot_seat_with_its_level(tmp_path: Path) -> None
                     stdin="1\n#1\n" * 300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert ("at the table: seat 0 ada (you), seat 1 bot 1 (easy), seat 2 bot 2 (normal), "
-            "seat 3 bot 3 (expert), seat 4 bot 4 (expert)") in done.stdout
+            "seat 3 bot 3 (expert), seat 4 bot 4 (expert)") in unwrapped(done.stdout)
 
 
 def test_the_lobby_form_asks_how_strong_the_bots_play() -> None:

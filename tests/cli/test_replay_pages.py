@@ -43,7 +43,7 @@ def test_replay_in_a_terminal_shows_a_round_and_waits_for_enter(game, tmp_path):
         assert "result:" not in first
         assert len(first.splitlines()) < 100  # not the 830 lines of the whole game
         person.type("\n")
-        person.wait_for("step 1:", 30)
+        person.wait_for("Step 1:", 30)
         person.type("q\n")
         assert person.finish(15) == 0
         assert "result:" not in person.output()

@@ -13,6 +13,7 @@ from spycraft.engines.registry import GameDefinition
 from spycraft.engines.schema import BOOL, SEAT, Int, ListOf, Nullable, body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME as SPIES
+from spycraft.engines.viewmodel import Screen
 
 
 def test_a_boolean_is_never_a_number_or_a_seat() -> None:
@@ -52,8 +53,9 @@ def test_declared_options_give_the_genesis_options_and_refuse_the_rest() -> None
         Situations({}),
         seat=lambda context: GameSeat(context, {}, "situations"),
         bots={},
-        render=lambda state, seat: "",
-        narrate=lambda before, record, after: "",
+        screen=lambda table, seat, view: Screen("Situations", ()),
+        story=lambda before, record, after: None,
+        hindsight=lambda states, seat: list(states),
     )
     assert definition.genesis_options(2) == {"fast": False, "situation": "off"}
     assert definition.genesis_options(3, {"fast": True, "situation": "S01"}) == {

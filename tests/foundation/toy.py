@@ -15,6 +15,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import Draw, Over, Result, Turn
+from spycraft.engines.viewmodel import Event, Fact, Screen
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ GAME = GameDefinition(
     rules=PenniesRules(),
     seat=PenniesSeat,
     bots={"random": lambda entropy, seat: RandomAgent(entropy)},
-    render=lambda state, seat: repr(state),
-    narrate=lambda before, record, after: record.kind,
+    screen=lambda table, seat, view: Screen("Matching pennies", (Fact("State", repr(table.game)),)),
+    story=lambda before, record, after: Event(record.seq, record.kind),
+    hindsight=lambda states, seat: list(states),
 )

@@ -19,6 +19,7 @@ import pytest
 
 from spycraft.crypto.chat import check_chat_log
 from spycraft.crypto.transcript import Transcript
+from tests.cli.person import unwrapped
 from tests.net.harness import Proc, audit, wait_all
 from tests.net.test_loopback import LO, bots, host, watch
 
@@ -65,7 +66,7 @@ def test_lies_in_table_talk_and_spectators_that_write_change_nothing_and_are_nam
     assert f"chat message 40 of seat {seat}: the text holds control characters" in seated
     assert f"chat message 50 of seat {1 - seat}: it is signed with seat {seat}'s key" in seated
 
-    spectator = w.output()
+    spectator = unwrapped(w.output())  # the line mode wraps at 80 columns
     assert re.search(rf"!! seat {seat} \(cheater-chatter\) sent what does not check "
                      rf"\(.*record \d+.*seat {1 - seat}", spectator), spectator
     assert "audit: VALID spies-and-lies" in spectator

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from tests.cli.person import unwrapped
 from tests.net.harness import ROOT, audit
 
 pytestmark = pytest.mark.network
@@ -62,8 +63,9 @@ def test_in_spynet_say_answers_that_talk_is_off_while_the_game_runs(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     off = "table talk is off in this game while it runs: SpyNet's rules allow no word " \
           "between players until the result"
-    assert f"  ({off})" in done.stdout  # at the start, instead of the /say hint
-    assert f"not said: {off}" in done.stdout
+    said = unwrapped(done.stdout)  # the line mode wraps at 80 columns
+    assert f"  ({off})" in said  # at the start, instead of the /say hint
+    assert f"not said: {off}" in said
     assert "ada (seat 0): partner" not in done.stdout
     assert not list((tmp_path / "home" / "data" / "games").glob("*/chat.cbor"))
 

@@ -16,6 +16,7 @@ from spycraft.crypto.errors import IllegalAction, MalformedRecord
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.table import Over, Result, Turn
+from spycraft.engines.viewmodel import Event, Fact, Screen
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ GAME = GameDefinition(
     rules=RelayRules(),
     seat=RelaySeat,
     bots={"random": lambda entropy, seat: RandomAgent(entropy)},
-    render=lambda state, seat: repr(state),
-    narrate=lambda before, record, after: record.kind,
+    screen=lambda table, seat, view: Screen("Relay race", (Fact("State", repr(table.game)),)),
+    story=lambda before, record, after: Event(record.seq, record.kind),
+    hindsight=lambda states, seat: list(states),
 )

@@ -12,7 +12,8 @@ from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.bots import BOTS
 from spycraft.engines.resistance.model import Game
-from spycraft.engines.resistance.view import Knowledge, SeatView, render
+from spycraft.engines.resistance.screen import screen
+from spycraft.engines.resistance.view import Knowledge, SeatView
 
 
 def knowledge(
@@ -60,7 +61,7 @@ def play(n: int, plot: bool, targeting: bool, blind: bool, seed: int, bot: str) 
             assert 0 <= choice < len(options)
             return options[choice]
 
-        assert render(game, None)
+        assert screen(game, None, None).status
         if game.phase == R.END:
             return game
         if game.phase == R.FIRST_LEADER:

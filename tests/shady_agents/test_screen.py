@@ -81,8 +81,8 @@ def test_the_history_has_no_protocol_step_and_no_card_id() -> None:
     asked = played.states[-1].game.game.interrogations[0]
     drawn = next(line for line in lines if " draws the question: " in line)
     assert drawn.startswith(f"Seat {asked.caller} draws the question: {asked.drawn.question}")
-    assert GAME.narrate(played.states[0].game, played.records[0].record,
-                        played.states[1].game) == ""
+    assert GAME.story(played.states[0].game, played.records[0].record,
+                      played.states[1].game) is None
 
 
 def test_the_end_shows_section_7s_breakdown_and_every_role_and_tool() -> None:

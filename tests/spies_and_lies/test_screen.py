@@ -8,8 +8,7 @@ from functools import cache
 from typing import Any
 
 from spycraft.engines.spies_and_lies.model import RED, rank_label
-from spycraft.engines.spies_and_lies.screen import screen, story
-from spycraft.engines.spies_and_lies.view import ABILITIES, narrate
+from spycraft.engines.spies_and_lies.screen import ABILITIES, screen, story
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event
 
@@ -33,12 +32,13 @@ def events(seed: int = 3) -> list[tuple[str, Event | None]]:
 
 def test_beacon_values_are_not_told_one_by_one_only_the_draw_they_complete() -> None:
     table, states = game()
-    lines = [(r.record.kind, narrate(states[i].game, r.record, states[i + 1].game))
-             for i, r in enumerate(table.records)]
+    told = [(r.record.kind, story(states[i].game, r.record, states[i + 1].game))
+            for i, r in enumerate(table.records)]
+    lines = [(kind, event.text if event is not None else "") for kind, event in told]
     assert not any("beacon" in line for _, line in lines)
     beacons = [line for kind, line in lines if kind == "beacon"]
     assert "" in beacons  # the first value of a round
-    assert any(line.startswith("setup: ") for line in beacons)
+    assert any(line.startswith("Setup: ") for line in beacons)
     assert any(line.startswith("Intel card: ") for line in beacons)
     assert not any(line.startswith("Intel card: I") for line in beacons)  # no Intel card id
 

@@ -9,7 +9,8 @@ from spycraft.engines.agent import Decision
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.bots import HeuristicBot
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board, Card
-from spycraft.engines.spies_and_lies.view import SeatView, narrate
+from spycraft.engines.spies_and_lies.screen import story
+from spycraft.engines.spies_and_lies.view import SeatView
 
 
 def decide(board: Board, seat: int, kind: str, options: tuple[object, ...]) -> object:
@@ -56,7 +57,9 @@ def test_the_heuristic_marshal_splits_when_the_opponent_is_close_to_infiltrating
     assert decide(replace(board, markers=(0, 0)), BLUE, "marshal", (False, True)) is False
 
 
-def test_narration_works_without_the_state_before() -> None:
-    board = model.guess(example_3_at_step_4(), 9)
-    record = type("R", (), {"seat": BLUE, "kind": "guess", "body": {"rank": 9}})()
-    assert narrate(None, record, board) == "step 4: Blue guesses 9 General at Red's M2"
+def test_a_guess_is_told_from_the_board_it_leaves() -> None:
+    before = example_3_at_step_4()
+    board = model.guess(before, 9)
+    record = type("R", (), {"seat": BLUE, "kind": "guess", "body": {"rank": 9}, "seq": 40})()
+    event = story(before, record, board)
+    assert event is not None and event.text == "Step 4: Blue guesses 9 General at Red's M2"

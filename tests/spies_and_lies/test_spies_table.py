@@ -13,7 +13,7 @@ from spycraft.engines.spies_and_lies import GAME, RULES, model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
 from spycraft.engines.spies_and_lies.protocol import outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
-from spycraft.engines.spies_and_lies.view import render
+from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.table import ABANDONED, FRAUD, Forfeit, Over, Turn, settle
 
 from .support import Refuses, board, expected, honest_table, play_until
@@ -140,11 +140,16 @@ def test_the_seat_view_shows_its_own_hidden_ranks_and_the_public_view_does_not()
     table, agents = honest_table(11)
     play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
     own = tuple(table.seats[RED].memo["deploy/1"])
-    mine = render(board(table), RED, own)
-    public = GAME.render(board(table), None)
-    assert f"hidden ({model.rank_label(own[-1])})" in mine
-    assert "hidden (" not in public
-    assert "DA" in public and "Old Intel" in public and "Intel" in public
+    mine = GAME.screen(table.state, RED, SeatView(board(table), RED, own))
+    public = GAME.screen(table.state, None, None)
+
+    def cells(screen: Any) -> list[str]:
+        return [cell.text for grid in screen.board for row in grid.rows for cell in row]
+
+    assert any(text.startswith(f"your {model.rank_label(own[-1])}, face down")
+               for text in cells(mine))
+    assert not any(text.startswith("your ") for text in cells(public))
+    assert {"Double Agent", "Old Intel", "Intel card"} <= {fact.label for fact in public.status}
 
 
 def test_replay_narrates_every_record_in_one_line_but_a_beacon_value_before_the_draw() -> None:
@@ -154,9 +159,10 @@ def test_replay_narrates_every_record_in_one_line_but_a_beacon_value_before_the_
     state = engine.start(table.genesis)
     for signed in table.records:
         after = engine.apply(state, signed)
-        line = GAME.narrate(state.game, signed.record, after.game)
-        assert "\n" not in line
-        assert line or signed.record.kind == "beacon"  # a draw is told by its last value
+        event = GAME.story(state.game, signed.record, after.game)
+        assert event is None or "\n" not in event.text
+        # a draw is told by its last value; the result by the screen's result
+        assert event is not None or signed.record.kind in ("beacon", "result")
         state = after
 
 

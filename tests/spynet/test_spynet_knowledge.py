@@ -1,5 +1,5 @@
 """``replay --as SEAT``: what a seat knew at each record, rebuilt after the game from the final
-reveal, is exactly the view the seat had while it played (``knowledge.hindsight``)."""
+reveal, is exactly the view the seat had while it played (``view.hindsight``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines.local import new_local_table
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.bots import BOTS
-from spycraft.engines.spynet.knowledge import hindsight
 from spycraft.engines.spynet.protocol import TIE_BREAK
-from spycraft.engines.spynet.view import SeatView, render
+from spycraft.engines.spynet.view import SeatView, hindsight
 from spycraft.engines.table import SHARED
 
 PLAYERS = 4
@@ -47,7 +46,8 @@ def test_hindsight_at_every_record_is_the_view_each_seat_had_during_the_game() -
         # before the reveal, the seat reads every card of its hand and of its own missions
         before = views[first_reveal - 1]
         assert before.hand and all(face != "?" for _, face in before.hand + before.missions)
-        assert "You are seat" in render(views[-1], seat)
+        private = GAME.screen(final, seat, views[-1]).private
+        assert any(fact.label == "Your hand" for fact in private)
         # a game whose cards were never opened (it stopped before the final reveal): the
         # public states, since nobody's knowledge can be read
         unopened = states[:first_reveal]
