@@ -328,7 +328,12 @@ def replay(args: argparse.Namespace) -> int:
 
 def _page_of(game: Any) -> tuple[Any, ...]:
     """Where a game stands, as far as a page of the replay goes: its round (or day and step),
-    read from the game state or the rules' state inside it (The Resistance's ``game``)."""
+    read from the game state or the rules' state inside it (The Resistance's ``game``). A game
+    that counts turns (Confusion: its step is a phase of one turn) pages by turn, as its screen
+    says "turn N"."""
+    turn = getattr(game, "turn_no", None)
+    if turn is not None:
+        return (turn,)
     page = tuple(getattr(game, name, None) for name in ("round", "day", "step"))
     inner = getattr(game, "game", None)
     if all(p is None for p in page) and inner is not None:
