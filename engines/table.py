@@ -216,7 +216,8 @@ class Over:
     cheats: tuple[Forfeit, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()
     # Nothing the final reveal still opens can change ``natural``: every fact of play was proven
-    # when it was made (Confusion). A forfeit in the final reveal then only names its seat.
+    # when it was made (Confusion), or every face a forfeiter's closed cards could have gives
+    # the same result (SpyNet). A forfeit in the final reveal then only names its seat.
     fixed: bool = False
 
 

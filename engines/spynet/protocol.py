@@ -28,11 +28,26 @@ The engine never knows which seat is local. Acts:
 ``reveal``  ``reveal`` by every seat that has not forfeited: its key share secret (checked
             against its public share). Once every share is in, the engine opens every card and
             scores the game from the faces (§9). A forfeiter owes nothing (``engines.table``):
-            its closed share leaves the cards it never showed closed, and nothing is left to
-            judge on them (every seal and every face-down mission was proven when made); the
-            forfeit decides.
+            its closed share leaves closed the cards only it can open, and nothing is left to
+            judge on them (every seal and every face-down mission was proven when made).
+            Everything else opens (``open_without_forfeiters``): a card opens once every seat's
+            token of it is known, from a revealed secret, a public token or a token sealed to a
+            seat that revealed; so every card a seat that revealed was shown opens (its other
+            tokens are public or sealed to it, as ``holder_statement`` says). What stays closed
+            is a forfeiter's face-down missions that no such seat saw. Each is one of the
+            missions of its branch (its OR-proof) that is open nowhere else, and it scores for
+            its owner only: §2.5's conditions read the owner's tableau and the public powers,
+            no card's points depend on another seat's hidden cards, so the closed missions of a
+            side bound its own points and nobody else's (``score_bounds``). If play ended (no
+            forfeit stopped it), the result of play is the one every face they could have
+            gives (``decided_result``): then it stands, whoever forfeited (``Over.fixed``: the
+            stall gains nothing and costs nothing); otherwise there is none and the forfeit
+            decides by the one rule (``table.settle``: the forfeiter's side loses; at two seats,
+            or on its public opponents' votes alone, it is a claim and nobody wins).
 ``done``    the result (``natural_result``): the team with the most points; a tie goes to the
-            most funding cards (``TIE_BREAK``); still tied, the tied teams share the win.
+            most funding cards (``TIE_BREAK``); still tied, the tied teams share the win. After
+            a forfeit in the final reveal the detail gives a side with closed missions as a
+            range: ``seat 0 18 to 21 (6 missions closed)``.
 """
 
 from __future__ import annotations
@@ -54,6 +69,7 @@ from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
+    BRANCHES,
     DECK,
     OPEN_SECRETS,
     SITUATIONS,
@@ -62,8 +78,16 @@ from spycraft.engines.spynet.cards import (
     card,
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
-from spycraft.engines.spynet.scoring import PLAYER_COUNTS, Score, opponents, score, teams
-from spycraft.engines.table import SHARED, Draw, GameNeed, Result, Turn, Unjudged
+from spycraft.engines.spynet.scoring import (
+    PLAYER_COUNTS,
+    Board,
+    Score,
+    condition_holds,
+    opponents,
+    score,
+    teams,
+)
+from spycraft.engines.table import SHARED, Draw, GameNeed, Over, Result, Turn, Unjudged
 
 GAME = "spynet"
 FACES = Faces.of("spynet/deck", DECK)
@@ -91,7 +115,8 @@ class State:
     violations: tuple[Cheat, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()  # always none: every hidden card is proven when played
     faces: tuple[str, ...] = ()  # every position's face, after the final reveal
-    final: Score | None = None
+    final: Score | None = None  # the score, once every mission in play is open
+    outcome: Result | None = None  # the result of play, where the final reveal decides it
 
     @property
     def stage(self) -> str:
@@ -165,9 +190,13 @@ class SpyNetRules(KeyShareRules[State]):
         return _audit(state)
 
     def natural(self, state: State) -> Result | None:
-        if state.final is not None and not state.forfeits and not state.violations:
-            return natural_result(state.final)
-        return None
+        return None if state.violations else state.outcome
+
+    def over(self, state: State) -> Over:
+        """The result of play is fixed when it is the same whatever a forfeiter's closed
+        missions hold (``_audit``): then nothing left to open can change it."""
+        over = super().over(state)
+        return replace(over, fixed=over.natural is not None)
 
     def settle_reveals(self, state: State) -> State:
         """Run the deck reveals the game asks for, and what follows each, as far as possible."""
@@ -332,17 +361,149 @@ apply_effect = _step(_apply_effect)
 
 
 def _audit(state: State) -> State:
-    """Every card opened and the game scored (§9.2), once every key share is in. Nothing hidden
-    is left to judge: every seal and every face-down mission was proven when it was made. A
-    forfeiter's closed share keeps the cards it never showed closed (``engines.table``, "What
-    a forfeiter owes"), and the forfeit decides."""
-    if any(s is None for s in state.secrets) or state.game is None:
-        return state
-    secrets = [s for s in state.secrets if s is not None]
-    deck = state.ops.deck
-    faces = tuple(deck.open_with_secrets(p, secrets) for p in range(len(deck)))
+    """Every card that opens without the forfeiters opened, and the game scored (§9.2) where
+    the faces decide it. Nothing hidden is left to judge: every seal and every face-down mission
+    was proven when it was made. Once every key share is in, every card opens (``faces``) and
+    the score is exact (``final``). A forfeiter's closed share keeps closed the cards that only
+    it can open (``engines.table``, "What a forfeiter owes"): its face-down missions that no
+    seat that revealed was shown. Each of them is one of its branch's missions (proven when
+    played) that is open nowhere else, and it scores for its owner's side only (§2.5 reads the
+    owner's tableau and the public powers), so every side's points lie between two bounds;
+    the result of play is the one every such face gives (``decided_result``), or none."""
     game = state.game
-    final = None
-    if not state.violations and game.phase == M.END:
+    if game is None:
+        return state
+    if all(s is not None for s in state.secrets):
+        secrets = [s for s in state.secrets if s is not None]
+        deck = state.ops.deck
+        faces = tuple(deck.open_with_secrets(p, secrets) for p in range(len(deck)))
+        state = replace(state, faces=faces)
+        if state.violations or game.phase != M.END:
+            return state
         final = score(M.board_with_missions(game, dict(enumerate(faces))))
-    return replace(state, faces=faces, final=final)
+        return replace(state, final=final, outcome=natural_result(final))
+    if state.violations or game.phase != M.END:
+        return state
+    opened = open_without_forfeiters(state)
+    closed = [m for piles in game.missions for pile in piles for m in pile
+              if m.position not in opened]
+    if not closed:
+        final = score(M.board_with_missions(game, opened))
+        return replace(state, final=final, outcome=natural_result(final))
+    low, high, funding, shut = score_bounds(game, opened)
+    return replace(state, outcome=decided_result(teams(state.n), low, high, funding, shut))
+
+
+def open_without_forfeiters(state: State) -> dict[int, str]:
+    """The face of every card whose every seat's token is known without the seats that did not
+    reveal: a revealed seat's from its secret, a token published, or a token sealed to a seat
+    that revealed (opened with that seat's secret; proven when it was sealed). Every token is
+    proven, so every card found opens to a face of the deck."""
+    ops, deck = state.ops, state.ops.deck
+    secrets = {seat: s for seat, s in enumerate(state.secrets) if s is not None}
+    opened: dict[int, str] = {}
+    for card_at in range(len(deck)):
+        face = ops.face(card_at)
+        if face is not None:
+            opened[card_at] = face
+            continue
+        tokens = []
+        for seat in range(state.n):
+            secret = secrets.get(seat)
+            if secret is not None:
+                tokens.append(deck.cards[card_at].c1 * secret)
+                continue
+            token = next((t for s, t in ops.public[card_at] if s == seat), None)
+            if token is None:
+                token = next((deck.unseal_token(x.sealed, secrets[x.receiver])
+                              for x in ops.seals if x.card == card_at and x.sender == seat
+                              and x.receiver in secrets), None)
+            if token is None:
+                break
+            tokens.append(token)
+        else:
+            opened[card_at] = deck.open(card_at, tokens)
+    return opened
+
+
+def score_bounds(
+    game: M.Game, opened: dict[int, str]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per team (``teams``): the fewest and the most points it can have, its funding cards and
+    how many of its missions are closed. An open mission scores as §9 says. The ``k`` closed
+    missions of one pile are ``k`` different missions of its branch that are open nowhere
+    (every card of the deck is one face, once, by the proven shuffles), each scoring its stars
+    if its condition holds in that pile: the ``k`` that score least and the ``k`` that score
+    most bound the pile. (A two-branch mission counted for two piles only widens the bounds.)"""
+    taken = set(opened.values())
+    placeholder = {b: next(f for f in mission_faces(b)) for b in BRANCHES}
+    faces = {m.position: opened.get(m.position, placeholder[branch])
+             for piles in game.missions for branch, pile in zip(BRANCHES, piles) for m in pile}
+    board = M.board_with_missions(game, faces)  # a closed mission's face changes no condition
+    low, high, shut = [0] * game.n, [0] * game.n, [0] * game.n
+    for seat, piles in enumerate(game.missions):
+        for branch, pile in zip(BRANCHES, piles):
+            for m in pile:
+                if m.position in opened:
+                    points = _points(board, seat, branch, opened[m.position])
+                    low[seat] += points
+                    high[seat] += points
+            k = sum(m.position not in opened for m in pile)
+            if not k:
+                continue
+            worth = sorted(_points(board, seat, branch, f) for f in mission_faces(branch)
+                           if f not in taken)
+            low[seat] += sum(worth[:k])
+            high[seat] += sum(worth[-k:])
+            shut[seat] += k
+    sides = teams(game.n)
+    return (
+        tuple(sum(low[s] for s in t) for t in sides),
+        tuple(sum(high[s] for s in t) for t in sides),
+        tuple(sum(board.tableaux[s].funding_cards() for s in t) for t in sides),
+        tuple(sum(shut[s] for s in t) for t in sides),
+    )
+
+
+def _points(board: Board, seat: int, branch: Branch, mission: str) -> int:
+    return card(mission).stars if condition_holds(board, seat, branch, mission) else 0
+
+
+def decided_result(
+    sides: tuple[tuple[int, ...], ...],
+    low: tuple[int, ...],
+    high: tuple[int, ...],
+    funding: tuple[int, ...],
+    shut: tuple[int, ...],
+) -> Result | None:
+    """§9.4's result if it is the same for every points each side may have (``low[i]`` to
+    ``high[i]``; funding is public), else None. The sides that can reach the best lowest
+    (points, funding) are the contenders: one alone wins whatever the closed faces; several win
+    the same way only if none has a closed mission (then they tie on both and share)."""
+    best = max(zip(low, funding))
+    contenders = [i for i, key in enumerate(zip(high, funding)) if key >= best]
+    exact = all(low[i] == high[i] for i in contenders)
+    if len(contenders) > 1 and not exact:
+        return None
+
+    def points(i: int) -> str:
+        if not shut[i]:
+            return f"{side_name(sides[i])} {low[i]}"
+        closed = f"{shut[i]} mission{'s' * (shut[i] > 1)} closed"
+        between = f"{low[i]}" if low[i] == high[i] else f"{low[i]} to {high[i]}"
+        return f"{side_name(sides[i])} {between} ({closed})"
+
+    detail = ", ".join(points(i) for i in range(len(sides)))
+    if len(contenders) > 1:
+        listed = ", ".join(f"{side_name(sides[i])} {funding[i]}" for i in contenders)
+        detail += f"; tied on points, funding cards: {listed}"
+        return Result(None, SHARED, detail=detail,
+                      shared=tuple(side_name(sides[i]) for i in contenders))
+    (winner,) = contenders
+    rivals = [i for i in range(len(sides)) if i != winner and high[i] >= low[winner]]
+    if not rivals:
+        return Result(side_name(sides[winner]), "score", detail=detail)
+    tie = "tied" if all(high[i] == low[i] for i in [winner, *rivals]) else "may tie"
+    listed = ", ".join(f"{side_name(sides[i])} {funding[i]}" for i in sorted([winner, *rivals]))
+    detail += f"; {tie} on points, funding cards: {listed}"
+    return Result(side_name(sides[winner]), TIE_BREAK, detail=detail)

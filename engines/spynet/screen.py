@@ -496,6 +496,8 @@ def _result(state: State, table: TableState[Any], seat: int | None) -> Result | 
             for t, p, f in zip(final.teams, final.points, final.funding)
         )
         reveal.append(Grid("Final score", ("Team", "Points", "Funding cards"), rows))
+    elif state.outcome is not None:  # a forfeiter's closed missions: its side's points a range
+        detail.append("Score: " + state.outcome.detail)
     game = state.game
     if state.faces and game is not None:
         hands = tuple(

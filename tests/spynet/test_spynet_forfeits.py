@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -26,14 +27,18 @@ from spycraft.engines.spynet.cards import BRANCHES, Kind, card
 from spycraft.engines.spynet.protocol import (
     TIE_BREAK,
     State,
+    _audit,
+    decided_result,
     mission_faces,
     mission_points,
     mission_statement,
     natural_result,
+    open_without_forfeiters,
+    score_bounds,
 )
-from spycraft.engines.spynet.scoring import Score, dominates
+from spycraft.engines.spynet.scoring import Score, dominates, team_of
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, SHARED, TableState, Turn
-from tests.conformance.games import declare_absent
+from tests.conformance.games import Config, declare_absent, played
 from tests.spynet.test_spynet_game import (
     accept,
     deploying,
@@ -341,3 +346,52 @@ def test_a_win_on_the_funding_tie_break_is_recorded_and_shown_as_one() -> None:
     assert winners == ({0, 2} if result.winner == "team 0+2" else {1, 3})
     story = GAME.story(final.game, local.records[-1], final.game)
     assert story.text.endswith("tied on points, with the most funding cards in play")
+
+
+# --- the final reveal without a forfeiter's key share (red team 17) ---------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_without_one_key_share_every_card_its_seat_alone_knows_stays_closed_and_the_rest_opens(
+    players: int,
+) -> None:
+    """On an honest game's last state, each seat's key share taken away in turn: every card
+    that opens without it has its true face; every card a seat that revealed was shown opens
+    (its other tokens are public or sealed to it); and every side's true points lie within the
+    bounds, exact where nothing is closed, so a decided result is the true one."""
+    config = Config("spynet", players, ())
+    final: State = played(config).local.state.game
+    assert final.final is not None and final.faces
+    truth = natural_result(final.final)
+    for gone in range(players):
+        secrets = tuple(None if s == gone else x for s, x in enumerate(final.secrets))
+        state = replace(final, secrets=secrets, faces=(), final=None, outcome=None)
+        opened = open_without_forfeiters(state)
+        assert all(final.faces[p] == face for p, face in opened.items())
+        shown = {p for p, viewers in enumerate(final.ops.viewers) if set(viewers) - {gone}}
+        assert shown <= set(opened)
+        low, high, funding, shut = score_bounds(final.game, opened)
+        assert funding == final.final.funding
+        for i, points in enumerate(final.final.points):
+            assert low[i] <= points <= high[i]
+            assert (low[i] == high[i]) or shut[i], (gone, i)
+        assert shut[final.final.teams.index(team_of(gone, players))] == sum(shut)
+        decided = _audit(state).outcome
+        if decided is not None:
+            assert decided.winners == truth.winners, (gone, decided.describe())
+
+
+def test_a_result_is_decided_only_when_every_closed_face_gives_it() -> None:
+    sides = ((0,), (1,), (2,))
+    alone = decided_result(sides, (9, 3, 4), (9, 8, 4), (0, 0, 0), (0, 2, 0))
+    assert alone is not None and (alone.winner, alone.reason) == ("seat 0", "score")
+    assert alone.detail == "seat 0 9, seat 1 3 to 8 (2 missions closed), seat 2 4"
+    assert decided_result(sides, (9, 3, 4), (9, 9, 4), (1, 1, 0), (0, 2, 0)) is None
+    funded = decided_result(sides, (9, 3, 4), (9, 9, 4), (2, 1, 0), (0, 2, 0))
+    assert funded is not None and (funded.winner, funded.reason) == ("seat 0", TIE_BREAK)
+    assert funded.detail.endswith("; may tie on points, funding cards: seat 0 2, seat 1 1")
+    shared = decided_result(sides, (9, 9, 1), (9, 9, 5), (2, 2, 0), (0, 0, 1))
+    assert shared is not None and shared.shared == ("seat 0", "seat 1")
+    assert decided_result(sides, (9, 8, 1), (9, 10, 5), (2, 2, 0), (0, 1, 1)) is None
+    closed_winner = decided_result(sides, (10, 8, 1), (14, 9, 5), (0, 5, 0), (1, 0, 1))
+    assert closed_winner is not None and closed_winner.winner == "seat 0"
