@@ -19,13 +19,15 @@ Seeds: seed ``s`` gives ``SeededEntropy(s)``; bot ``i`` takes its choices from
 ``child("bot/i")`` whichever level it plays, so a cell whose every seat plays one level is exactly
 that level's selfplay game.
 
-Games: The Resistance runs on the rules model with the seats' views
-(``engines.resistance.simulation``: the same decisions as the full game, about 100 times
-cheaper; ``--check K`` plays K seeds of every cell through the full engine and asserts that the
-model game decides exactly the same, seat by seat, view by view). Every other game runs through
-``engines.local`` (every record built, signed and verified): any registered game works. A side is
-read from the rules (``side_of``) at the end of each seed's first game, and later cells seat the
-levels by it (a game whose sides would depend on play is refused).
+Games: The Resistance and Shady Agents run on the rules model with the seats' views
+(``engines.resistance.simulation``, ``engines.shady_agents.simulation``: the same decisions as
+the full game, about 100 and 30 times cheaper; ``--check K`` plays K seeds of every cell through
+the full engine and asserts that the model game decides exactly the same, seat by seat, view by
+view for The Resistance, and option by option for Shady Agents, whose record numbers differ).
+A Shady Agents seed deals from ``child("deal")`` as The Resistance does. Every other game runs
+through ``engines.local`` (every record built, signed and verified): any registered game works.
+A side is read from the rules (``side_of``) at the end of each seed's first game, and later cells
+seat the levels by it (a game whose sides would depend on play is refused).
 
 ``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
 at each other level), five of the nine for a two-sided game.
@@ -224,6 +226,68 @@ def check_resistance(config: Config, cell: Cell, seed: int) -> None:
                          f"decides otherwise than the full game at decision {at}")
 
 
+def shady_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
+               check: bool) -> Outcome:
+    from spycraft.engines.shady_agents import GAME
+    from spycraft.engines.shady_agents.protocol import TEAM_NAME
+    from spycraft.engines.shady_agents.simulation import Deal, Simulation, World, outcome
+
+    deal = Deal.draw(SeededEntropy(seed).child("deal"), config.players)
+    sides = tuple(TEAM_NAME[team] for team in deal.roles)
+    levels = seat_levels(cell, sides)
+    end = Simulation(World.start(deal), agents_for(GAME, levels, seed, times)).run()
+    if check:
+        check_shady(config, cell, seed)
+    winner = outcome(end)
+    return Outcome(sides, None if winner is None else TEAM_NAME[winner])
+
+
+def check_shady(config: Config, cell: Cell, seed: int) -> None:
+    """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
+    kind, options, labels, answer) and the winner must be the same."""
+    from spycraft.engines.shady_agents import GAME
+    from spycraft.engines.shady_agents.protocol import TEAM_NAME
+    from spycraft.engines.shady_agents.simulation import Simulation, World, deal_of, outcome
+    from spycraft.engines.shady_agents.view import SeatView
+
+    class BySide:
+        """The level of this seat's side, known from its view at its first decision."""
+
+        def __init__(self, seat: int, log: list[tuple[Any, ...]]) -> None:
+            self.seat, self.log = seat, log
+            self.bot: Agent | None = None
+
+        def decide(self, decision: Decision) -> int:
+            if self.bot is None:
+                assert isinstance(decision.view, SeatView)
+                team = decision.view.knowledge.team
+                assert team is not None
+                level = level_for(cell, self.seat, TEAM_NAME[team])
+                entropy = SeededEntropy(seed).child(f"bot/{self.seat}")
+                self.bot = GAME.bots[level](entropy, self.seat)
+            choice = self.bot.decide(decision)
+            self.log.append((decision.seat, decision.kind, decision.options, decision.labels,
+                             choice))
+            return choice
+
+    local = new_local_table(GAME, GAME.genesis_options(config.players, {}), config.players,
+                            SeededEntropy(seed))
+    full_log: list[tuple[Any, ...]] = []
+    state = local.run([BySide(i, full_log) for i in range(config.players)])
+    deal = deal_of(state.game.game, state.game.roles)
+    sides = [TEAM_NAME[team] for team in deal.roles]
+    model_log: list[tuple[Any, ...]] = []
+    bots = [Recording(agent, model_log)
+            for agent in agents_for(GAME, seat_levels(cell, sides), seed, None)]
+    end = Simulation(World.start(deal), bots).run()
+    model_log = [entry[:4] + entry[5:] for entry in model_log]  # the views' record numbers differ
+    winner = outcome(end)
+    assert state.result is not None
+    if model_log != full_log or state.result.winner != (winner and TEAM_NAME[winner]):
+        raise SystemExit(f"--check: seed {seed}, {config.label()}, {cell}: the model game "
+                         "decides otherwise than the full game")
+
+
 def generic_game(definition: GameDefinition, config: Config, cell: Cell, seed: int,
                  times: dict[str, list[float]], sides: Sequence[str]) -> Outcome:
     options = definition.genesis_options(config.players,
@@ -308,6 +372,8 @@ def run_job(job: Job) -> Tally:
             if job.game == "resistance":
                 outcome = resistance_game(job.config, cell, seed, tally.times,
                                           seed in job.check)
+            elif job.game == "shady-agents":
+                outcome = shady_game(job.config, cell, seed, tally.times, seed in job.check)
             else:
                 if sides is None:
                     sides = sides_of(definition, job.config, seed)
@@ -442,8 +508,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--levels", default=None, help="levels to play (default: all)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--check", type=int, default=0,
-                        help="The Resistance: play this many seeds per cell through the full "
-                             "engine too, and check that the model game decides the same")
+                        help="The Resistance, Shady Agents: play this many seeds per cell "
+                             "through the full engine too, and check that the model game "
+                             "decides the same")
     parser.add_argument("--targets", action="store_true",
                         help="only the cells the targets compare: every side normal, and each "
                              "side alone at each other level")

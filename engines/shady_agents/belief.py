@@ -64,24 +64,16 @@ FLOOR = 1e-6  # likelihood of an answer its team could not give: a proof, yet ne
 Said = tuple[M.Interrogation, int, cards.Answer]  # (interrogation, answerer, answer)
 
 
-def belief(game: M.Game, me: Knowledge) -> tuple[float, ...]:
-    """The probability that each seat is on ``me``'s team (1.0 for ``me`` itself)."""
+def belief(game: M.Game, me: Knowledge, joint: int = MAX_JOINT) -> tuple[float, ...]:
+    """The probability that each seat is on ``me``'s team (1.0 for ``me`` itself); ``joint``:
+    at most this many hidden kinds weighed jointly (``MAX_JOINT``)."""
     n = game.n
     if me.team is None:
         return tuple(0.5 for _ in range(n))
-    law, corrupt = team_sizes(n, game.leftover)
-    friends = (law if me.team == LAW_ABIDING else corrupt) - 1
-    others = [s for s in range(n) if s != me.seat]
-    groups = [frozenset(g) for g in combinations(others, friends)]
-    weights = _answer_weights(game, me, groups)
-    aims = aims_of(game, me)
+    friends = friend_count(game, me)
     chances = [0.0] * n
     total = 0.0
-    for group, weight in zip(groups, weights):
-        mine = group | {me.seat}
-        for giver, receiver, medkit in aims:
-            same = (giver in mine) == (receiver in mine)
-            weight *= medkit * (AIM if same else 1.0) + (1 - medkit) * (1.0 if same else AIM)
+    for group, weight in posterior(game, me, joint):
         total += weight
         for seat in group:
             chances[seat] += weight
@@ -91,6 +83,30 @@ def belief(game: M.Game, me: Knowledge) -> tuple[float, ...]:
         chances = [friends / (n - 1)] * n
     chances[me.seat] = 1.0
     return tuple(chances)
+
+
+def friend_count(game: M.Game, me: Knowledge) -> int:
+    """How many friends ``me`` has among the other seats (the team sizes are public)."""
+    law, corrupt = team_sizes(game.n, game.leftover)
+    return (law if me.team == LAW_ABIDING else corrupt) - 1
+
+
+def posterior(game: M.Game, me: Knowledge,
+              joint: int = MAX_JOINT) -> list[tuple[frozenset[int], float]]:
+    """Every set of friends ``me`` can have, with its weight (not normalised): the answers and
+    the aims, as ``belief`` weighs them (``me`` must know its team)."""
+    others = [s for s in range(game.n) if s != me.seat]
+    groups = [frozenset(g) for g in combinations(others, friend_count(game, me))]
+    weights = _answer_weights(game, me, groups, joint)
+    aims = aims_of(game, me)
+    weighed = []
+    for group, weight in zip(groups, weights):
+        mine = group | {me.seat}
+        for giver, receiver, medkit in aims:
+            same = (giver in mine) == (receiver in mine)
+            weight *= medkit * (AIM if same else 1.0) + (1 - medkit) * (1.0 if same else AIM)
+        weighed.append((group, weight))
+    return weighed
 
 
 def kind_of_move(game: M.Game, giver: int) -> float:
@@ -146,7 +162,8 @@ def likelihoods(
     return as_law, as_corrupt
 
 
-def _answer_weights(game: M.Game, me: Knowledge, groups: list[frozenset[int]]) -> list[float]:
+def _answer_weights(game: M.Game, me: Knowledge, groups: list[frozenset[int]],
+                    joint: int = MAX_JOINT) -> list[float]:
     """P(every answer | the friends of ``me`` are ``group``), for each group."""
     said = [
         item for seat in range(game.n) if seat != me.seat for item in answers_by(game, seat)
@@ -164,7 +181,7 @@ def _answer_weights(game: M.Game, me: Knowledge, groups: list[frozenset[int]]) -
         return weight
 
     gifts, discards = _hidden(me, said)
-    if len(gifts) + len(discards) > MAX_JOINT:
+    if len(gifts) + len(discards) > joint:
         law, corrupt = {}, {}
         for seat in answerers:
             mine = [item for item in said if item[1] == seat]

@@ -1,5 +1,6 @@
-"""Decision policies for Shady Agents: a random legal bot, and the levels easy (a beginner) and
-normal (the heuristic), and a heuristic team against a random one.
+"""Decision policies for Shady Agents: a random legal bot, and the levels easy (a beginner),
+normal (the heuristic) and expert (``expert``: search over worlds drawn from the seat's belief,
+played out by the heuristic), and a heuristic team against a random one.
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public game and this seat's
 knowledge); the options offered are already the legal ones, answers included (a Corrupt seat is
@@ -41,6 +42,7 @@ to measure one against the other (the figure is in docs/rulings.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
@@ -66,9 +68,11 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
 
 
 class HeuristicAgent:
-    def __init__(self, entropy: Entropy, seat: int) -> None:
+    def __init__(self, entropy: Entropy, seat: int,
+                 believe: Callable[[M.Game, Knowledge], tuple[float, ...]] = belief) -> None:
         self.entropy = entropy
         self.seat = seat
+        self.believe = believe  # ``belief``, or the same answers remembered (``expert``)
 
     def decide(self, decision: Decision) -> int:
         view = decision.view
@@ -80,7 +84,7 @@ class HeuristicAgent:
             if me.team == LAW_ABIDING:
                 return below(self.entropy, len(options))
             return self._plausible_lie(view.game, options)
-        chance = belief(view.game, me)
+        chance = self.believe(view.game, me)
         if decision.kind == "round_two":
             if isinstance(options[0], tuple):
                 scores = [self._friend(chance, m) - self._friend(chance, b) for b, m in options]
@@ -148,6 +152,14 @@ def _best(scores: list[float]) -> int:
     return scores.index(max(scores))
 
 
+def expert_bot(entropy: Entropy, seat: int, effort: int = 1) -> Agent:
+    """The expert level (``expert``: search over worlds drawn from the seat's belief, each
+    played out by this module's heuristic, hence the import here)."""
+    from spycraft.engines.shady_agents.expert import ExpertAgent
+
+    return ExpertAgent(entropy, seat, effort)
+
+
 def easy_bot(entropy: Entropy, seat: int) -> Agent:
     return EasyAgent(seat)
 
@@ -183,7 +195,7 @@ class EasyAgent:
         return 0
 
 
-BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot)
+BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot, expert=expert_bot)
 
 
 class TeamAgent:

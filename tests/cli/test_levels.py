@@ -27,7 +27,7 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     (["selfplay", "resistance", "--level", "wizard"],
      ("spycraft selfplay: --level: wizard is not a level of this game; the levels are easy, "
      "normal, expert")),
-    (["selfplay", "shady-agents", "--level", "expert"],
+    (["selfplay", "spynet", "--level", "expert"],
      ("spycraft selfplay: --level: expert is not a level of this game; the levels are easy, "
      "normal")),
     (["selfplay", "resistance", "--players", "5", "--level", "easy,expert"],

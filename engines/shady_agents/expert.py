@@ -1,0 +1,362 @@
+"""Shady Agents' expert bot: determinised search over worlds sampled from its seat's belief.
+
+Theory of operation
+-------------------
+At a decision with a real choice, the bot ranks the options as the heuristic bot does (``bots``:
+what each tool is worth, given ``belief``) and keeps the best ``CANDIDATES`` of them (an answer
+keeps all its options). It then plays each of them out in ``samples`` worlds drawn from what its
+own seat knows, and chooses the one that wins most often:
+
+* **a world** (``sample_world``) is everything the table hides, drawn from this seat's view
+  alone: a set of friends drawn by its posterior weight (``belief.posterior``: the answers and
+  the aims), so every seat's role; then the kind of every tool it cannot see, each round-1 Move
+  and discard drawn from the belief's model of play (``kind_of_move``, ``DISCARDED_MEDKIT``)
+  and kept in proportion to how well it explains every answer given the roles drawn (all
+  assignments weighed exactly when there are few, else ``PROPOSALS`` drawn from that model);
+  a round-2 tool is the one its giver still held, and a tool this seat received or gave has its
+  known kind. The card draws to come are drawn uniformly, as the table's beacon draws them;
+* **a play-out** (``simulation.Simulation``) plays the candidate, then the rest of the game with
+  every seat, this one included, played by the heuristic bot with the knowledge that seat has in
+  that world (its team, its tools): the model of the table the belief already assumes. The
+  winner is scored as the final reveal would (a draw counts half);
+* **paired**: every candidate is played in the same worlds with the same tie-breaks, so the
+  comparison measures the candidate, not the luck of the draw; the heuristic's own choice keeps
+  the decision unless another candidate wins more than ``MARGIN`` of the worlds more often.
+
+Work is bounded by a count, not a clock: ``BUDGET`` simulated decisions per decision (times
+``effort``), shared among the candidates' play-outs, between ``MIN_SAMPLES`` and
+``MAX_SAMPLES`` worlds each. Every draw comes from the bot's own entropy: the first decides the
+seed of the play-outs' fast stream (``Stream``, splitmix64: the tie-breaks of thousands of
+simulated decisions would cost more than the search itself through HKDF), so the bot is
+deterministic from its seed and reads nothing but the decisions it is shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from itertools import product
+from math import comb
+from typing import Any
+
+from spycraft.crypto.entropy import Entropy, below
+from spycraft.engines.agent import Decision
+from spycraft.engines.shady_agents import cards
+from spycraft.engines.shady_agents import model as M
+from spycraft.engines.shady_agents.belief import (
+    DISCARDED_MEDKIT,
+    FLOOR,
+    answers_by,
+    belief,
+    friend_count,
+    kind_of_move,
+    posterior,
+)
+from spycraft.engines.shady_agents.bots import HeuristicAgent
+from spycraft.engines.shady_agents.components import (
+    BULLET,
+    LAW_ABIDING,
+    MEDKIT,
+    TOOLS,
+    Discard,
+    Gift,
+    Team,
+    Tool,
+    other_team,
+    other_tool,
+)
+from spycraft.engines.shady_agents.simulation import Simulation, World, outcome
+from spycraft.engines.shady_agents.view import Knowledge, SeatView
+
+CANDIDATES = 4  # options played out per decision: the heuristic's best few
+WORK = 12_000  # belief work per decision (times effort), counted by ``Beliefs.work``
+MIN_SAMPLES = 2
+MAX_SAMPLES = 32
+MARGIN = 0.05  # of the worlds: how much better another candidate must do than the heuristic's
+PROPOSALS = 48  # kind assignments drawn from the model when too many to weigh them all
+DECISION_COST = 2  # a simulated decision's own cost, in the same units
+BELIEF_OVERHEAD = 10  # a belief's cost besides its groups, in the same units
+ROLLOUT_JOINT = 3  # the play-outs' beliefs weigh fewer hidden kinds jointly (cheaper)
+EXACT = 6  # hidden kinds that answers depend on, at most, to weigh every assignment
+MASK = (1 << 64) - 1
+
+
+class Stream:
+    """A fast deterministic stream (splitmix64) with ``Entropy``'s interface, for play-outs."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def _next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def take(self, n: int) -> bytes:
+        words = (n + 7) // 8
+        return b"".join(self._next().to_bytes(8, "big") for _ in range(words))[:n]
+
+    def child(self, label: str) -> Stream:
+        digest = hashlib.blake2b(f"{self.state}/{label}".encode(), digest_size=8).digest()
+        return Stream(int.from_bytes(digest, "big"))
+
+    def below(self, k: int) -> int:
+        return self._next() % k
+
+
+class ExpertAgent:
+    def __init__(self, entropy: Entropy, seat: int, effort: int = 1) -> None:
+        self.entropy = entropy
+        self.seat = seat
+        self.effort = max(1, effort)
+        self.heuristic = HeuristicAgent(entropy.child("heuristic"), seat)
+
+    def decide(self, decision: Decision) -> int:
+        view = decision.view
+        options = decision.options
+        if not isinstance(view, SeatView) or len(options) == 1 or view.knowledge.team is None:
+            return 0
+        game, me = view.game, view.knowledge
+        preferred = self.heuristic.decide(decision)
+        candidates = self._candidates(decision, preferred)
+        if len(candidates) == 1:
+            return preferred
+        stream = Stream(below(self.entropy, 1 << 62))
+        wins = [0.0] * len(candidates)
+        beliefs = Beliefs()
+        weighed = posterior(game, me)
+        samples = 0
+        while samples < MAX_SAMPLES * self.effort and (
+                samples < MIN_SAMPLES or beliefs.work < WORK * self.effort):
+            world = sample_world(game, me, weighed, stream)
+            seed = stream.below(1 << 62)
+            for index, option in enumerate(candidates):
+                wins[index] += play_out(world.play(options[option]), me.team, seed, beliefs)
+            samples += 1
+        best = max(range(len(candidates)), key=lambda i: (wins[i], candidates[i] == preferred))
+        mine = wins[candidates.index(preferred)]
+        if wins[best] - mine < max(1.0, MARGIN * samples):
+            return preferred
+        return candidates[best]
+
+    def _candidates(self, decision: Decision, preferred: int) -> list[int]:
+        """The options worth playing out, the heuristic's choice first."""
+        options = decision.options
+        if decision.kind == "answer":
+            ranked = list(range(len(options)))
+        else:
+            scores = option_scores(decision)
+            ranked = sorted(range(len(options)), key=lambda i: -scores[i])
+        chosen = [preferred] + [i for i in ranked if i != preferred]
+        return chosen[:CANDIDATES] if decision.kind != "answer" else chosen
+
+
+def option_scores(decision: Decision) -> list[float]:
+    """The heuristic's worth of each option (``bots.HeuristicAgent``), without its tie-breaks."""
+    view = decision.view
+    game, me = view.game, view.knowledge
+    chance = belief(game, me)
+    options = decision.options
+    if decision.kind == "round_two":
+        if isinstance(options[0], tuple):
+            return [chance[m] - chance[b] for b, m in options]
+        sign = 1.0 if me.holding == (MEDKIT,) else -1.0
+        return [sign * chance[r] for r in options]
+    return HeuristicAgent(Stream(0), me.seat)._round_one(game, me, chance, options)
+
+
+def remaining_decisions(game: M.Game) -> int:
+    """About how many decisions are left: the round-1 turns (each with some answers) and the
+    round-2 turns."""
+    if game.phase == M.ROUND2:
+        return game.n - game.step
+    if game.phase == M.ANSWERS:
+        asking = game.asking
+        assert asking is not None
+        left = len(asking.answerers) - len(asking.answers)
+        return left + 2 * (game.n - game.step - 1) + game.n
+    return 2 * (game.n - game.step) + game.n
+
+
+class Beliefs:
+    """``belief`` remembered by its arguments: the play-outs of one decision ask it of the same
+    public game and the same knowledge many times (the candidates of one world share every turn
+    before theirs, the worlds share most kinds)."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[M.Game, Knowledge], tuple[float, ...]] = {}
+        self.work = 0  # the groups weighed so far (what a belief costs grows with them)
+
+    def __call__(self, game: M.Game, me: Knowledge) -> tuple[float, ...]:
+        key = (game, me)
+        if key not in self.known:
+            self.known[key] = belief(game, me, ROLLOUT_JOINT)
+            self.work += comb(game.n - 1, friend_count(game, me)) + BELIEF_OVERHEAD
+        return self.known[key]
+
+
+def play_out(world: World, team: Team | None, seed: int, beliefs: Beliefs) -> float:
+    """1, 0.5 or 0 for ``team``: the world played to its end by heuristic bots."""
+    stream = Stream(seed)
+    agents = [HeuristicAgent(stream.child(str(s)), s, beliefs) for s in range(world.game.n)]
+    end = Simulation(world, agents).run()
+    beliefs.work += DECISION_COST * (end.seq - world.seq)
+    winner = outcome(end)
+    return 0.5 if winner is None else 1.0 if winner == team else 0.0
+
+
+# --- a world drawn from one seat's view ---------------------------------------------------------
+
+
+def sample_world(game: M.Game, me: Knowledge, weighed: list[tuple[frozenset[int], float]],
+                 stream: Stream) -> World:
+    """Roles, hidden kinds and the draws to come, drawn from ``me``'s view (see above);
+    ``weighed`` is ``belief.posterior(game, me)``."""
+    assert me.team is not None
+    total = sum(w for _, w in weighed)
+    if total > 0:
+        group = _pick([w for _, w in weighed], total, stream)
+        friends = weighed[group][0]
+    else:  # nothing the model explains: every set of friends alike
+        friends = weighed[stream.below(len(weighed))][0]
+    roles: tuple[Team, ...] = tuple(
+        me.team if s == me.seat or s in friends else other_team(me.team) for s in range(game.n)
+    )
+    first_kinds, discard_kinds = _round_one_kinds(game, me, roles, stream)
+    gift_kinds = _gift_kinds(game, me, first_kinds, discard_kinds)
+    left = game.remaining
+    draws = []
+    for j in range(game.n - game.step):  # at most one draw per round-1 turn left
+        if len(left) - j <= 0:
+            break
+        draws.append(stream.below(len(left) - j))
+    seq = 1 + max([0] + [g.seq for g in game.gifts] + [d.seq for d in game.discards]
+                  + [a.seq for a in game.interrogations]
+                  + [s for a in game.interrogations for _, _, s in a.answers])
+    return World(game, roles, gift_kinds, tuple(discard_kinds), tuple(draws), seq)
+
+
+def _pick(weights: list[float], total: float, stream: Stream) -> int:
+    point = (stream.below(1 << 53) / (1 << 53)) * total
+    for index, weight in enumerate(weights):
+        point -= weight
+        if point < 0:
+            return index
+    return len(weights) - 1
+
+
+def _round_one_kinds(
+    game: M.Game, me: Knowledge, roles: tuple[Team, ...], stream: Stream
+) -> tuple[list[Tool], list[Tool]]:
+    """The kind of every round-1 Move (in order) and every discard: known ones as ``me`` knows
+    them, hidden ones drawn from the model of play and weighed by the answers."""
+    firsts = game.round_one_gifts()
+    fixed: dict[int, Tool] = {}  # the round-1 kind by giver or discarder, where me knows it
+    for _, _, mine in me.given[:1]:  # a round-1 Move, or else the discard below overrides it
+        fixed[me.seat] = mine
+    if me.discarded is not None:
+        fixed[me.seat] = me.discarded
+    got = {seq: kind for seq, _, kind in me.received}
+    for gift in game.gifts:
+        seen = got.get(gift.seq) if gift.receiver == me.seat else None
+        if seen is None:
+            continue
+        kind: Tool = seen
+        if gift.round == 1:
+            fixed[gift.giver] = kind
+        elif sum(1 for g in game.gifts if g.seq == gift.seq) == 1:
+            fixed[gift.giver] = other_tool(kind)  # it held the other one
+    # the seats whose round-1 kind is hidden, in the order of their round-1 acts
+    actors = [g.giver for g in firsts] + [d.seat for d in game.discards]
+    hidden = [s for s in actors if s not in fixed]
+    answerers = {seat for asking in game.interrogations for seat, _, _ in asking.answers}
+    said = [item for seat in sorted(answerers) for item in answers_by(game, seat)]
+
+    def prior(seat: int, kind: Tool) -> float:
+        if any(d.seat == seat for d in game.discards):
+            return DISCARDED_MEDKIT if kind == MEDKIT else 1 - DISCARDED_MEDKIT
+        bullet = kind_of_move(game, seat)
+        return bullet if kind == BULLET else 1 - bullet
+
+    def draw_one(seat: int) -> Tool:
+        return BULLET if stream.below(1 << 30) < prior(seat, BULLET) * (1 << 30) else MEDKIT
+
+    touching = [s for s in hidden if _touches(game, s, answerers)]
+    free = [s for s in hidden if s not in touching]
+    kinds = dict(fixed)
+    for seat in free:
+        kinds[seat] = draw_one(seat)
+    if touching:
+        if len(touching) <= EXACT:
+            ways = [dict(zip(touching, way)) for way in product(TOOLS, repeat=len(touching))]
+            weights = []
+            for way in ways:
+                weight = 1.0
+                for seat, kind in way.items():
+                    weight *= prior(seat, kind)
+                weights.append(weight)
+        else:
+            ways = [{s: draw_one(s) for s in touching} for _ in range(PROPOSALS)]
+            weights = [1.0] * len(ways)
+        for i, way in enumerate(ways):
+            weights[i] *= _explains(game, said, roles, {**kinds, **way})
+        total = sum(weights)
+        chosen = _pick(weights, total, stream) if total > 0 else stream.below(len(ways))
+        kinds.update(ways[chosen])
+    return [kinds[g.giver] for g in firsts], [kinds[d.seat] for d in game.discards]
+
+
+def _touches(game: M.Game, seat: int, answerers: set[int]) -> bool:
+    """Whether some answer may depend on ``seat``'s round-1 kind."""
+    if seat in answerers:
+        return True
+    return any(g.giver == seat and g.receiver in answerers for g in game.round_one_gifts())
+
+
+def _explains(game: M.Game, said: list[Any], roles: tuple[Team, ...],
+              kinds: dict[int, Tool]) -> float:
+    """P(every answer | the roles and the round-1 kinds)."""
+    firsts = game.round_one_gifts()
+    weight = 1.0
+    for asking, seat, answer in said:
+        public = asking.snapshot
+        assert public is not None
+        gifts = tuple(Gift(g.giver, g.receiver, kinds[g.giver])
+                      for g in firsts[: len(public.gifts)])
+        discards = tuple(Discard(d.seat, kinds[d.seat]) for d in public.discards)
+        snapshot = replace(public, gifts=gifts, discards=discards)
+        truth = cards.true_set(asking.drawn, snapshot, seat)
+        if roles[seat] == LAW_ABIDING:
+            weight *= 1 / len(truth) if answer in truth else FLOOR
+        else:
+            lies = len(cards.options(asking.drawn, snapshot, seat)) - len(truth)
+            weight *= 1 / lies if answer not in truth and lies else FLOOR
+    return weight
+
+
+def _gift_kinds(game: M.Game, me: Knowledge, firsts: list[Tool],
+                discards: list[Tool]) -> tuple[Tool, ...]:
+    """The kind of every gift so far: a round-1 Move's drawn or known kind, a round-2 tool the
+    one its giver still held (the first player's pair as ``me`` knows it, else drawn)."""
+    acted = {g.giver: k for g, k in zip(game.round_one_gifts(), firsts)}
+    acted.update({d.seat: k for d, k in zip(game.discards, discards)})
+    got = {seq: kind for seq, _, kind in me.received}
+    gave = {seq: kind for seq, _, kind in me.given}
+    kinds: list[Tool] = []
+    index = 0
+    for gift in game.gifts:
+        if gift.round == 1:
+            kinds.append(firsts[index])
+            index += 1
+        elif gift.seq in gave or got.get(gift.seq) is not None:
+            known = gave.get(gift.seq) or got[gift.seq]
+            assert known is not None
+            kinds.append(known)
+        elif gift.giver in acted:
+            kinds.append(other_tool(acted[gift.giver]))
+        else:  # the first player's two tools (given last: never before a decision)
+            pair = [g for g in game.gifts if g.seq == gift.seq]
+            kinds.append(TOOLS[pair.index(gift)])
+    return tuple(kinds)

@@ -1,0 +1,87 @@
+"""Shady Agents' expert bot (``engines.shady_agents.expert``), played on the rules model.
+
+* a seeded game with experts is deterministic, decision for decision;
+* the expert chooses only among the options offered, and from its own view alone: a fresh
+  expert of the same seed, fed the same decisions, answers the same;
+* every world it samples agrees with what its seat knows (its team, the team sizes, the kinds it
+  gave, received and discarded, every tool used once) and with the public game.
+The full-game checks (legal records, an audited transcript, no secret in a view) are the
+conformance suite's, which plays every level (tests/conformance/test_bots.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spycraft.crypto.entropy import SeededEntropy
+from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.shady_agents import bots
+from spycraft.engines.shady_agents.belief import posterior
+from spycraft.engines.shady_agents.components import BULLET, MEDKIT
+from spycraft.engines.shady_agents.expert import Stream, sample_world
+from spycraft.engines.shady_agents.scoring import team_sizes
+from spycraft.engines.shady_agents.simulation import Deal, Simulation, World
+from spycraft.engines.shady_agents.view import SeatView
+
+
+def game_of(players: int, seed: int, levels: list[str]) -> tuple[World, list[tuple[Decision, int]]]:
+    entropy = SeededEntropy(seed)
+    deal = Deal.draw(entropy.child("deal"), players)
+    log: list[tuple[Decision, int]] = []
+    agents: list[Agent] = [bots.BOTS[level](entropy.child(f"bot/{i}"), i)
+                           for i, level in enumerate(levels)]
+    end = Simulation(World.start(deal), agents, lambda d, i: log.append((d, i))).run()
+    return end, log
+
+
+def test_a_seeded_expert_game_is_deterministic() -> None:
+    first, log = game_of(5, 11, ["expert", "normal", "expert", "easy", "expert"])
+    again, log_again = game_of(5, 11, ["expert", "normal", "expert", "easy", "expert"])
+    assert first == again
+    assert [(d.seat, d.kind, d.options, i) for d, i in log] == [
+        (d.seat, d.kind, d.options, i) for d, i in log_again]
+
+
+def test_the_expert_chooses_legally_from_its_own_view_alone() -> None:
+    levels = ["expert", "normal", "expert", "easy"]
+    for seed in (3, 8):
+        _, log = game_of(4, seed, levels)
+        fresh: dict[int, Agent] = {
+            i: bots.BOTS["expert"](SeededEntropy(seed).child(f"bot/{i}"), i)
+            for i, level in enumerate(levels) if level == "expert"}
+        asked = 0
+        for decision, choice in log:
+            assert 0 <= choice < len(decision.options)
+            if decision.seat in fresh:
+                assert isinstance(decision.view, SeatView)
+                assert decision.view.knowledge.seat == decision.seat
+                assert fresh[decision.seat].decide(decision) == choice
+                asked += 1
+        assert asked >= 4
+
+
+def test_every_sampled_world_agrees_with_what_the_seat_knows() -> None:
+    _, log = game_of(6, 5, ["normal"] * 6)
+    stream = Stream(7)
+    checked = 0
+    for decision, _ in log:
+        view = decision.view
+        assert isinstance(view, SeatView)
+        game, me = view.game, view.knowledge
+        assert me.team is not None
+        weighed = posterior(game, me)
+        for _ in range(5):
+            world = sample_world(game, me, weighed, stream)
+            assert world.game == game and world.roles[me.seat] == me.team
+            law, corrupt = team_sizes(game.n, game.leftover)
+            assert (world.roles.count("L"), world.roles.count("C")) == (law, corrupt)
+            knows = world.knowledge(me.seat)
+            assert (knows.given, knows.received, knows.discarded) == (
+                me.given, me.received, me.discarded)
+            for seat in range(game.n):  # every seat uses its one Bullet and one Medkit once
+                used: list[Any] = [k for g, k in zip(game.gifts, world.gift_kinds)
+                                   if g.giver == seat]
+                used += [k for d, k in zip(game.discards, world.discard_kinds) if d.seat == seat]
+                assert len(used) == len(set(used)) and set(used) <= {BULLET, MEDKIT}
+            checked += 1
+    assert checked > 50
