@@ -1,7 +1,8 @@
 """How strong each bot level is: every level against every other, per side and seat count.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_bots.py GAME [--games N] [--players 5,7,10]
-[--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets] [--one-seat]``.
+[--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets] [--one-seat]
+[--chunk C] [--save FILE] [--report FILE...]``.
 
 Method
 ------
@@ -19,21 +20,27 @@ Seeds: seed ``s`` gives ``SeededEntropy(s)``; bot ``i`` takes its choices from
 ``child("bot/i")`` whichever level it plays, so a cell whose every seat plays one level is exactly
 that level's selfplay game.
 
-Games: The Resistance and Shady Agents run on the rules model with the seats' views
-(``engines.resistance.simulation``, ``engines.shady_agents.simulation``: the same decisions as
-the full game, about 100 and 30 times cheaper; ``--check K`` plays K seeds of every cell through
-the full engine and asserts that the model game decides exactly the same, seat by seat, view by
-view for The Resistance, and option by option for Shady Agents, whose record numbers differ).
-A Shady Agents seed deals from ``child("deal")`` as The Resistance does. Every other game runs
-through ``engines.local`` (every record built, signed and verified): any registered game works.
-A side is read from the rules (``side_of``) at the end of each seed's first game, and later cells
-seat the levels by it (a game whose sides would depend on play is refused).
+Games: The Resistance, Shady Agents and Confusion run on the rules model with the seats' views
+(``engines.resistance.simulation``, ``engines.shady_agents.simulation``,
+``engines.confusion.simulation``: the same decisions as the full game, about 100, 30 and 2 times
+cheaper, Confusion's bots' own work being most of its game; ``--check K`` plays K seeds of every
+cell through the full engine and asserts that the model game decides exactly the same: seat by
+seat, view by view for The Resistance, and for Confusion but for the commitments' bytes; option by
+option for Shady Agents, whose record numbers differ). Their seeds deal from ``child("deal")``.
+Every other game runs through ``engines.local`` (every record built, signed and verified): any
+registered game works. A side is read from the rules (``side_of``) at the end of each seed's
+first game, and later cells seat the levels by it (a game whose sides would depend on play is
+refused).
 
 ``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
 at each other level), five of the nine for a two-sided game.
 
 ``--one-seat``: seat 0 plays each level while every other seat plays ``normal``, per seat 0's side
 (how much one stronger player changes a table of heuristic bots).
+
+``--save FILE`` appends each finished part of the run (``--chunk`` seeds of every cell) to a
+file, and ``--report FILE...`` reports from such files without playing: a long run stopped early,
+or several runs of different seeds, still give their figures.
 
 Decision time: CPU time (``time.process_time``) of each ``decide`` call, per level: median and
 99th percentile over every decision of the run, with the machine's load average when it ended.
@@ -42,6 +49,7 @@ Decision time: CPU time (``time.process_time``) of each ``decide`` call, per lev
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -288,6 +296,62 @@ def check_shady(config: Config, cell: Cell, seed: int) -> None:
                          "decides otherwise than the full game")
 
 
+def confusion_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
+                   check: bool) -> Outcome:
+    from spycraft.engines.confusion import GAME
+    from spycraft.engines.confusion import model as C
+    from spycraft.engines.confusion.board import SIDE_NAMES
+    from spycraft.engines.confusion.simulation import Deal, Simulation
+
+    tokens = bool(dict(config.options).get("tokens"))
+    deal = Deal.draw(SeededEntropy(seed).child("deal"))
+    levels = seat_levels(cell, SIDE_NAMES)
+    end = Simulation(C.start(b"", tokens, "random"), deal,
+                     agents_for(GAME, levels, seed, times)).run()
+    if check:
+        check_confusion(config, cell, seed)
+    assert end.outcome is not None
+    winner = end.outcome.winner
+    return Outcome(SIDE_NAMES, None if winner is None else SIDE_NAMES[winner])
+
+
+def check_confusion(config: Config, cell: Cell, seed: int) -> None:
+    """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
+    kind, prompt, options, labels, view but for the commitments, answer) must be the same."""
+    from spycraft.engines.confusion import GAME
+    from spycraft.engines.confusion import model as C
+    from spycraft.engines.confusion.board import SIDE_NAMES
+    from spycraft.engines.confusion.simulation import Simulation, comparable, deal_of
+
+    class Comparing:
+        def __init__(self, agent: Agent, log: list[tuple[Any, ...]]) -> None:
+            self.agent, self.log = agent, log
+
+        def decide(self, decision: Decision) -> int:
+            choice = self.agent.decide(decision)
+            self.log.append((comparable(decision), choice))
+            return choice
+
+    options = GAME.genesis_options(2, {k: v for k, v in config.options if v})
+    local = new_local_table(GAME, options, 2, SeededEntropy(seed))
+    levels = seat_levels(cell, SIDE_NAMES)
+    full_log: list[tuple[Any, ...]] = []
+    agents = [Comparing(agent, full_log) for agent in agents_for(GAME, levels, seed, None)]
+    games = [local.state.game]
+    while local.step(agents) is not None:
+        games.append(local.state.game)
+    model_log: list[tuple[Any, ...]] = []
+    bots = [Comparing(agent, model_log) for agent in agents_for(GAME, levels, seed, None)]
+    end = Simulation(C.start(b"", bool(options["tokens"]), str(options["first"])),
+                     deal_of(games), bots).run()
+    played = next(g for g in games if g.outcome is not None)
+    if model_log != full_log or end.outcome != played.outcome or end.log != played.log:
+        at = next((i for i, (a, b) in enumerate(zip(model_log, full_log)) if a != b),
+                  min(len(model_log), len(full_log)))
+        raise SystemExit(f"--check: seed {seed}, {config.label()}, {cell}: the model game "
+                         f"decides otherwise than the full game at decision {at}")
+
+
 def generic_game(definition: GameDefinition, config: Config, cell: Cell, seed: int,
                  times: dict[str, list[float]], sides: Sequence[str]) -> Outcome:
     options = definition.genesis_options(config.players,
@@ -374,6 +438,8 @@ def run_job(job: Job) -> Tally:
                                           seed in job.check)
             elif job.game == "shady-agents":
                 outcome = shady_game(job.config, cell, seed, tally.times, seed in job.check)
+            elif job.game == "confusion":
+                outcome = confusion_game(job.config, cell, seed, tally.times, seed in job.check)
             else:
                 if sides is None:
                     sides = sides_of(definition, job.config, seed)
@@ -498,6 +564,38 @@ def _difference(games: dict[str, dict[int, Outcome]], a: str, b: str, side: str)
     return f"{100 * mean:+.1f} +- {100 * half:.1f}"
 
 
+def save(path: str | None, part: Tally) -> None:
+    """Append one finished part of a run to ``path`` (one JSON line), if given."""
+    if path is None:
+        return
+    games = [{"players": config.players, "options": config.options, "levels": cell.levels,
+              "one_seat": cell.one_seat, "seed": seed, "sides": outcome.sides,
+              "winner": outcome.winner}
+             for (config, cell), by_seed in part.outcomes.items()
+             for seed, outcome in by_seed.items()]
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps({"games": games, "times": part.times}) + "\n")
+
+
+def load(paths: Sequence[str]) -> Tally:
+    """The games and decision times that ``save`` wrote to ``paths``."""
+    tally = Tally()
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                part = json.loads(line)
+                for game in part["games"]:
+                    config = Config(game["players"],
+                                    tuple((name, on) for name, on in game["options"]))
+                    cell = Cell(tuple((side, level) for side, level in game["levels"]),
+                                game["one_seat"])
+                    tally.outcomes[(config, cell)][game["seed"]] = Outcome(
+                        tuple(game["sides"]), game["winner"])
+                for level, spent in part["times"].items():
+                    tally.times[level].extend(spent)
+    return tally
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("game", choices=registry.game_names())
@@ -508,14 +606,21 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--levels", default=None, help="levels to play (default: all)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--check", type=int, default=0,
-                        help="The Resistance, Shady Agents: play this many seeds per cell "
-                             "through the full engine too, and check that the model game "
+                        help="The Resistance, Shady Agents, Confusion: play this many seeds per "
+                             "cell through the full engine too, and check that the model game "
                              "decides the same")
     parser.add_argument("--targets", action="store_true",
                         help="only the cells the targets compare: every side normal, and each "
                              "side alone at each other level")
     parser.add_argument("--one-seat", action="store_true",
                         help="seat 0 plays each level, every other seat normal")
+    parser.add_argument("--chunk", type=int, default=0,
+                        help="seeds per part of the run (default: a quarter of a job's share)")
+    parser.add_argument("--save", default=None,
+                        help="append each finished part (its games and decision times) to this "
+                             "file as a JSON line, so that a run stopped early still reports")
+    parser.add_argument("--report", nargs="+", default=None, metavar="FILE",
+                        help="play nothing: report the games --save wrote to these files")
     args = parser.parse_args(None if argv is None else list(argv))
     definition = registry.load(args.game)
     levels = (args.levels.split(",") if args.levels else list(offered(definition.bots)))
@@ -529,7 +634,15 @@ def main(argv: Iterable[str] | None = None) -> int:
     sides = tuple(definition.rules.sides)
     seeds = tuple(range(args.first_seed, args.first_seed + args.games))
     checked = seeds[: args.check]
-    chunk = max(1, len(seeds) // max(1, 4 * args.jobs))
+    if args.report:
+        tally = load(args.report)
+        found = sorted({config for config, _ in tally.outcomes}, key=Config.label)
+        report(definition, tally, found, sides, levels, args.one_seat)
+        seeds_found = {seed for games in tally.outcomes.values() for seed in games}
+        print(f"{sum(len(g) for g in tally.outcomes.values())} games, {len(seeds_found)} seeds "
+              f"({min(seeds_found)}-{max(seeds_found)}), from {', '.join(args.report)}")
+        return 0
+    chunk = args.chunk or max(1, len(seeds) // max(1, 4 * args.jobs))
     jobs = [Job(definition.name, config, tuple(cells(sides, levels, args.one_seat, args.targets)),
                 seeds[i: i + chunk], tuple(s for s in checked if s in seeds[i: i + chunk]))
             for config in configs_ for i in range(0, len(seeds), chunk)]
@@ -539,9 +652,12 @@ def main(argv: Iterable[str] | None = None) -> int:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
             for part in pool.imap_unordered(run_job, jobs):
                 tally.merge(part)
+                save(args.save, part)
     else:
         for job in jobs:
-            tally.merge(run_job(job))
+            part = run_job(job)
+            tally.merge(part)
+            save(args.save, part)
     report(definition, tally, configs_, sides, levels, args.one_seat)
     games = sum(len(g) for g in tally.outcomes.values())
     print(f"{games} games in {time.time() - started:.0f} s wall"

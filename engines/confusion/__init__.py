@@ -4,7 +4,9 @@
 its rules; ``protocol`` puts them on the table (commitments to types proven to be the 13 types,
 the beacon's assignment, membership proofs for every answer and statement, the final
 openings); ``seat`` is one player's private side; ``notebook`` the deductions of §11; ``bots``
-decide; ``view`` shows; ``definition`` declares every record kind once (``MOVES``) and the
+decide (the expert in ``expert``, the worth of a position they share in ``worth``);
+``simulation`` plays the rules model without the cryptography (for the bot benchmark); ``view``
+shows; ``definition`` declares every record kind once (``MOVES``) and the
 ``GameDefinition``.
 
 Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the

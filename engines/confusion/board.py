@@ -123,10 +123,13 @@ SPIES: tuple[tuple[str, ...], tuple[str, ...]] = (
 ALL_SPIES: tuple[str, ...] = SPIES[WHITE] + SPIES[RED]
 
 
+_SIDE_OF: dict[str, Side] = {spy: side for side in SIDES for spy in SPIES[side]}
+
+
 def side_of(spy: object) -> Side:
     """The side a spy id belongs to; anything that is not a spy id is ``Illegal``."""
-    if type(spy) is str and spy in ALL_SPIES:
-        return WHITE if spy.startswith("W") else RED
+    if type(spy) is str and spy in _SIDE_OF:
+        return _SIDE_OF[spy]
     raise Illegal(f"no spy is called {spy!r}")
 
 

@@ -1,5 +1,6 @@
-"""Decision policies for Confusion: a uniformly random bot, and the levels easy (a beginner)
-and normal (the heuristic).
+"""Decision policies for Confusion: a uniformly random bot, and the levels easy (a beginner),
+normal (the heuristic) and expert (``expert``: a search over its own types sampled from its
+notebook). The worth of a position they share is ``worth``.
 
 The random bot picks uniformly among the legal options of each decision, except that it never
 resigns (a bot that resigns at random ends most games on its first turns and tests nothing).
@@ -38,12 +39,13 @@ from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.bots import levels
 from spycraft.engines.confusion import model, notebook
-from spycraft.engines.confusion.board import Line, Side, Square, goal_rank, line, opp, side_of
+from spycraft.engines.confusion.board import Side, line, side_of
+from spycraft.engines.confusion.expert import expert_bot
 from spycraft.engines.confusion.model import Game
-from spycraft.engines.confusion.movement import Announcement, movement_type
+from spycraft.engines.confusion.movement import Announcement
 from spycraft.engines.confusion.view import SeatView
+from spycraft.engines.confusion.worth import WIN, after_yes, position_value, yes_share
 
-WIN = 10_000.0
 DA_WHIM = 8  # on one turn in this many, the heuristic eliminates the enemy DA anyway
 
 
@@ -63,56 +65,6 @@ class RandomBot:
             return 0
         allowed = [i for i, o in enumerate(decision.options) if not _resigns(o)]
         return allowed[below(self.entropy, len(allowed))]
-
-
-def value(g: Game, side: Side) -> float:
-    """How good ``g`` is for ``side`` (higher is better)."""
-    if g.outcome is not None:
-        return 0.0 if g.outcome.winner is None else WIN if g.outcome.winner == side else -WIN
-    return position_value(dict(g.board.spies), g.board.briefcase, side)
-
-
-def position_value(spies: dict[str, Square], bc: Square, side: Side) -> float:
-    """The value of a position for ``side``: a win or a loss, who controls the briefcase and how
-    far it is from the goal row, the nearest spy of each side to it, and the spies left."""
-    holder = next((s for s, w in spies.items() if w == bc), None)
-    if holder is not None and bc.rank == goal_rank(side_of(holder)):
-        return WIN if side_of(holder) == side else -WIN
-    mine = [w for s, w in spies.items() if side_of(s) == side]
-    theirs = [w for s, w in spies.items() if side_of(s) != side]
-    if not mine or not theirs:
-        return -WIN if not mine else WIN
-    score = 6.0 * (len(mine) - len(theirs))
-    if holder is not None and side_of(holder) == side:
-        score += 30.0 - 6.0 * abs(goal_rank(side) - bc.rank)
-    elif holder is not None:
-        score -= 30.0 - 6.0 * abs(goal_rank(opp(side)) - bc.rank)
-    else:
-        score -= 1.0 * abs(goal_rank(side) - bc.rank)
-    score -= 2.0 * min(max(abs(w.x - bc.x), abs(w.y - bc.y)) for w in mine)
-    score += 1.0 * min(max(abs(w.x - bc.x), abs(w.y - bc.y)) for w in theirs)
-    return score
-
-
-def after_yes(spies: dict[str, Square], bc: Square, side: Side, a: Announcement
-              ) -> tuple[dict[str, Square], Square]:
-    """The spies and the briefcase after ``a`` is answered yes (§6.4, promotion left out)."""
-    after = dict(spies)
-    if a.mode == "throw":
-        return after, a.to
-    occupant = next((s for s, w in spies.items() if w == a.to), None)
-    if occupant is not None and side_of(occupant) != side:
-        del after[occupant]
-    after[a.spy] = a.to
-    return after, a.to if a.mode == "carry" else bc
-
-
-def yes_share(candidates: tuple[str, ...], move: Line) -> float:
-    """The chance of a "yes" if every candidate is as likely (the DA says yes half the time)."""
-    if not candidates:
-        return 0.5
-    yes = sum(0.5 if t == "DA" else float(movement_type(t).allows(move)) for t in candidates)
-    return yes / len(candidates)
 
 
 class HeuristicBot:
@@ -252,4 +204,4 @@ class EasyBot:
 
 
 BOTS: dict[str, Callable[[Entropy, int], Agent]] = levels(
-    random=RandomBot, easy=EasyBot, normal=HeuristicBot)
+    random=RandomBot, easy=EasyBot, normal=HeuristicBot, expert=expert_bot)

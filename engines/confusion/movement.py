@@ -110,11 +110,13 @@ TYPE_IDS: tuple[str, ...] = tuple(t.id for t in ASSIGNED)
 CROWNS: tuple[str, ...] = tuple(t.id for t in TYPES if t.crown)
 
 
+_BY_ID: dict[str, MovementType] = {piece.id: piece for piece in (*ASSIGNED, PROMOTED)}
+
+
 def movement_type(type_id: object) -> MovementType:
     """The movement piece with this id (``PR`` included); anything else is ``Illegal``."""
-    for piece in (*ASSIGNED, PROMOTED):
-        if type(type_id) is str and piece.id == type_id:
-            return piece
+    if type(type_id) is str and type_id in _BY_ID:
+        return _BY_ID[type_id]
     raise Illegal(f"no movement type is called {type_id!r}")
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spycraft.engines.confusion.board import SPIES, Line, Side, line
 from spycraft.engines.confusion.model import Game, Observation
@@ -32,8 +33,19 @@ RULED_OUT = "no type it may have moves so"
 
 def local_candidates(log: Sequence[Observation], spy: str) -> tuple[str, ...]:
     """``L(spy)``: the types meeting every observation about ``spy``, in id order."""
-    about = [o for o in log if o.spy == spy]
+    return _meeting([o for o in log if o.spy == spy])
+
+
+def _meeting(about: Sequence[Observation]) -> tuple[str, ...]:
     return tuple(t for t in TYPE_IDS if all(o.allows(t) for o in about))
+
+
+def _by_spy(log: Sequence[Observation]) -> dict[str, list[Observation]]:
+    """The observations about each spy, in log order (one pass instead of one per spy)."""
+    about: dict[str, list[Observation]] = {}
+    for o in log:
+        about.setdefault(o.spy, []).append(o)
+    return about
 
 
 def _perfect(local: dict[str, tuple[str, ...]]) -> dict[str, str] | None:
@@ -107,7 +119,14 @@ class Page:
 
 
 def page(log: Sequence[Observation], side: Side) -> Page:
-    local = {spy: local_candidates(log, spy) for spy in SPIES[side]}
+    return _page(tuple(log), side)
+
+
+@lru_cache(maxsize=16)
+def _page(log: tuple[Observation, ...], side: Side) -> Page:
+    # kept for the same log: a bot, the screen and the menu read one page several times a turn
+    about = _by_spy(log)
+    local = {spy: _meeting(about.get(spy, ())) for spy in SPIES[side]}
     matched = matched_candidates(local)
     return Page(side, tuple(local.items()), tuple((s, matched[s]) for s in SPIES[side]))
 
@@ -125,6 +144,7 @@ def refusals(g: Game, options: Sequence[Announcement]) -> list[str]:
     the observations leave it, ``L(s)``, makes it), or "" when it may be accepted. A promoted
     spy is never refused. (``L`` rather than ``C``: as sound, and cheap enough for every turn.)"""
     refused = {(o.spy, o.line) for o in g.log if o.kind == "no"}
+    about = _by_spy(g.log)
     local: dict[str, tuple[str, ...]] = {}
     notes = []
     for option in options:
@@ -137,7 +157,7 @@ def refusals(g: Game, options: Sequence[Announcement]) -> list[str]:
             notes.append(REFUSED)
             continue
         if option.spy not in local:
-            local[option.spy] = local_candidates(g.log, option.spy)
+            local[option.spy] = _meeting(about.get(option.spy, ()))
         may = any(t == "DA" or movement_type(t).allows(move) for t in local[option.spy])
         notes.append("" if may else RULED_OUT)
     return notes

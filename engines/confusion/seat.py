@@ -106,6 +106,25 @@ def free_label(g: Game, action: str, spy: str | None) -> str:
     return f"eliminate {SIDE_NAMES[side_of(spy)]}'s Double Agent {spy} on {_square(g, spy)}"
 
 
+def answer_question(g: Game, type_id: str) -> tuple[str, tuple[bool, ...]]:
+    """The answer decision's prompt and options, for the pending announcement of a spy whose
+    type (``type_id``) the answerer assigned. Every answer is asked, the forced ones with their
+    one option, so that a person (or a bot that takes its time) spends its time on each alike
+    (DESIGN §4: timing never tells)."""
+    assert g.pending is not None and g.asked is not None
+    spy = g.pending.spy
+    forced = forced_answer(type_id, g.asked)
+    enemy = SIDE_NAMES[g.turn]
+    question = f"{enemy} announces {announce_label(g, g.pending)}."
+    if forced is None:
+        return (f"{question} {spy} is {enemy}'s Double Agent: answer yes or no, as you like",
+                (True, False))
+    name = type_name(type_id)
+    article = "an" if name[0] in "AEIOU" else "a"
+    return (f"{question} {spy} is {article} {name}: the answer is " + ("yes" if forced else "no"),
+            (forced,))
+
+
 class ConfusionSeat(GameSeat[Game, SeatView]):
     def __init__(self, context: SeatContext, table: Mapping[str, Move[Game]]) -> None:
         super().__init__(context, table, GAME)
@@ -188,20 +207,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         assert g.pending is not None and g.asked is not None
         spy = g.pending.spy
         type_id = self.enemy_types(g)[spy]
-        forced = forced_answer(type_id, g.asked)
-        enemy = SIDE_NAMES[self.enemy]
-        question = f"{enemy} announces {announce_label(g, g.pending)}."
-        # Every answer is asked, the forced ones with their one option, so that a person (or a
-        # bot that takes its time) spends its time on each alike (DESIGN §4: timing never tells).
-        if forced is None:
-            prompt = f"{question} {spy} is {enemy}'s Double Agent: answer yes or no, as you like"
-            options: tuple[bool, ...] = (True, False)
-        else:
-            name = type_name(type_id)
-            article = "an" if name[0] in "AEIOU" else "a"
-            prompt = f"{question} {spy} is {article} {name}: the answer is " + (
-                "yes" if forced else "no")
-            options = (forced,)
+        prompt, options = answer_question(g, type_id)
         yes = bool(self.choose(g, b.agent, "answer", prompt, options,
                                tuple("yes" if o else "no" for o in options)))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)

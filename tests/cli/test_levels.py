@@ -36,12 +36,14 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     (["selfplay", "resistance", "--level", "expert", "--effort", "0"],
      "spycraft selfplay: --effort is a whole number from 1"),
     (["play", "confusion", "--offline", "--level", "hard"],
-     "spycraft play: --level: hard is not a level of this game; the levels are easy, normal"),
+     ("spycraft play: --level: hard is not a level of this game; the levels are easy, normal, "
+      "expert")),
     (["bots", "--table", "ab", "--count", "2", "--level", "hard", "--interface", "lo"],
      ("spycraft bots: --level: hard is not a level of any game; the levels are easy, normal, "
      "expert")),
-    (["host", "confusion", "--bots", "1", "--level", "expert", "--interface", "lo"],
-     "spycraft host: --level: expert is not a level of this game; the levels are easy, normal"),
+    (["host", "confusion", "--bots", "1", "--level", "wizard", "--interface", "lo"],
+     ("spycraft host: --level: wizard is not a level of this game; the levels are easy, "
+      "normal, expert")),
 ])
 def test_a_level_the_game_has_not_is_a_one_line_usage_error(
     argv: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
