@@ -23,6 +23,9 @@ Responsibility on the best card of the likeliest spy, and deals plot cards to th
 
 As a **spy** it hides: it votes as a Resistance member in its seat would (the public belief with
 its own seat clean), except where its vote is likely to decide the team, and then for its side;
+off a team with enough spies to fail it, the spies approve only as many as the team needs to
+pass (the likelier spies first, an order every spy computes alike), since an approval of a team
+that then fails marks every approver off it;
 it proposes the team with enough spies on it that the table is likeliest to approve (the least
 suspected spy, trusted-looking Resistance members); it fails a mission when that decides the game,
 or when the spies who fail stay hidden enough afterwards (the public belief after the Fail), and
