@@ -2,7 +2,7 @@
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_bots.py GAME [--games N] [--players 5,7,10]
 [--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets]
-[--against normal,expert] [--one-seat]``.
+[--against normal,expert] [--sides S1,S2] [--one-seat]``.
 
 Method
 ------
@@ -35,7 +35,8 @@ at each other level), five of the nine for a two-sided game.
 (default ``normal``): ``--against expert`` compares the expert with the heuristic against expert
 opposition (in The Resistance: expert spies and normal spies, both against expert Resistance),
 where a table of heuristic opponents may leave little to win. With ``--targets`` the run plays
-the cells those comparisons need.
+the cells those comparisons need; ``--sides`` keeps only the comparisons of these sides (the
+cells of a side's raised level are the costly ones where a machine is short of time).
 
 ``--one-seat``: seat 0 plays each level while every other seat plays ``normal``, per seat 0's side
 (how much one stronger player changes a table of heuristic bots).
@@ -277,7 +278,8 @@ def configs(definition: GameDefinition, players: Sequence[int] | None,
 
 
 def cells(sides: Sequence[str], levels: Sequence[str], one_seat: bool,
-          targets: bool = False, against: Sequence[str] = ("normal",)) -> list[Cell]:
+          targets: bool = False, against: Sequence[str] = ("normal",),
+          raised: Sequence[str] | None = None) -> list[Cell]:
     """Every assignment of levels to sides this run plays (see the module's docstring)."""
     if one_seat:
         return [Cell((), one_seat=level) for level in levels]
@@ -285,7 +287,7 @@ def cells(sides: Sequence[str], levels: Sequence[str], one_seat: bool,
         found: list[Cell] = []
         for base in against:
             found.append(Cell(tuple((s, base) for s in sides)))
-            for side in sides:
+            for side in sides if raised is None else raised:
                 found += [_cell(sides, side, level, base) for level in levels if level != base]
         return list(dict.fromkeys(found))
     if len(sides) == 2:
@@ -460,6 +462,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--against", default="normal",
                         help="the levels of the other sides the targets compare against, e.g. "
                              "normal,expert (default normal)")
+    parser.add_argument("--sides", default=None,
+                        help="with --targets: only the comparisons of these sides")
     parser.add_argument("--one-seat", action="store_true",
                         help="seat 0 plays each level, every other seat normal")
     args = parser.parse_args(None if argv is None else list(argv))
@@ -474,14 +478,18 @@ def main(argv: Iterable[str] | None = None) -> int:
         if level not in levels:
             raise SystemExit(f"--against {level}: not among the levels played "
                              f"({', '.join(levels)})")
+    sides = tuple(definition.rules.sides)
+    raised = args.sides.split(",") if args.sides else None
+    for side in raised or ():
+        if side not in sides:
+            raise SystemExit(f"--sides {side}: the sides are {', '.join(sides)}")
     players = [int(p) for p in args.players.split(",")] if args.players else None
     options = [o for o in args.options.split(",") if o]
     configs_ = configs(definition, players, options)
-    sides = tuple(definition.rules.sides)
     seeds = tuple(range(args.first_seed, args.first_seed + args.games))
     checked = seeds[: args.check]
     chunk = max(1, len(seeds) // max(1, 4 * args.jobs))
-    chosen = tuple(cells(sides, levels, args.one_seat, args.targets, against))
+    chosen = tuple(cells(sides, levels, args.one_seat, args.targets, against, raised))
     jobs = [Job(definition.name, config, chosen,
                 seeds[i: i + chunk], tuple(s for s in checked if s in seeds[i: i + chunk]))
             for config in configs_ for i in range(0, len(seeds), chunk)]
