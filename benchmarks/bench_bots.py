@@ -1,8 +1,9 @@
 """How strong each bot level is: every level against every other, per side and seat count.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_bots.py GAME [--games N] [--players 5,7,10]
-[--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets] [--one-seat]
-[--chunk C] [--save FILE] [--report FILE...]``.
+[--options plot] [--levels easy,normal,expert] [--jobs J] [--check K] [--targets]
+[--against normal,expert] [--sides S1,S2] [--one-seat] [--chunk C] [--save FILE]
+[--report FILE...]``.
 
 Method
 ------
@@ -34,6 +35,13 @@ refused).
 
 ``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
 at each other level), five of the nine for a two-sided game.
+
+``--against L1,L2``: the targets' comparisons with every other side at each of these levels
+(default ``normal``): ``--against expert`` compares the expert with the heuristic against expert
+opposition (in The Resistance: expert spies and normal spies, both against expert Resistance),
+where a table of heuristic opponents may leave little to win. With ``--targets`` the run plays
+the cells those comparisons need; ``--sides`` keeps only the comparisons of these sides (the
+cells of a side's raised level are the costly ones where a machine is short of time).
 
 ``--one-seat``: seat 0 plays each level while every other seat plays ``normal``, per seat 0's side
 (how much one stronger player changes a table of heuristic bots).
@@ -398,16 +406,18 @@ def configs(definition: GameDefinition, players: Sequence[int] | None,
 
 
 def cells(sides: Sequence[str], levels: Sequence[str], one_seat: bool,
-          targets: bool = False) -> list[Cell]:
+          targets: bool = False, against: Sequence[str] = ("normal",),
+          raised: Sequence[str] | None = None) -> list[Cell]:
     """Every assignment of levels to sides this run plays (see the module's docstring)."""
     if one_seat:
         return [Cell((), one_seat=level) for level in levels]
-    if targets:  # every side normal, and each side alone at each other level
-        found = [Cell(tuple((s, "normal") for s in sides))]
-        for side in sides:
-            found += [_cell(sides, side, level, "normal") for level in levels
-                      if level != "normal"]
-        return found
+    if targets:  # every side at a level of ``against``, and each side alone at each other level
+        found: list[Cell] = []
+        for base in against:
+            found.append(Cell(tuple((s, base) for s in sides)))
+            for side in sides if raised is None else raised:
+                found += [_cell(sides, side, level, base) for level in levels if level != base]
+        return list(dict.fromkeys(found))
     if len(sides) == 2:
         return [Cell(tuple(zip(sides, pair))) for pair in product(levels, repeat=2)]
     found = [Cell(tuple((side, level) for side in sides)) for level in levels]
@@ -482,7 +492,8 @@ def pct(x: float) -> str:
 
 
 def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
-           sides: Sequence[str], levels: Sequence[str], one_seat: bool) -> None:
+           sides: Sequence[str], levels: Sequence[str], one_seat: bool,
+           against: Sequence[str] = ("normal",)) -> None:
     print(f"## {definition.title}: bot levels")
     print()
     if one_seat:
@@ -522,21 +533,22 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
                         rate, _, (low, high) = win_rate(tally.outcomes[(config, cell)], side)
                         row.append(f"{pct(rate)} ({pct(low)}-{pct(high)})")
                     print(f"| {config.label()} | {side} | {mine} | " + " | ".join(row) + " |")
-        print()
-        print("The targets: a side's level raised, every other side's level the same (normal), "
-              "the same seeds; difference in points with its paired 95 % interval.")
-        print()
-        print("| seats | side | expert - normal | normal - easy | games |")
-        print("|---|---|---|---|---|")
-        for config in configs_:
-            for side in sides:
-                games = {level: tally.outcomes.get((config, _cell(sides, side, level, "normal")),
-                                                   {})
-                         for level in levels}
-                count = min(len(g) for g in games.values())
-                print(f"| {config.label()} | {side} | "
-                      f"{_difference(games, 'expert', 'normal', side)} | "
-                      f"{_difference(games, 'normal', 'easy', side)} | {count} |")
+        for base in against:
+            print()
+            print(f"The targets: a side's level raised, every other side at {base}, the same "
+                  "seeds; difference in points with its paired 95 % interval.")
+            print()
+            print("| seats | side | expert - normal | normal - easy | games |")
+            print("|---|---|---|---|---|")
+            for config in configs_:
+                for side in sides:
+                    games = {level: tally.outcomes[key] for level in levels
+                             if (key := (config, _cell(sides, side, level, base)))
+                             in tally.outcomes}
+                    count = min((len(g) for g in games.values()), default=0)
+                    print(f"| {config.label()} | {side} | "
+                          f"{_difference(games, 'expert', 'normal', side)} | "
+                          f"{_difference(games, 'normal', 'easy', side)} | {count} |")
         print()
     print("Decision CPU time per level (ms): median, 99th percentile, decisions; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end.")
@@ -612,6 +624,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--targets", action="store_true",
                         help="only the cells the targets compare: every side normal, and each "
                              "side alone at each other level")
+    parser.add_argument("--against", default="normal",
+                        help="the levels of the other sides the targets compare against, e.g. "
+                             "normal,expert (default normal)")
+    parser.add_argument("--sides", default=None,
+                        help="with --targets: only the comparisons of these sides")
     parser.add_argument("--one-seat", action="store_true",
                         help="seat 0 plays each level, every other seat normal")
     parser.add_argument("--chunk", type=int, default=0,
@@ -628,22 +645,32 @@ def main(argv: Iterable[str] | None = None) -> int:
         if level not in definition.bots or level not in LEVELS:
             known = ", ".join(offered(definition.bots))
             raise SystemExit(f"{definition.name} has the levels {known}")
+    against = args.against.split(",")
+    for level in against:
+        if level not in levels:
+            raise SystemExit(f"--against {level}: not among the levels played "
+                             f"({', '.join(levels)})")
+    sides = tuple(definition.rules.sides)
+    raised = args.sides.split(",") if args.sides else None
+    for side in raised or ():
+        if side not in sides:
+            raise SystemExit(f"--sides {side}: the sides are {', '.join(sides)}")
     players = [int(p) for p in args.players.split(",")] if args.players else None
     options = [o for o in args.options.split(",") if o]
     configs_ = configs(definition, players, options)
-    sides = tuple(definition.rules.sides)
     seeds = tuple(range(args.first_seed, args.first_seed + args.games))
     checked = seeds[: args.check]
     if args.report:
         tally = load(args.report)
         found = sorted({config for config, _ in tally.outcomes}, key=Config.label)
-        report(definition, tally, found, sides, levels, args.one_seat)
+        report(definition, tally, found, sides, levels, args.one_seat, against)
         seeds_found = {seed for games in tally.outcomes.values() for seed in games}
         print(f"{sum(len(g) for g in tally.outcomes.values())} games, {len(seeds_found)} seeds "
               f"({min(seeds_found)}-{max(seeds_found)}), from {', '.join(args.report)}")
         return 0
     chunk = args.chunk or max(1, len(seeds) // max(1, 4 * args.jobs))
-    jobs = [Job(definition.name, config, tuple(cells(sides, levels, args.one_seat, args.targets)),
+    chosen = tuple(cells(sides, levels, args.one_seat, args.targets, against, raised))
+    jobs = [Job(definition.name, config, chosen,
                 seeds[i: i + chunk], tuple(s for s in checked if s in seeds[i: i + chunk]))
             for config in configs_ for i in range(0, len(seeds), chunk)]
     started = time.time()
@@ -658,7 +685,7 @@ def main(argv: Iterable[str] | None = None) -> int:
             part = run_job(job)
             tally.merge(part)
             save(args.save, part)
-    report(definition, tally, configs_, sides, levels, args.one_seat)
+    report(definition, tally, configs_, sides, levels, args.one_seat, against)
     games = sum(len(g) for g in tally.outcomes.values())
     print(f"{games} games in {time.time() - started:.0f} s wall"
           + (f"; {args.check} seeds per cell checked against the full engine" if args.check

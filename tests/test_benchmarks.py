@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 
 SMALLEST = {
-    "bench_bots.py": ["resistance", "--games", "2", "--players", "5", "--targets", "--check", "1"],
+    "bench_bots.py": ["resistance", "--games", "2", "--players", "5", "--targets", "--against",
+                      "normal,expert", "--check", "1"],
     "bench_confusion.py": ["--quick"],
     "bench_door.py": [],
     "bench_foundation.py": ["--games", "1"],

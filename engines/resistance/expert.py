@@ -23,6 +23,9 @@ Responsibility on the best card of the likeliest spy, and deals plot cards to th
 
 As a **spy** it hides: it votes as a Resistance member in its seat would (the public belief with
 its own seat clean), except where its vote is likely to decide the team, and then for its side;
+off a team with enough spies to fail it, the spies approve only as many as the team needs to
+pass (the likelier spies first, an order every spy computes alike), since an approval of a team
+that then fails marks every approver off it;
 it proposes the team with enough spies on it that the table is likeliest to approve (the least
 suspected spy, trusted-looking Resistance members); it fails a mission when that decides the game,
 or when the spies who fail stay hidden enough afterwards (the public belief after the Fail), and
@@ -98,6 +101,8 @@ class Style:
     hidden_first: float = 0.45  # ... on the first mission
     approval_sure: float = 0.85  # how surely a predicted vote is cast as predicted
     reader_odds: float = 1.0  # the odds, before any vote, that the Resistance reads votes
+    hide_vote: float = 0.5  # spies off a team they will fail approve it only until it passes
+    # this surely
 
 
 STYLE = Style()
@@ -497,15 +502,46 @@ class ExpertAgent:
             wanted = sum(1 for s in team if s in me.known_spies) >= need
         else:
             wanted = self.seat in team or mine.success(mask(team), game.proposal.mission) < 0.5
+        table = self._table(game, me, seen)
+        last = game.vote_track == R.MAX_REJECTIONS - 1
+        approve = self._spy_side_vote(game, me, seen, table, wanted)
+        if (approve and wanted and me.known_spies and self.seat not in team
+                and self.seat != game.leader and not last):
+            return self._approval_needed(game, me, table, team)
+        return approve
+
+    def _spy_side_vote(self, game: Game, me: Knowledge, seen: Reading, table: Onlookers,
+                       wanted: bool) -> bool:
+        assert game.proposal is not None
+        team = game.proposal.team
+        last = game.vote_track == R.MAX_REJECTIONS - 1
         cover = self._vote(game, seen, self.seat)
         if cover == wanted:
             return wanted
-        table = self._table(game, me, seen)
         others = self._predicted_approvals(game, team, me, table)
         decides = _pivotal(others, R.approvals_needed(game.n))
-        last = game.vote_track == R.MAX_REJECTIONS - 1
         threshold = table.readers * (self.style.pivotal_last if last else self.style.pivotal)
         return wanted if decides >= threshold else cover
+
+    def _approval_needed(self, game: Game, me: Knowledge, table: Onlookers,
+                         team: tuple[int, ...]) -> bool:
+        """Whether this spy, off a team with enough spies to fail it, approves it: only when the
+        team needs it. An approval of a team that then fails marks every approver off it, so
+        the spies off the team approve only as many as the team needs to pass (the likelier
+        spies first: they have the least to lose), in an order every spy computes alike."""
+        spies = self._spies(me)
+        off = sorted((s for s in spies if s not in team and s != game.leader),
+                     key=lambda s: (-round(table.chance(s), 9), s))
+        chances = self._predicted_approvals(game, team, me, table)
+        others = [s for s in range(game.n) if s != self.seat]
+        fixed = [p for s, p in zip(others, chances) if s not in off]
+        if self.seat not in off:
+            return True
+        needed = R.approvals_needed(game.n)
+        for count in range(len(off) + 1):
+            if _at_least(fixed + [1.0] * count, needed) >= self.style.hide_vote:
+                return off.index(self.seat) < count
+        return True
 
     def _spy_proposal(self, game: Game, me: Knowledge, mine: Reading, seen: Reading,
                       missions: list[int]) -> Proposal:
