@@ -22,7 +22,10 @@ that level's selfplay game.
 Games: The Resistance runs on the rules model with the seats' views
 (``engines.resistance.simulation``: the same decisions as the full game, about 100 times
 cheaper; ``--check K`` plays K seeds of every cell through the full engine and asserts that the
-model game decides exactly the same, seat by seat, view by view). Every other game runs through
+model game decides exactly the same, seat by seat, view by view). So does SpyNet, without a
+situation (``engines.spynet.simulation``, about 20 times cheaper; its deal, the deck's order
+and the first player, is drawn from ``child("deal")`` of the seed, and ``--check`` compares the
+decisions of the full game with those of its deal on the model). Every other game runs through
 ``engines.local`` (every record built, signed and verified): any registered game works. A side is
 read from the rules (``side_of``) at the end of each seed's first game, and later cells seat the
 levels by it (a game whose sides would depend on play is refused).
@@ -224,6 +227,50 @@ def check_resistance(config: Config, cell: Cell, seed: int) -> None:
                          f"decides otherwise than the full game at decision {at}")
 
 
+def spynet_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
+                check: bool) -> Outcome:
+    from spycraft.engines.spynet import GAME
+    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.scoring import team_of
+    from spycraft.engines.spynet.simulation import Deal, play
+
+    n = config.players
+    deal = Deal.draw(SeededEntropy(seed).child("deal"), n)
+    sides = tuple(side_name(team_of(s, n)) for s in range(n))
+    _, final = play(n, deal, agents_for(GAME, seat_levels(cell, sides), seed, times))
+    if check:
+        check_spynet(config, cell, seed)
+    winner = side_name(final.winners[0]) if len(final.winners) == 1 else None
+    return Outcome(sides, winner)
+
+
+def check_spynet(config: Config, cell: Cell, seed: int) -> None:
+    """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
+    kind, prompt, options, labels, the view's cards and public game, answer) must be the same."""
+    from spycraft.engines.spynet import GAME
+    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.scoring import team_of
+    from spycraft.engines.spynet.simulation import Simulation, deal_of, same_view
+
+    n = config.players
+    sides = [side_name(team_of(s, n)) for s in range(n)]
+    full_log: list[tuple[Any, ...]] = []
+    model_log: list[tuple[Any, ...]] = []
+    options = GAME.genesis_options(n, {})
+    local = new_local_table(GAME, options, n, SeededEntropy(seed))
+    levels = seat_levels(cell, sides)
+    state = local.run([Recording(a, full_log) for a in agents_for(GAME, levels, seed, None)])
+    simulation = Simulation(n, deal_of(state.game), [
+        Recording(a, model_log) for a in agents_for(GAME, levels, seed, None)])
+    simulation.run()
+    ok = len(model_log) == len(full_log) and all(
+        a[:4] == b[:4] and a[5] == b[5] and same_view(a[4], b[4])
+        for a, b in zip(model_log, full_log))
+    if not ok:
+        raise SystemExit(f"--check: seed {seed}, {config.label()}, {cell}: the model game "
+                         f"decides otherwise than the full game")
+
+
 def generic_game(definition: GameDefinition, config: Config, cell: Cell, seed: int,
                  times: dict[str, list[float]], sides: Sequence[str]) -> Outcome:
     options = definition.genesis_options(config.players,
@@ -308,6 +355,8 @@ def run_job(job: Job) -> Tally:
             if job.game == "resistance":
                 outcome = resistance_game(job.config, cell, seed, tally.times,
                                           seed in job.check)
+            elif job.game == "spynet" and not job.config.options:
+                outcome = spynet_game(job.config, cell, seed, tally.times, seed in job.check)
             else:
                 if sides is None:
                     sides = sides_of(definition, job.config, seed)

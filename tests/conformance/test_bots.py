@@ -69,7 +69,7 @@ def test_every_game_offers_easy_and_normal_and_normal_is_its_heuristic() -> None
         offered = bots.offered(definition.bots)
         assert offered[:2] == ("easy", "normal"), name
         assert definition.bots["normal"] is definition.bots["heuristic"], name
-    for name in ("resistance", "spies-and-lies"):
+    for name in ("resistance", "spies-and-lies", "spynet"):
         assert "expert" in bots.offered(registry.load(name).bots), name
 
 
