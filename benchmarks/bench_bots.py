@@ -428,7 +428,7 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
         print("| seats | side | level | " + " | ".join(f"vs {lv}" for lv in levels) + " |")
         print("|---|---|---|" + "---|" * len(levels))
         for config in configs_:
-            for side in sides:
+            for side in _present(tally, config, sides):
                 for mine in levels:
                     row = []
                     for theirs in levels:
@@ -446,7 +446,7 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
         print("| seats | side | expert - normal | normal - easy | games |")
         print("|---|---|---|---|---|")
         for config in configs_:
-            for side in sides:
+            for side in _present(tally, config, sides):
                 games = {level: tally.outcomes.get((config, _cell(sides, side, level, "normal")),
                                                    {})
                          for level in levels}
@@ -468,6 +468,14 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
         print(f"| {level} | {1000 * statistics.median(spent):.2f} | {1000 * p99:.2f} | "
               f"{1000 * spent[-1]:.1f} | {len(spent)} |")
     print()
+
+
+def _present(tally: Tally, config: Config, sides: Sequence[str]) -> list[str]:
+    """The sides some seat played in this configuration's games (SpyNet's teams of two exist
+    only at four seats, its third seat only at three and four)."""
+    seen = {side for (c, _), games in tally.outcomes.items() if c == config
+            for game in games.values() for side in game.sides}
+    return [side for side in sides if side in seen]
 
 
 def _cell(sides: Sequence[str], side: str, mine: str, theirs: str) -> Cell:
