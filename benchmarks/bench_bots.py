@@ -21,17 +21,18 @@ Seeds: seed ``s`` gives ``SeededEntropy(s)``; bot ``i`` takes its choices from
 ``child("bot/i")`` whichever level it plays, so a cell whose every seat plays one level is exactly
 that level's selfplay game.
 
-Games: The Resistance, Shady Agents and Confusion run on the rules model with the seats' views
-(``engines.resistance.simulation``, ``engines.shady_agents.simulation``,
-``engines.confusion.simulation``: the same decisions as the full game, about 100, 30 and 2 times
-cheaper, Confusion's bots' own work being most of its game; ``--check K`` plays K seeds of every
-cell through the full engine and asserts that the model game decides exactly the same: seat by
-seat, view by view for The Resistance, and for Confusion but for the commitments' bytes; option by
-option for Shady Agents, whose record numbers differ). Their seeds deal from ``child("deal")``.
-Every other game runs through ``engines.local`` (every record built, signed and verified): any
-registered game works. A side is read from the rules (``side_of``) at the end of each seed's
-first game, and later cells seat the levels by it (a game whose sides would depend on play is
-refused).
+Games: The Resistance, Shady Agents, Confusion and SpyNet (without a situation) run on the rules
+model with the seats' views (``engines.resistance.simulation``, ``engines.shady_agents.simulation``,
+``engines.confusion.simulation``, ``engines.spynet.simulation``: the same decisions as the full
+game, about 100, 30, 2 and 20 times cheaper, Confusion's bots' own work being most of its game;
+``--check K`` plays K seeds of every cell through the full engine and asserts that the model game
+decides exactly the same: seat by seat, view by view for The Resistance and SpyNet, and for
+Confusion but for the commitments' bytes; option by option for Shady Agents, whose record numbers
+differ). Their seeds deal from ``child("deal")`` (SpyNet's deal: the deck's order and the first
+player). Every other game runs through ``engines.local`` (every record built, signed and
+verified): any registered game works. A side is read from the rules (``side_of``) at the end of
+each seed's first game, and later cells seat the levels by it (a game whose sides would depend on
+play is refused).
 
 ``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
 at each other level), five of the nine for a two-sided game.
@@ -360,6 +361,50 @@ def check_confusion(config: Config, cell: Cell, seed: int) -> None:
                          f"decides otherwise than the full game at decision {at}")
 
 
+def spynet_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
+                check: bool) -> Outcome:
+    from spycraft.engines.spynet import GAME
+    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.scoring import team_of
+    from spycraft.engines.spynet.simulation import Deal, play
+
+    n = config.players
+    deal = Deal.draw(SeededEntropy(seed).child("deal"), n)
+    sides = tuple(side_name(team_of(s, n)) for s in range(n))
+    _, final = play(n, deal, agents_for(GAME, seat_levels(cell, sides), seed, times))
+    if check:
+        check_spynet(config, cell, seed)
+    winner = side_name(final.winners[0]) if len(final.winners) == 1 else None
+    return Outcome(sides, winner)
+
+
+def check_spynet(config: Config, cell: Cell, seed: int) -> None:
+    """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
+    kind, prompt, options, labels, the view's cards and public game, answer) must be the same."""
+    from spycraft.engines.spynet import GAME
+    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.scoring import team_of
+    from spycraft.engines.spynet.simulation import Simulation, deal_of, same_view
+
+    n = config.players
+    sides = [side_name(team_of(s, n)) for s in range(n)]
+    full_log: list[tuple[Any, ...]] = []
+    model_log: list[tuple[Any, ...]] = []
+    options = GAME.genesis_options(n, {})
+    local = new_local_table(GAME, options, n, SeededEntropy(seed))
+    levels = seat_levels(cell, sides)
+    state = local.run([Recording(a, full_log) for a in agents_for(GAME, levels, seed, None)])
+    simulation = Simulation(n, deal_of(state.game), [
+        Recording(a, model_log) for a in agents_for(GAME, levels, seed, None)])
+    simulation.run()
+    ok = len(model_log) == len(full_log) and all(
+        a[:4] == b[:4] and a[5] == b[5] and same_view(a[4], b[4])
+        for a, b in zip(model_log, full_log))
+    if not ok:
+        raise SystemExit(f"--check: seed {seed}, {config.label()}, {cell}: the model game "
+                         f"decides otherwise than the full game")
+
+
 def generic_game(definition: GameDefinition, config: Config, cell: Cell, seed: int,
                  times: dict[str, list[float]], sides: Sequence[str]) -> Outcome:
     options = definition.genesis_options(config.players,
@@ -450,6 +495,8 @@ def run_job(job: Job) -> Tally:
                 outcome = shady_game(job.config, cell, seed, tally.times, seed in job.check)
             elif job.game == "confusion":
                 outcome = confusion_game(job.config, cell, seed, tally.times, seed in job.check)
+            elif job.game == "spynet" and not job.config.options:
+                outcome = spynet_game(job.config, cell, seed, tally.times, seed in job.check)
             else:
                 if sides is None:
                     sides = sides_of(definition, job.config, seed)
@@ -522,7 +569,7 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
         print("| seats | side | level | " + " | ".join(f"vs {lv}" for lv in levels) + " |")
         print("|---|---|---|" + "---|" * len(levels))
         for config in configs_:
-            for side in sides:
+            for side in _present(tally, config, sides):
                 for mine in levels:
                     row = []
                     for theirs in levels:
@@ -541,7 +588,7 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
             print("| seats | side | expert - normal | normal - easy | games |")
             print("|---|---|---|---|---|")
             for config in configs_:
-                for side in sides:
+                for side in _present(tally, config, sides):
                     games = {level: tally.outcomes[key] for level in levels
                              if (key := (config, _cell(sides, side, level, base)))
                              in tally.outcomes}
@@ -563,6 +610,14 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
         print(f"| {level} | {1000 * statistics.median(spent):.2f} | {1000 * p99:.2f} | "
               f"{1000 * spent[-1]:.1f} | {len(spent)} |")
     print()
+
+
+def _present(tally: Tally, config: Config, sides: Sequence[str]) -> list[str]:
+    """The sides some seat played in this configuration's games (SpyNet's teams of two exist
+    only at four seats, its third seat only at three and four)."""
+    seen = {side for (c, _), games in tally.outcomes.items() if c == config
+            for game in games.values() for side in game.sides}
+    return [side for side in sides if side in seen]
 
 
 def _cell(sides: Sequence[str], side: str, mine: str, theirs: str) -> Cell:

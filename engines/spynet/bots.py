@@ -1,5 +1,5 @@
-"""Decision policies for SpyNet: a uniformly random legal bot, and the levels easy (a beginner)
-and normal (the heuristic).
+"""Decision policies for SpyNet: a uniformly random legal bot, and the levels easy (a beginner),
+normal (the heuristic) and expert (``expert``: determinised search over the heuristic).
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public state plus this seat's
 cards). The heuristic bot keeps no state of its own; at each decision it reads:
@@ -24,13 +24,14 @@ it must.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
 from spycraft.engines.bots import levels
-from spycraft.engines.spynet.cards import CARDS, Kind, card
-from spycraft.engines.spynet.scoring import agent_power, dominates, power, teammate
+from spycraft.engines.spynet.cards import CARDS, Branch, Kind, card
+from spycraft.engines.spynet.scoring import agent_power, opponents, power, teammate
 from spycraft.engines.spynet.view import SeatView
 
 
@@ -56,6 +57,37 @@ def value(face: str | None) -> float:
     return 0.0
 
 
+class Reading:
+    """What every option of one decision is scored against: the seat's view, the branches its
+    missions want, and each seat's power in a branch, computed once (when first asked)."""
+
+    def __init__(self, seat: int, view: SeatView) -> None:
+        game = view.game
+        assert game is not None
+        self.seat = seat
+        self.view = view
+        self.game = game
+        self.powers: dict[Branch, list[int]] = {}
+        self.wanted = {
+            b
+            for _, f in view.hand
+            if card(f).kind is Kind.MISSION
+            for b in card(f).branches
+        } | {b for b, _ in view.missions}
+
+    def power(self, seat: int, branch: Branch) -> int:
+        row = self.powers.get(branch)
+        if row is None:
+            board = self.game.board
+            row = self.powers[branch] = [power(board, s, branch) for s in range(self.game.n)]
+        return row[seat]
+
+    def dominated(self, seat: int, branch: Branch) -> bool:
+        """``scoring.dominates``, from the powers read once."""
+        own = self.power(seat, branch)
+        return 0 < own and all(own > self.power(o, branch) for o in opponents(seat, self.game.n))
+
+
 class HeuristicAgent:
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -65,20 +97,24 @@ class HeuristicAgent:
         options = decision.options
         if not isinstance(view, SeatView) or len(options) == 1 or view.game is None:
             return 0
-        kind = decision.kind
-        scores = [self.score(kind, option, view) for option in options]
+        scores = self.scores(decision.kind, options, view)
         return max(range(len(options)), key=lambda i: (scores[i], -i))
 
-    def score(self, kind: str, option: Any, view: SeatView) -> float:
-        game = view.game
-        assert game is not None
-        hand = [f for _, f in view.hand]
+    def scores(self, kind: str, options: Sequence[Any], view: SeatView) -> list[float]:
+        """How much the heuristic likes each option (the highest is its choice)."""
+        reading = Reading(self.seat, view)
+        return [self.score(kind, option, reading) for option in options]
+
+    def score(self, kind: str, option: Any, reading: Reading) -> float:
+        view = reading.view
+        game = reading.game
+        hand = view.hand
         if kind == "draft_pick":
             return value(view.face_of(option))
         if kind == "paper_trail":
             return -value(view.face_of(option))
         if kind == "turn_action":
-            plays = self._deploy_worth(view)
+            plays = self._deploy_worth(reading)
             wants = 1.0 if plays >= 2.0 or (game.final_turns is not None) else -1.0
             return -wants if option else wants
         if kind == "pile":
@@ -95,35 +131,23 @@ class HeuristicAgent:
             gain = agent_power(agent, game.board.situation)
             cost = card(use.discard).power * 0.6 if use.discard is not None else 0.0
             return gain - cost
-        return self._deploy_score(option, view)
+        return self._deploy_score(option, reading)
 
-    def _mission_branches(self, view: SeatView) -> set[Any]:
-        return {
-            b
-            for _, f in view.hand
-            if card(f).kind is Kind.MISSION
-            for b in card(f).branches
-        } | {b for b, _ in view.missions}
-
-    def _deploy_worth(self, view: SeatView) -> float:
-        game = view.game
-        assert game is not None
+    def _deploy_worth(self, reading: Reading) -> float:
         worth = 0.0
-        wanted = self._mission_branches(view)
-        for _, f in view.hand:
+        for _, f in reading.view.hand:
             printed = card(f)
             if printed.kind is Kind.MISSION and any(
-                dominates(game.board, self.seat, b) for b in printed.branches
+                reading.dominated(self.seat, b) for b in printed.branches
             ):
                 worth += 2.0
-            if printed.is_agent and any(b in wanted for b in printed.branches):
+            if printed.is_agent and any(b in reading.wanted for b in printed.branches):
                 worth += 1.0
         return worth
 
-    def _deploy_score(self, option: Any, view: SeatView) -> float:
-        game = view.game
-        assert game is not None
-        board = game.board
+    def _deploy_score(self, option: Any, reading: Reading) -> float:
+        view = reading.view
+        game = reading.game
         what = option[0]
         if what == "end_deploy":
             return 0.0
@@ -136,24 +160,23 @@ class HeuristicAgent:
             if mate is None or printed.kind is not Kind.MISSION:
                 return -1.0
             helps = any(
-                dominates(board, mate, b) and not dominates(board, self.seat, b)
+                reading.dominated(mate, b) and not reading.dominated(self.seat, b)
                 for b in printed.branches
             )
             return 3.0 if helps else -1.0
         _, position, branch, funding = option
         printed = card(view.face_of(position))
-        wanted = self._mission_branches(view)
-        own = power(board, self.seat, branch)
+        own = reading.power(self.seat, branch)
         best_rival = max(
-            (power(board, o, branch) for o in range(game.n) if o != self.seat), default=0
+            (reading.power(o, branch) for o in range(game.n) if o != self.seat), default=0
         )
         score = 1.0 + printed.power * 0.3
-        if branch in wanted:
+        if branch in reading.wanted:
             score += 3.0 if own <= best_rival else 1.0
         if printed.effect is not None:
             score += 1.0
         funds = sum(card(view.face_of(p)).value for p in funding)
-        if branch in wanted and own <= best_rival:
+        if branch in reading.wanted and own <= best_rival:
             score += 0.4 * funds
         else:
             score -= 0.3 * len(funding)
@@ -199,4 +222,12 @@ class EasyAgent:
         return 0  # the first card of a draft; the first cards of a Paper Trail
 
 
-BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot)
+def expert_bot(entropy: Entropy, seat: int, effort: int = 1) -> Agent:
+    """The expert (``expert``), which searches with this module's heuristic: imported here,
+    when a game seats one, since it imports the heuristic from this module."""
+    from spycraft.engines.spynet.expert import ExpertAgent
+
+    return ExpertAgent(entropy, seat, effort)
+
+
+BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot, expert=expert_bot)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from spycraft.engines.spynet.cards import (
     AUSTERITY,
@@ -49,6 +50,7 @@ CELL_MISSIONS = 2
 # --- seats and teams (§1) --------------------------------------------------------------------
 
 
+@cache
 def teams(players: int) -> tuple[tuple[int, ...], ...]:
     """The teams, each a tuple of seats, in order of their lowest seat."""
     if players == 4:
@@ -56,17 +58,20 @@ def teams(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple((seat,) for seat in range(players))
 
 
+@cache
 def team_of(seat: int, players: int) -> tuple[int, ...]:
     """The team ``seat`` plays in (itself alone at two or three seats)."""
     return next(team for team in teams(players) if seat in team)
 
 
+@cache
 def teammate(seat: int, players: int) -> int | None:
     """The partner sitting opposite at four seats; ``None`` at two or three."""
     partners = [other for other in team_of(seat, players) if other != seat]
     return partners[0] if partners else None
 
 
+@cache
 def opponents(seat: int, players: int) -> tuple[int, ...]:
     """Every seat of the other team(s), in seat order."""
     team = team_of(seat, players)
@@ -133,6 +138,7 @@ class Board:
 # --- power and dominance (§3) ----------------------------------------------------------------
 
 
+@lru_cache(maxsize=8192)
 def agent_power(agent: StackedAgent, situation: str | None) -> int:
     """Printed power + situation bonus + attached funding (each counts 1 under S02)."""
     printed = card(agent.card)

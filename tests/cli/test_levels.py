@@ -27,9 +27,9 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     (["selfplay", "resistance", "--level", "wizard"],
      ("spycraft selfplay: --level: wizard is not a level of this game; the levels are easy, "
      "normal, expert")),
-    (["selfplay", "spynet", "--level", "expert"],
-     ("spycraft selfplay: --level: expert is not a level of this game; the levels are easy, "
-     "normal")),
+    (["selfplay", "spynet", "--level", "master"],
+     ("spycraft selfplay: --level: master is not a level of this game; the levels are easy, "
+     "normal, expert")),
     (["selfplay", "resistance", "--players", "5", "--level", "easy,expert"],
      ("spycraft selfplay: --level: give one level for all 5 bot seats, or one per seat "
      "(5, not 2)")),

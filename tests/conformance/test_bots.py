@@ -63,14 +63,12 @@ class Recorder:
         return choice
 
 
-def test_every_game_offers_easy_and_normal_and_normal_is_its_heuristic() -> None:
+def test_every_game_offers_easy_normal_and_expert_and_normal_is_its_heuristic() -> None:
     for name in registry.game_names():
         definition = registry.load(name)
         offered = bots.offered(definition.bots)
-        assert offered[:2] == ("easy", "normal"), name
+        assert offered == ("easy", "normal", "expert"), name
         assert definition.bots["normal"] is definition.bots["heuristic"], name
-    for name in ("resistance", "spies-and-lies", "shady-agents", "confusion"):
-        assert "expert" in bots.offered(registry.load(name).bots), name
 
 
 def _levels(definition: registry.GameDefinition) -> list[str]:
