@@ -73,7 +73,7 @@ from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.errors import BadKey, SpycraftError
 from spycraft.crypto.identity import Identity, verify_signature
 from spycraft.crypto.keys import check_identity_key, check_table_key
-from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord
+from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
@@ -656,6 +656,7 @@ class Session:
             nursery.cancel_scope.cancel()
         for link in list(self.links.values()):
             link.close()
+        self.store.close()
         return self.state
 
     async def _drive(self) -> None:
@@ -674,8 +675,13 @@ class Session:
         if agent is None:
             raise RuntimeError("a seated session needs an agent")
         changed = self._changed
+        remembered = self.protocol.own.get(self.protocol.place)
         try:
-            if self.config.inline_agent:
+            if remembered is not None:
+                # Signed here before a crash (own.cbor keeps it, with the memo of its choice):
+                # sent again as it was, never decided again.
+                signed = parse_record(remembered)
+            elif self.config.inline_agent:
                 signed = seat.build(state, agent)
             else:
                 signed = await trio.to_thread.run_sync(
