@@ -1,7 +1,13 @@
 """LAN timings on loopback: lobby to genesis, record latency, frames and bytes (a plain script).
 
-Run: ``.venv/bin/python benchmarks/bench_lan.py [--processes] [--plot] [--targets [--relay-only]]
-[--quick]``.
+Run: ``.venv/bin/python benchmarks/bench_lan.py [--processes] [--plot] [--targets [--relay-only]
+[--rounds N]] [--quick]``.
+
+``--targets``: issue 21's figures against the floor: a 10-seat relay race of plain records
+(tests/p2p/relay.py) and ``floor_mesh.py`` (the same number of records over a minimal trio
+mesh that verifies, chains, fsyncs and acks), one process per peer, alternated ``--rounds``
+times; the medians, their ratios and the targets; then a 10-player Resistance's figures by
+record kind. ``BENCH_PROFILE_PLAY=DIR`` writes each seat's cProfile of its play (process CPU).
 
 Everything runs on 127.0.0.1 only: real TCP, real zeroconf (multicast DNS on the loopback
 interface). Peers use the ``p2p.lobby`` API as ``spycraft play`` / ``spycraft bots`` do: one
@@ -34,11 +40,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import logging
 import multiprocessing as mp
 import os
 import shutil
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -170,7 +179,7 @@ async def run_opener(
     _time_appends(stats, session)
     if genesis_ready is not None:
         await genesis_ready(session)
-    await session.run()
+    await _run_session(session)
     stats.t_done = time.monotonic()
     stats.cpu_play = time.process_time() - stats.cpu_genesis
     _collect(session, stats)
@@ -210,10 +219,26 @@ async def run_joiner(
     _time_appends(stats, session)
     if genesis_ready is not None:
         await genesis_ready(session)
-    await session.run()
+    await _run_session(session)
     stats.t_done = time.monotonic()
     stats.cpu_play = time.process_time() - stats.cpu_genesis
     _collect(session, stats)
+
+
+async def _run_session(session: Session) -> None:
+    """``session.run()``, under cProfile when ``BENCH_PROFILE_PLAY`` names a folder (play only:
+    from the genesis to the end, one file per seat)."""
+    folder = os.environ.get("BENCH_PROFILE_PLAY")
+    if not folder:
+        await session.run()
+        return
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    try:
+        await session.run()
+    finally:
+        profiler.disable()
+        profiler.dump_stats(f"{folder}/play{session.seat}.prof")
 
 
 # --- one trio program ---------------------------------------------------------------------------
@@ -393,18 +418,88 @@ def targets(r: dict[str, Any]) -> None:
               f"{max(ms):>9.1f}")
 
 
+FLOOR_MESH = Path(__file__).resolve().with_name("floor_mesh.py")
+
+
+def _free_ports(count: int) -> int:
+    """A base port with ``count`` free ports from it on 127.0.0.1 (the floor mesh's)."""
+    for base in range(47000, 60000, 97):
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as probe:
+                    probe.bind((LO, port))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError("no free ports for the floor mesh")
+
+
+def floor_mesh(peers: int, records: int) -> dict[str, Any]:
+    """One run of ``floor_mesh.py`` (one process per peer): its JSON figures."""
+    out = subprocess.run(
+        [sys.executable, str(FLOOR_MESH), "--peers", str(peers), "--records", str(records),
+         "--port", str(_free_ports(peers))],
+        capture_output=True, text=True, timeout=600, check=True,
+    )
+    figures: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def against_the_floor(peers: int, laps: int, rounds: int) -> None:
+    """Issue 21's targets: a relay race of plain records and the floor mesh of as many records,
+    one process per peer, alternated ``rounds`` times in one window; medians, and their ratios
+    (CPU per record summed over peers, p50 latency to every other seat's ack, frames per
+    record; the targets are <= 1.3x, <= 1.3x and <= 20)."""
+    ours: list[dict[str, Any]] = []
+    floors: list[dict[str, Any]] = []
+    load = os.getloadavg()
+    for round_ in range(rounds):
+        floors.append(floor_mesh(peers, peers * laps))
+        ours.append(one_table(f"relay {peers}p", "relay", {"laps": laps}, peers, True, True))
+        r, f = ours[-1], floors[-1]
+        plain = [1000 * v for v in r["by_kind"].get("leg", [])]
+        r["plain_p50"] = statistics.median(plain)
+        r["cpu_per_record"] = 1000 * r["cpu_play"] / max(r["records"], 1)
+        r["frames_per_record"] = r["frames"] / max(r["records"], 1)
+        print(f"round {round_ + 1}: relay {r['cpu_per_record']:.2f} ms CPU/record, p50 "
+              f"{r['plain_p50']:.1f} ms, {r['frames_per_record']:.1f} frames/record; floor "
+              f"{f['cpu_ms_per_record']:.2f} ms CPU/record, p50 {f['median_ms']:.1f} ms; "
+              f"identical: {r['identical']}", flush=True)
+    load_after = os.getloadavg()
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values)
+
+    cpu = median([r["cpu_per_record"] for r in ours])
+    p50 = median([r["plain_p50"] for r in ours])
+    frames = median([r["frames_per_record"] for r in ours])
+    floor_cpu = median([f["cpu_ms_per_record"] for f in floors])
+    floor_p50 = median([f["median_ms"] for f in floors])
+    print(f"\nrelay {peers}p against the floor mesh, {rounds} rounds alternated, medians "
+          f"(load average {load[0]:.1f} before, {load_after[0]:.1f} after):")
+    print(f"  {'figure':<38}{'relay':>9}{'floor':>9}{'ratio':>8}{'target':>9}")
+    print(f"  {'CPU ms per plain record, all peers':<38}{cpu:>9.2f}{floor_cpu:>9.2f}"
+          f"{cpu / floor_cpu:>7.2f}x{'<= 1.3x':>9}")
+    print(f"  {'p50 ms, record -> every ack':<38}{p50:>9.1f}{floor_p50:>9.1f}"
+          f"{p50 / floor_p50:>7.2f}x{'<= 1.3x':>9}")
+    print(f"  {'frames per record':<38}{frames:>9.1f}{peers * 2 - 2:>9}{'':>8}{'<= 20':>9}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--processes", action="store_true", help="one process per peer")
     parser.add_argument("--plot", action="store_true", help="10-player game with The Plot Thickens")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--targets", action="store_true",
-                        help="only the issue-7 figures: a 10-seat relay race (plain records) and a "
-                             "10-player Resistance, one process per peer")
+                        help="only the targets' figures: a 10-seat relay race (plain records) "
+                             "against the floor mesh, alternated, and a 10-player Resistance, one "
+                             "process per peer")
     parser.add_argument("--relay-only", action="store_true", help="with --targets: the relay only")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --targets: relay and floor mesh runs, alternated (default 3)")
     parser.add_argument("--quick", action="store_true",
-                        help="the --targets figures of a 3-seat relay of 3 laps alone (the suite "
-                             "runs it)")
+                        help="the --targets figures of a 3-seat relay of 3 laps and its floor "
+                             "mesh, one round (the suite runs it)")
     args = parser.parse_args()
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -414,10 +509,10 @@ def main() -> None:
     res = registry.load("resistance")
     sal = registry.load("spies-and-lies")
     if args.quick:
-        targets(one_table("relay 3p", "relay", {"laps": 3}, 3, True, True))
+        against_the_floor(3, 3, 1)
         return
     if args.targets:
-        targets(one_table("relay 10p", "relay", {"laps": 30}, 10, True, True))
+        against_the_floor(10, 30, args.rounds)
         if not args.relay_only:
             targets(one_table("resistance 10p", "resistance", res.genesis_options(10), 10, True,
                               True))

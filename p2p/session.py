@@ -61,7 +61,9 @@ this module only moves bytes and time:
 from __future__ import annotations
 
 import logging
+import os
 import socket
+import sys
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -73,7 +75,7 @@ from spycraft.crypto.encoding import decode, encode
 from spycraft.crypto.errors import BadKey, SpycraftError
 from spycraft.crypto.identity import Identity, verify_signature
 from spycraft.crypto.keys import check_identity_key, check_table_key
-from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord
+from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
@@ -243,12 +245,15 @@ class SessionConfig:
 
 
 class Outboxes:
-    """The frames waiting to be sent on every link of a session, counted in bytes."""
+    """The frames waiting to be sent on every link of a session, counted in bytes, and what
+    the links sent."""
 
     def __init__(self, total: int = OUTBOX_TOTAL) -> None:
         self.total = total
         self.queued = 0
         self.links: set[Link] = set()
+        self.frames_sent = 0
+        self.bytes_sent = 0
 
     def make_room(self, link: Link, size: int) -> bool:
         """Whether ``link`` may queue ``size`` more bytes: over its own bound it is cut off;
@@ -289,9 +294,13 @@ class Link:
     address: str = "?"
     _ready: trio.Event = field(default_factory=trio.Event)
     _ended: bool = False
+    direct: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.outboxes.links.add(self)
+        # A socket is written at once where a descriptor is a socket's (not on Windows, nor
+        # for the memory streams of tests).
+        self.direct = sys.platform != "win32" and isinstance(self.stream.stream, trio.SocketStream)
 
     @property
     def name(self) -> str:
@@ -303,16 +312,36 @@ class Link:
         return OBSERVER_OUTBOX_BYTES if self.seat is None else OUTBOX_BYTES
 
     def post(self, frame: dict[str, Any] | bytes) -> None:
-        """Queue one frame (or the bytes ``encode_frame`` made of one) to be sent."""
+        """Send one frame (or the bytes ``encode_frame`` made of one): at once if nothing waits
+        before it and the socket takes it, else queued for the link's writer."""
         if self.closed:
             return
         data = frame if isinstance(frame, bytes) else encode_frame(frame)
+        if not self.queue and not self.in_flight and self.direct:
+            data = self._send_now(data)
+            if not data:
+                return
         if not self.outboxes.make_room(self, len(data)):
             return
         self.queue.append(data)
         self.queued += len(data)
         self.outboxes.queued += len(data)
         self._ready.set()
+
+    def _send_now(self, data: bytes) -> bytes:
+        """Write what the socket takes of ``data`` now, without waking the writer (nothing
+        waits before it, so the order holds); the rest, if any, is the writer's. A socket that
+        is full or broken takes nothing here: the writer waits for it, or meets its error."""
+        try:
+            sent = os.write(self.stream.stream.socket.fileno(), data)  # type: ignore[attr-defined]
+        except OSError:
+            return data
+        self.stream.bytes_sent += sent
+        self.outboxes.bytes_sent += sent
+        if sent == len(data):
+            self.stream.frames_sent += 1
+            self.outboxes.frames_sent += 1
+        return data[sent:]
 
     def _forget_queue(self) -> None:
         """Drop what waits (a frame in flight stays counted until it is sent or cancelled)."""
@@ -482,7 +511,8 @@ class Session:
         self.outboxes = Outboxes()
         self.door = handshake.Door()
         self._next_link = 0
-        self._changed = trio.Event()
+        self._changed = trio.Event()  # set by every list of actions carried out
+        self._moved = trio.Event()  # set when the table moved (``_move``)
         self._watchers_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._play = trio.CancelScope()  # cancelled when we stop alone (``_check_alone``)
@@ -492,8 +522,6 @@ class Session:
         self.gave_up: str | None = None  # why we stopped unfinished, if we did
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
-        self.frames_sent = 0
-        self.bytes_sent = 0
         self.frames_received = 0
 
     # --- state --------------------------------------------------------------------------------
@@ -501,6 +529,15 @@ class Session:
     @property
     def state(self) -> TableState[Any]:
         return self.protocol.state
+
+    @property
+    def frames_sent(self) -> int:
+        """Session frames sent on every link so far (not the handshakes')."""
+        return self.outboxes.frames_sent
+
+    @property
+    def bytes_sent(self) -> int:
+        return self.outboxes.bytes_sent
 
     @property
     def records(self) -> list[SignedRecord]:
@@ -532,10 +569,18 @@ class Session:
         self._changed.set()
         self._changed = trio.Event()
 
+    def _move(self) -> None:
+        """The table moved (a record stored, or a rollback): ``_drive`` is woken if our turn
+        came or the game ended (else it has nothing to do: a task switch saved per record)."""
+        if self.finished or self.protocol.wants_turn() is not None:
+            self._moved.set()
+            self._moved = trio.Event()
+
     # --- actions ------------------------------------------------------------------------------
 
     def _execute(self, actions: list[Action]) -> None:
         encoded: dict[int, bytes] = {}  # a frame that goes to several links is encoded once
+        moved = False
         for action in actions:
             if isinstance(action, Send):
                 link = self.links.get(action.link)
@@ -550,11 +595,13 @@ class Session:
                     link.post(encoded[key])
             elif isinstance(action, Store):
                 self.store.append(*action.records)
+                moved = True
             elif isinstance(action, StoreChat):
                 self.store.append_chat(action.raw)
             elif isinstance(action, Remember):
                 self.store.remember_own(action.seq, action.prev, action.raw, self.seat_file.memo)
             elif isinstance(action, Rewrite):
+                moved = True
                 self.store.truncate_to(action.transcript)
                 if action.chat is not None:
                     self.store.rewrite_chat(action.chat)
@@ -570,6 +617,8 @@ class Session:
                 self._notice(action)
         if actions:
             self._bump()
+        if moved:
+            self._move()
 
     def _notice(self, notice: Notice) -> None:
         kind, data = notice.kind, notice.data
@@ -656,11 +705,12 @@ class Session:
             nursery.cancel_scope.cancel()
         for link in list(self.links.values()):
             link.close()
+        self.store.close()
         return self.state
 
     async def _drive(self) -> None:
         while not self.finished:
-            changed = self._changed
+            changed = self._moved  # only a new record or a rollback can bring our turn
             state = self.protocol.wants_turn()
             if state is not None:
                 await self._write_turn(state)
@@ -673,9 +723,14 @@ class Session:
         agent = self.agent
         if agent is None:
             raise RuntimeError("a seated session needs an agent")
-        changed = self._changed
+        changed = self._moved
+        remembered = self.protocol.own.get(self.protocol.place)
         try:
-            if self.config.inline_agent:
+            if remembered is not None:
+                # Signed here before a crash (own.cbor keeps it, with the memo of its choice):
+                # sent again as it was, never decided again.
+                signed = parse_record(remembered)
+            elif self.config.inline_agent:
                 signed = seat.build(state, agent)
             else:
                 signed = await trio.to_thread.run_sync(
@@ -868,8 +923,8 @@ class Session:
                     link.close(f"took more than {SEND_DEADLINE:.0f} s to take one frame")
                     break
                 link.sent()
-                self.frames_sent += 1
-                self.bytes_sent += link.stream.bytes_sent - before
+                self.outboxes.frames_sent += 1
+                self.outboxes.bytes_sent += link.stream.bytes_sent - before
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             log.info("link to %s lost while sending: %s", link.name, exc)
         link.close()

@@ -3,13 +3,20 @@
 Theory of operation: each game lives in its own folder, named by the table id, under the data
 directory. ``transcript.cbor`` is the CBOR sequence of genesis + records (the same bytes
 ``spycraft audit`` reads), appended one item at a time and fsynced before the item is
-acknowledged or forwarded. ``seat.cbor`` (mode 0600, replaced atomically) holds what must stay
-private: the seat's master secret, its memo of private choices, a bot's identity, and the
-roster (who sits where, at which address) needed to reconnect. A peer that restarts replays the
-transcript through the engine, reloads its secrets, and is exactly where it stopped.
-``chat.cbor`` beside the transcript holds the table talk it accepted (``crypto.chat``), a CBOR
-sequence in the order accepted, fsynced like the transcript (our own counter must survive a
-crash, or a restarted seat would sign two messages with one counter).
+acknowledged or forwarded. A record of ours is kept durably first in ``own.cbor``, with the memo
+of the choice it made, in one write and one fsync before it is sent; its copy in the transcript
+is then written without a fsync of its own, and reaches the disk with the next record appended
+there (or ``sync``, which ``save_seat`` and ``close`` call): so a peer fsyncs once per record,
+and a crash in between loses nothing, since a peer that resumes at that place sends the record
+it remembered (``p2p.protocol``, Writing) and its peers send it back too. The files appended to
+are kept open (``close`` closes them; the next append opens them again). ``seat.cbor`` (mode
+0600, replaced atomically) holds what must stay private: the seat's master secret, its memo of
+private choices, a bot's identity, and the roster (who sits where, at which address) needed to
+reconnect. A peer that restarts replays the transcript through the engine, reloads its secrets,
+and is exactly where it stopped. ``chat.cbor`` beside the transcript holds the table talk it
+accepted (``crypto.chat``), a CBOR sequence in the order accepted, fsynced like the transcript
+(our own counter must survive a crash, or a restarted seat would sign two messages with one
+counter).
 
 **A stored game is never overwritten.** A game's folder is named by its table id, which the
 opener draws; an opener that reuses the id of a game stored here (by chance or on purpose)
@@ -87,26 +94,27 @@ def write_private(path: Path, data: bytes, what: str = "a private file") -> None
         raise _unwritable(path, what, exc) from None
 
 
-def _append(path: Path, data: bytes, what: str) -> None:
-    """Append ``data`` to ``path`` and fsync, all of it or nothing (``StorageError``)."""
+def _open_append(path: Path, what: str) -> int:
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | O_BINARY, 0o600)
     except OSError as exc:
         raise _unwritable(path, what, exc) from None
+
+
+def _append_to(fd: int, size: int, path: Path, data: bytes, what: str, *, sync: bool) -> None:
+    """Append ``data`` to the open file ``fd`` (``O_APPEND``, ``size`` bytes long) and, with
+    ``sync``, fsync: all of it or nothing (``StorageError``)."""
     try:
-        size = os.fstat(fd).st_size
-        try:
-            _write_all(fd, data)
+        _write_all(fd, data)
+        if sync:
             os.fsync(fd)
-        except OSError as exc:
-            try:  # take the half-written item back: the file is as it was before
-                os.ftruncate(fd, size)
-                os.fsync(fd)
-            except OSError:
-                pass  # then its reader cuts the torn item off (load_transcript, load_own)
-            raise _unwritable(path, what, exc) from None
-    finally:
-        os.close(fd)
+    except OSError as exc:
+        try:  # take the half-written item back: the file is as it was before
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError:
+            pass  # then its reader cuts the torn item off (load_transcript, load_own)
+        raise _unwritable(path, what, exc) from None
 
 
 def _whole_items(data: bytes) -> int:
@@ -210,6 +218,67 @@ class GameStore:
         self.seat_path = folder / "seat.cbor"
         self.own_path = folder / "own.cbor"
         self.chat_path = folder / "chat.cbor"
+        self._open: dict[Path, int] = {}  # the files appended to, kept open (``close``)
+        self._kept: set[bytes] = set()  # our records that own.cbor holds durably
+        self._unsynced = False  # the transcript holds records of ours not fsynced yet
+
+    def _append(self, path: Path, data: bytes, what: str, *, sync: bool = True) -> None:
+        """Append to one of the game's files through its open descriptor (opened on first use;
+        opened again if the file was removed or replaced meanwhile, as a fresh open would)."""
+        fd = self._open.get(path)
+        size = -1
+        if fd is not None:
+            try:
+                status = os.fstat(fd)
+                if status.st_nlink > 0:
+                    size = status.st_size
+            except OSError:
+                pass
+            if size < 0:
+                self._forget(path)
+        if size < 0:
+            fd = self._open[path] = _open_append(path, what)
+            try:
+                size = os.fstat(fd).st_size
+            except OSError as exc:
+                raise _unwritable(path, what, exc) from None
+        assert fd is not None
+        _append_to(fd, size, path, data, what, sync=sync)
+
+    def _forget(self, path: Path) -> None:
+        """Close the descriptor kept for ``path`` (the file is replaced or cut)."""
+        fd = self._open.pop(path, None)
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def sync(self) -> None:
+        """Make the records of ours that the transcript holds unsynced durable there too."""
+        fd = self._open.get(self.transcript_path)
+        if not self._unsynced or fd is None:
+            return
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            raise _unwritable(self.transcript_path, "the transcript", exc) from None
+        self._unsynced = False
+
+    def close(self) -> None:
+        """Sync what waits and close the files kept open (a later append opens them again)."""
+        try:
+            self.sync()
+        finally:
+            for path in list(self._open):
+                self._forget(path)
+
+    def __del__(self) -> None:
+        for fd in getattr(self, "_open", {}).values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     @classmethod
     def create(cls, root: Path, table: bytes, seat: int | None | str = "") -> GameStore:
@@ -247,26 +316,35 @@ class GameStore:
         return f"{what} in {self.folder}"
 
     def save_seat(self, seat: SeatFile) -> None:
+        self.sync()  # a seat file marked finished never outruns the transcript's end
         write_private(self.seat_path, encode(seat.to_cbor()), "the seat's secrets")
 
     def load_seat(self) -> SeatFile:
         return SeatFile.from_cbor(decode_own(self.seat_path.read_bytes()))
 
     def write_genesis(self, genesis: SignedGenesis) -> None:
+        self._forget(self.transcript_path)
         write_private(self.transcript_path, genesis.raw, "the genesis")
 
     def append(self, *records: SignedRecord) -> None:
-        """Append records and fsync once (a group commit when several wait)."""
+        """Append records and fsync once (a group commit when several wait). Records of ours
+        that ``own.cbor`` already holds durably (``remember_own``) are written without a fsync
+        of their own: the next append of another seat's record, ``sync`` or ``close`` makes
+        them durable here too, and until then a crash loses nothing that own.cbor does not
+        keep (a peer that resumes sends its remembered record at that place again)."""
         seqs = [r.seq for r in records]
         what = f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
-        _append(self.transcript_path, b"".join(r.raw for r in records), what)
+        ours = all(r.raw in self._kept for r in records)
+        self._append(self.transcript_path, b"".join(r.raw for r in records), what, sync=not ours)
+        self._unsynced = ours
 
     def remember_own(self, seq: int, prev: bytes, raw: bytes, memo: dict[str, Any]) -> None:
         """Keep a record we signed, by its place, with the seat's memo of private choices as it
         stood then, durably, before the record is sent (``own.cbor``, mode 0600, a CBOR sequence
         of [seq, prev, record, memo]): asked again at that place, we send the same record, and a
         restarted peer takes its memo from the last entry (one fsync per record of ours)."""
-        _append(self.own_path, encode([seq, prev, raw, memo]), f"our own record {seq}")
+        self._append(self.own_path, encode([seq, prev, raw, memo]), f"our own record {seq}")
+        self._kept.add(raw)
 
     def load_own(self) -> tuple[dict[tuple[int, bytes], bytes], dict[str, Any] | None]:
         """The records we signed, by place, and the memo of the last one (None if none); a torn
@@ -288,14 +366,16 @@ class GameStore:
             except (EncodingError, ValueError, TypeError):
                 break
             own[(seq, prev)] = raw
+            self._kept.add(raw)
             pos = end
         return own, None if memo is None else _thaw(memo)
 
     def append_chat(self, raw: bytes) -> None:
-        _append(self.chat_path, raw, "a line of table talk")
+        self._append(self.chat_path, raw, "a line of table talk")
 
     def rewrite_chat(self, raws: tuple[bytes, ...]) -> None:
         """Rewrite the chat file to exactly these messages (after a rollback)."""
+        self._forget(self.chat_path)
         write_private(self.chat_path, b"".join(raws))
 
     def load_chat(self) -> tuple[SignedChat, ...]:
@@ -318,6 +398,8 @@ class GameStore:
 
     def truncate_to(self, transcript: Transcript) -> None:
         """Rewrite the file to exactly ``transcript`` (only after proven equivocation)."""
+        self._forget(self.transcript_path)
+        self._unsynced = False  # write_private syncs the whole new file
         write_private(self.transcript_path, transcript.to_bytes(), "the transcript")
 
     def load_transcript(self) -> Transcript | None:

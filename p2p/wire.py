@@ -197,6 +197,7 @@ def register_frame_type(frame_type: str, fields: FrameSchema) -> None:
     if _ENVELOPE & set(fields):
         raise ValueError("fields 'v' and 't' belong to the envelope")
     FRAME_SCHEMAS[frame_type] = dict(fields)
+    _one_pass(frame_type, fields)
 
 
 def validate_frame(frame: Mapping[str, Any]) -> dict[str, Any]:
@@ -235,8 +236,110 @@ def _scan_cbor(data: bytes) -> None:
         raise FrameError(str(exc)) from None
 
 
+# The frames every record costs (the record itself, its ack, a head) take one pass each way:
+# their canonical encoding is a fixed prefix, one integer or byte-string head and the value, so
+# a payload that is exactly that is the frame the general path (scan, decode, validate) would
+# return, and anything else goes that way.
+
+
+def _uint_head(major: int, value: int) -> bytes:
+    """The canonical head of a CBOR item of ``major`` type whose argument is ``value``."""
+    if value < 24:
+        return bytes([major << 5 | value])
+    width = 1 if value < 1 << 8 else 2 if value < 1 << 16 else 4 if value < 1 << 32 else 8
+    return bytes([major << 5 | (23 + width.bit_length())]) + value.to_bytes(width, "big")
+
+
+def _read_head(data: bytes, pos: int, major: int) -> tuple[int, int] | None:
+    """(argument, end of the head) of a canonical head of ``major`` type at ``pos``, or None."""
+    if pos >= len(data) or data[pos] >> 5 != major:
+        return None
+    info = data[pos] & 31
+    if info < 24:
+        return info, pos + 1
+    if info > 27:
+        return None
+    width = 1 << (info - 24)
+    end = pos + 1 + width
+    if end > len(data):
+        return None
+    value = int.from_bytes(data[pos + 1 : end], "big")
+    if value < (24 if width == 1 else 1 << (4 * width)):
+        return None  # not the shortest form: the general path refuses it
+    return value, end
+
+
+def _prefix(frame_type: str, **fields: Any) -> tuple[bytes, bytes]:
+    """The canonical bytes of a frame before its value field, and (for seq + link) between."""
+    sample = encode({"v": PROTOCOL_VERSION, "t": frame_type, **fields})
+    if "record" in fields:
+        return sample[: -1 - len(fields["record"])], b""
+    at = sample.index(b"\x63seq") + 4
+    return sample[:at], sample[at + 1 : -HASH_SIZE]
+
+
+_RECORD_PREFIX, _ = _prefix("record", record=b"")
+_SEQ_LINK_FIELDS = {"seq": UINT, "link": raw(HASH_SIZE)}
+_SEQ_LINK: dict[str, tuple[bytes, bytes]] = {}  # frame type -> (prefix, middle)
+_SEQ_LINK_OF: dict[bytes, tuple[str, bytes]] = {}  # prefix -> (frame type, middle)
+
+
+def _one_pass(frame_type: str, fields: FrameSchema) -> None:
+    """Take a frame type of exactly a seq and a link (ack, and the session's head) one pass."""
+    if dict(fields) == _SEQ_LINK_FIELDS:
+        prefix, middle = _SEQ_LINK[frame_type] = _prefix(frame_type, seq=0, link=bytes(HASH_SIZE))
+        _SEQ_LINK_OF[prefix] = (frame_type, middle)
+
+
+_one_pass("ack", FRAME_SCHEMAS["ack"])
+
+
+def _encode_common(frame: Mapping[str, Any]) -> bytes | None:
+    """The payload of a record, ack or head frame in one pass, or None for any other frame."""
+    frame_type = frame.get("t")
+    version = frame.get("v", PROTOCOL_VERSION)
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        return None
+    size = len(frame) - ("v" in frame)
+    if frame_type == "record" and size == 2:
+        record = frame.get("record")
+        if type(record) is bytes:
+            return _RECORD_PREFIX + _uint_head(2, len(record)) + record
+    elif frame_type in _SEQ_LINK and size == 3:
+        seq, link = frame.get("seq"), frame.get("link")
+        if type(seq) is int and 0 <= seq <= MAX_UINT and type(link) is bytes and \
+                len(link) == HASH_SIZE:
+            prefix, middle = _SEQ_LINK[frame_type]
+            return prefix + _uint_head(0, seq) + middle + link
+    return None
+
+
+def _decode_common(payload: bytes) -> dict[str, Any] | None:
+    """A record, ack or head frame whose payload is exactly its canonical encoding, or None."""
+    if payload.startswith(_RECORD_PREFIX):
+        head = _read_head(payload, len(_RECORD_PREFIX), 2)
+        if head is not None and head[1] + head[0] == len(payload):
+            return {"t": "record", "v": PROTOCOL_VERSION, "record": payload[head[1] :]}
+        return None
+    for prefix, (frame_type, middle) in _SEQ_LINK_OF.items():
+        if payload.startswith(prefix):
+            head = _read_head(payload, len(prefix), 0)
+            if head is None or head[0] > MAX_UINT:
+                return None
+            seq, at = head
+            if len(payload) != at + len(middle) + HASH_SIZE or \
+                    payload[at : at + len(middle)] != middle:
+                return None
+            return {"t": frame_type, "v": PROTOCOL_VERSION, "seq": seq,
+                    "link": payload[at + len(middle) :]}
+    return None
+
+
 def decode_payload(payload: bytes) -> dict[str, Any]:
     """A frame payload (without its length prefix) -> a validated frame."""
+    common = _decode_common(payload)
+    if common is not None:
+        return common
     _scan_cbor(payload)
     try:
         frame = decode(payload, max_size=len(payload))
@@ -247,12 +350,14 @@ def decode_payload(payload: bytes) -> dict[str, Any]:
 
 def encode_frame(frame: Mapping[str, Any], *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     """A frame -> its wire bytes (length prefix included). ``v`` is filled in when absent."""
-    full = {"v": PROTOCOL_VERSION, **frame}
-    validate_frame(full)
-    try:
-        payload = encode(full)
-    except EncodingError as exc:
-        raise FrameError(str(exc)) from None
+    payload = _encode_common(frame)
+    if payload is None:
+        full = {"v": PROTOCOL_VERSION, **frame}
+        validate_frame(full)
+        try:
+            payload = encode(full)
+        except EncodingError as exc:
+            raise FrameError(str(exc)) from None
     if len(payload) > max_frame_size:
         raise FrameError(f"frame of {len(payload)} bytes exceeds the limit of {max_frame_size}")
     return len(payload).to_bytes(HEADER_SIZE, "big") + payload

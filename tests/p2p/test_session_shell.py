@@ -29,14 +29,16 @@ class BrokenSeal:
 
 async def seat_zero(
     tmp_path: Path, agent: Any, definition: GameDefinition = GAME,
-    config: SessionConfig | None = None,
+    config: SessionConfig | None = None, store: GameStore | None = None,
 ) -> Session:
-    """Seat 0 of a three-seat relay race, alone (nobody else connects), ready to write."""
+    """Seat 0 of a three-seat relay race, alone (nobody else connects), ready to write (from
+    what ``store`` holds, if given: a resume)."""
     local = new_local_table(definition, {}, 3, SeededEntropy(b"shell"))
     seat = local.seats[0]
     genesis = local.genesis
-    store = GameStore.create(tmp_path, genesis.genesis.table, 0)
-    store.write_genesis(genesis)
+    if store is None:
+        store = GameStore.create(tmp_path, genesis.genesis.table, 0)
+        store.write_genesis(genesis)
     seat_file = SeatFile(game="relay", table=genesis.genesis.table, seat=0,
                          master=seat.context.master, memo={}, roster=[])
     roster = [RosterSeat(k.name, k.identity, k.table_key, k.beacon, "127.0.0.1", 1)
@@ -86,3 +88,33 @@ def test_a_persons_paced_answers_leave_no_sooner_than_the_answer_delay(tmp_path:
 
     trio.run(main)
     assert waited[0] >= 0.4
+
+
+def test_a_seat_that_resumes_where_it_signed_sends_the_remembered_record_without_deciding_again(
+    tmp_path: Path,
+) -> None:
+    """A record of ours is durable in own.cbor before it leaves, and its transcript copy may not
+    have reached the disk when the peer crashed: resumed at that place, the seat sends the
+    record it remembered, as it was, and its agent is not asked again (here it could not
+    answer)."""
+
+    async def main() -> None:
+        first = await seat_zero(tmp_path, RandomAgent(SeededEntropy(b"first")))
+        state = first.protocol.wants_turn()
+        assert state is not None
+        assert first.table_seat is not None
+        signed = first.table_seat.build(state, first.agent)
+        first.store.remember_own(signed.seq, signed.record.prev, signed.raw, {})
+        await first.listener.aclose()
+        first.store.close()  # the crash: own.cbor holds the record, the transcript does not
+
+        resumed = await seat_zero(tmp_path, BrokenSeal(), store=GameStore(first.store.folder))
+        assert resumed.store.load_transcript().records == ()
+        state = resumed.protocol.wants_turn()
+        assert state is not None
+        with trio.move_on_after(0.5):
+            await resumed._write_turn(state)
+        assert [r.raw for r in resumed.records] == [signed.raw]
+        await resumed.listener.aclose()
+
+    trio.run(main)

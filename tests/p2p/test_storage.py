@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 
 import pytest
@@ -37,6 +38,41 @@ def test_a_torn_last_record_is_cut_off_and_everything_before_it_is_kept(tmp_path
     assert transcript is not None
     assert transcript.records == tuple(local.records)
     assert store.transcript_path.read_bytes() == local.transcript.to_bytes()
+
+
+def test_a_record_of_ours_is_synced_once_in_own_cbor_and_reaches_the_transcript_with_the_next(
+    tmp_path, monkeypatch
+):
+    local = played(6)
+    records = local.records
+    store = GameStore.create(tmp_path, local.genesis.genesis.table, 0)
+    store.write_genesis(local.genesis)
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:  # the real fsync, counted by the file it made durable
+        synced.append(os.fstat(fd).st_ino)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    transcript, own = store.transcript_path, store.own_path
+    store.append(records[0])  # another seat's record: durable before it is acknowledged
+    mine = records[1]
+    store.remember_own(mine.seq, mine.record.prev, mine.raw, {"at": 2})
+    store.append(mine)  # ours: own.cbor holds it durably, so no second fsync
+    assert synced == [transcript.stat().st_ino, own.stat().st_ino]
+    store.append(records[2])  # the next record's fsync makes ours durable in the transcript too
+    assert synced[2:] == [transcript.stat().st_ino]
+    store.remember_own(records[3].seq, records[3].record.prev, records[3].raw, {"at": 4})
+    store.append(records[3])
+    store.save_seat(SeatFile(game="spies-and-lies", table=local.genesis.genesis.table, seat=0,
+                             master=b"\x02" * 32, memo={}, roster=[], finished=True))
+    assert synced[3:5] == [own.stat().st_ino, transcript.stat().st_ino]  # before the seat file
+    store.close()
+    assert transcript.read_bytes() == local.genesis.raw + b"".join(r.raw for r in records[:4])
+    loaded = GameStore(store.folder)
+    assert loaded.load_transcript().records == tuple(records[:4])
+    assert loaded.load_own()[1] == {"at": 4}
 
 
 def test_the_seat_file_is_private_and_round_trips(tmp_path):

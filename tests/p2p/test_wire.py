@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spycraft import PROTOCOL_VERSION
+from spycraft.p2p import frames as _frames  # noqa: F401  (the session's head frame is one pass)
 from spycraft.p2p.wire import (
     FRAME_SCHEMAS,
     MAX_FRAME_SIZE,
@@ -328,3 +329,55 @@ cbor_values = st.recursive(
 )
 def test_structured_garbage_raises_only_frame_error(frame: dict[str, Any]) -> None:
     check_only_frame_errors(framed(cbor2.dumps(frame, canonical=True)))
+
+
+# --- the one pass of a record's frames -------------------------------------------------------
+
+
+def _general_path(payload: bytes) -> dict[str, Any] | str:
+    """What the scan, the decoder and the schema make of ``payload``: the frame, or the refusal."""
+    from spycraft.crypto.encoding import decode
+    from spycraft.crypto.errors import EncodingError
+    from spycraft.p2p.wire import _scan_cbor, validate_frame
+
+    try:
+        _scan_cbor(payload)
+        return validate_frame(decode(payload, max_size=len(payload)))
+    except (FrameError, EncodingError):
+        return "refused"
+
+
+common_frames = st.one_of(
+    st.builds(lambda b: {"t": "record", "record": b}, st.binary(max_size=300)),
+    st.builds(lambda t, s, link: {"t": t, "seq": s, "link": link},
+              st.sampled_from(["ack", "head"]),
+              st.one_of(st.integers(0, 2**63 - 1), st.sampled_from([0, 23, 24, 255, 256, 65535,
+                                                                     65536, 2**32 - 1, 2**32])),
+              st.binary(min_size=32, max_size=32)),
+)
+
+
+@settings(max_examples=400)
+@given(common_frames, st.lists(st.integers(0, 10**6), max_size=3), st.integers(-3, 3))
+def test_records_acks_and_heads_decode_in_one_pass_exactly_as_the_general_path_does(
+    frame: dict[str, Any], flips: list[int], resize: int
+) -> None:
+    """The frames every record costs are encoded and decoded in one pass; on their bytes, and
+    on those bytes with bits flipped or cut or grown, the result is the general path's."""
+    wire = encode_frame(frame)
+    full = {"v": V, **frame}
+    assert wire[4:] == cbor2.dumps(full, canonical=True)
+    assert decode_payload(wire[4:]) == full
+    mutated = bytearray(wire[4:])
+    for flip in flips:
+        bit = flip % (8 * len(mutated))
+        mutated[bit // 8] ^= 1 << (bit % 8)
+    payload = bytes(mutated[:resize] if resize < 0 else mutated + bytes(resize))
+    expected = _general_path(payload)
+    try:
+        got: dict[str, Any] | str = decode_payload(payload)
+    except FrameError:
+        got = "refused"
+    assert got == expected
+    if isinstance(got, dict):
+        assert list(got) == list(expected)  # the same frame, field for field, in order
