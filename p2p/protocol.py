@@ -342,6 +342,9 @@ class PeerProtocol:
         self.links: dict[LinkId, PeerLink] = {}
         self.budgets: dict[int | None, tuple[Bucket, Bucket]] = {}  # seat -> resends, chat
         self.future: dict[int, tuple[SignedRecord, LinkId]] = {}
+        # the last record each link sent for the place after our head on another prev (a
+        # branch we may yet take by the order: its author sent it once, and may not again)
+        self._strays: dict[LinkId, SignedRecord] = {}
         self.reports: dict[tuple[int, Place | None], _Report] = {}
         # (seq, prev, seat): each seat's equivocation at a place that we proved to everyone
         self.reported: set[tuple[int, bytes, int]] = set()
@@ -436,6 +439,7 @@ class PeerProtocol:
     def link_down(self, link: LinkId) -> None:
         self.links.pop(link, None)
         self._forget_future_of(link)
+        self._strays.pop(link, None)
         if self._held is not None and self._held[2] == link:
             self._held = None
 
@@ -716,6 +720,16 @@ class PeerProtocol:
             self._release_future(now)
         return False
 
+    def _stray(self, link: LinkId, signed: SignedRecord) -> None:
+        """A verified record of a branch we do not hold (it differs at or before its place):
+        its sender holds it, and if the order takes us to that branch it may be our next record,
+        which its author sent once and may never send again. Kept, one per link (the last), and
+        taken when it is the record after our head (``_release_future``); its sender is asked
+        for the rest if it does not come."""
+        peer = self.links[link]
+        peer.claimed = max(peer.claimed, signed.seq)
+        self._strays[link] = signed
+
     def _verified(self, link: LinkId, signed: SignedRecord) -> bool:
         try:
             verify_record_signature(signed, self.seats[signed.seat].identity)
@@ -774,6 +788,13 @@ class PeerProtocol:
             signed, sender = self.future.pop(seq)
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
+        for link, stray in list(self._strays.items()):
+            if self._held is None and stray.seq == self.head + 1 and (
+                stray.record.prev == self.state.link and link in self.links
+            ):
+                del self._strays[link]  # the order took us to its branch: it is the next record
+                self._on_record(link, stray, (), now)
+                return
 
     def _accept(self, signed: SignedRecord, now: float, sender: LinkId | None) -> bool:
         """Engine, then memory; the Store action makes it durable. Raises RecordError. A claim
@@ -845,8 +866,7 @@ class PeerProtocol:
             # conflict rule settles it there, one record at a time backwards if need be. It
             # holds this record: if the order takes us to its branch, we ask it for this one
             # (it sent it once, and may never send it again).
-            peer = self.links[link]
-            peer.claimed = max(peer.claimed, signed.seq)
+            self._stray(link, signed)
             self._resend(link, self.head, now, single=True)
             return
         if isinstance(error, BadSignature) or (
@@ -1031,6 +1051,7 @@ class PeerProtocol:
         mine = self.records[seq - 1]
         if theirs.record.prev != mine.record.prev:
             # We differ earlier: show them our record one place back, until prevs agree.
+            self._stray(link, theirs)
             if seq > 1:
                 self._resend(link, seq - 1, now, single=True)
             return

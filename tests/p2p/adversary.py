@@ -358,10 +358,11 @@ def play(seed: int, table: Table | None = None, strategy: Strategy | None = None
         return False
 
     net.on_frame = watch
-    while net.now < LIMIT:  # finished, and still finished once the last frames are in
-        net.run(LIMIT, stop=net.all_honest_finished)
+    while net.now < LIMIT:  # finished, and still finished once the last frames are in, with
+        net.run(LIMIT, stop=net.all_honest_finished)  # no peer rolled back meanwhile (its new
+        rewrites = [p.rewrites for p in net.honest()]  # head has yet to go round)
         net.settle(2 * REDIAL + 1)
-        if net.all_honest_finished():
+        if net.all_honest_finished() and rewrites == [p.rewrites for p in net.honest()]:
             break
     bounded(net)
     return net, coalition

@@ -242,3 +242,23 @@ def test_found_a_next_record_dropped_as_another_branch_and_never_sent_again():
     another branch now counts as its sender's word that it holds it, so once the order takes us
     there, we ask."""
     replayed(103893)
+
+
+def test_found_a_next_record_offered_at_a_place_we_held_otherwise_and_lost_by_a_rollback():
+    """Tools/adversary.py, seed 104855 (a public team at four, the cheaters seats 1 and 3, seat 2
+    a person who thinks 3.9 of its 5 seconds): honest seat 0 sent seat 2 its record 6 while seat
+    2 still held a branch of the cheater's from record 5, so record 6 was a conflict on another
+    prev and was answered, not kept; seat 2 then took seat 0's record 5 by the order, asked the
+    cheaters for record 6 (they said they held it and sent nothing) and learned of it four
+    seconds late. A verified record of a branch we do not hold is now kept (one per link) and
+    taken as soon as the order takes us to that branch."""
+    replayed(104855)
+
+
+def test_found_a_switch_at_the_end_of_the_run_before_its_head_went_round():
+    """Tools/adversary.py, seed 106581 (three seats, one cheater): the cheater wrote a second
+    result late, with the smaller bytes; one honest peer switched to it just as the run's
+    settling ended, so its new head never reached the other, which the check took for a fork.
+    The run now settles until no honest peer rolled back meanwhile (the peers converge as soon
+    as heads go round: the harness stopped too early, not the protocol)."""
+    replayed(106581)
