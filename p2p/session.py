@@ -740,8 +740,9 @@ class Session:
 
     async def _linger(self) -> None:
         """Give the others time to receive the last record: until every link confirmed it
-        (``linger`` seconds at most) and, with ``linger_for_absent``, every seat (a turn
-        timeout at most); nothing to wait for if we stopped unfinished. A result that another
+        (``linger`` seconds at most, from when it came up if later) and, with
+        ``linger_for_absent``, every seat (a turn timeout at most); nothing to wait for if we
+        stopped unfinished. A result that another
         outranks while we linger (a late writer's, then the seat's own) is a new end: the
         waits start again for it, and what a seat confirmed before the rollback counts no more
         (before, the peers that switched left at once and a seatless host kept the other)."""
@@ -753,16 +754,27 @@ class Session:
                 end, head, start = self.state.link, self.state.seq, trio.current_time()
                 awaited = self._awaited()
             waiting = False
+            now = trio.current_time()
             for link in self.links.values():
                 peer = self.protocol.links.get(link.id)
                 if link.closed or peer is None:
                     continue
                 self._note_holds(link)
-                waiting = waiting or peer.acked < head
-            elapsed = trio.current_time() - start
+                # A link that came up while we linger gets ``linger`` seconds of its own: a
+                # seat back just before our wait for it ran out (the chaos run: a laptop off
+                # the LAN past its claim linked as the other seat left, and they never
+                # exchanged the branches that would have made them agree).
+                waiting = waiting or (peer.acked < head and
+                                      now - max(start, link.since) < self.config.linger)
+            elapsed = now - start
             missing = self.config.linger_for_absent and elapsed < self.config.turn_timeout and \
                 any(self._holds.get(seat, 0) < head for seat in awaited)
-            if not missing and (not waiting or elapsed >= self.config.linger):
+            # and never past one ``linger`` beyond the longest wait (a peer that links again
+            # and again cannot keep us)
+            bound = self.config.linger + max(
+                self.config.linger, self.config.turn_timeout if self.config.linger_for_absent
+                else 0.0)
+            if (not missing and not waiting) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))
             await trio.sleep(0.05)

@@ -77,6 +77,35 @@ def two_branches() -> tuple[LocalTable, list[Identity], list[bytes], Branch, Bra
     return local, identities, masters, zeros, list(local.records)
 
 
+async def sessions(tmp: Path, local: LocalTable, identities: list[Identity], masters: list[bytes],
+                   zeros: Branch, ones: Branch) -> tuple[Session, tuple[Session, Session]]:
+    """The seatless host holding seat 1's branch, seat 0 holding its own and seat 1 its own,
+    each with a loopback listener; bot peers' and a host's config (``linger_for_absent``). The
+    host dials both seats, seat 0 dials seat 1."""
+    listeners = [(await trio.open_tcp_listeners(0, host="127.0.0.1"))[0] for _ in range(3)]
+    roster = [RosterSeat(k.name, k.identity, k.table_key, k.beacon, "127.0.0.1",
+                         listeners[i].socket.getsockname()[1])
+              for i, k in enumerate(local.genesis.genesis.seats)]
+    table = local.genesis.genesis.table
+
+    def session(seat: int | None, records: Branch, identity: Identity, master: bytes,
+                listener: trio.SocketListener, dial: list[int]) -> Session:
+        store = GameStore.create(tmp / f"home{seat}", table, seat)
+        store.write_genesis(local.genesis)
+        store.append(*records)
+        seat_file = SeatFile(game="confusion", table=table, seat=seat, master=master, memo={},
+                             roster=[r.to_cbor() for r in roster])
+        return Session(definition=local.definition, genesis=local.genesis, roster=roster,
+                       seat=seat, identity=identity, master=master, store=store,
+                       seat_file=seat_file, listener=listener, records=tuple(records),
+                       config=SessionConfig(linger=2, linger_for_absent=True), dial=dial)
+
+    host = session(None, ones, Identity(SeededEntropy(b"host").take(32)), b"\0" * 32,
+                   listeners[2], [0, 1])
+    return host, (session(0, zeros, identities[0], masters[0], listeners[0], [1]),
+                  session(1, ones, identities[1], masters[1], listeners[1], []))
+
+
 def test_a_seatless_host_holding_a_claim_waits_for_the_accused_and_takes_its_branch(
     tmp_path: Path,
 ) -> None:
@@ -86,28 +115,7 @@ def test_a_seatless_host_holding_a_claim_waits_for_the_accused_and_takes_its_bra
     assert len(zeros) - fork > len(ones) - fork >= 3  # seat 0's branch forks before the host's head
 
     async def main() -> None:
-        listeners = [(await trio.open_tcp_listeners(0, host="127.0.0.1"))[0] for _ in range(3)]
-        roster = [RosterSeat(k.name, k.identity, k.table_key, k.beacon, "127.0.0.1",
-                             listeners[i].socket.getsockname()[1])
-                  for i, k in enumerate(local.genesis.genesis.seats)]
-        table = local.genesis.genesis.table
-
-        def session(seat: int | None, records: Branch, identity: Identity,
-                    master: bytes, listener: trio.SocketListener) -> Session:
-            store = GameStore.create(tmp_path / f"home{seat}", table, seat)
-            store.write_genesis(local.genesis)
-            store.append(*records)
-            seat_file = SeatFile(game="confusion", table=table, seat=seat, master=master,
-                                 memo={}, roster=[r.to_cbor() for r in roster])
-            return Session(definition=local.definition, genesis=local.genesis, roster=roster,
-                           seat=seat, identity=identity, master=master, store=store,
-                           seat_file=seat_file, listener=listener, records=tuple(records),
-                           config=SessionConfig(linger=2, linger_for_absent=True),
-                           dial=[] if seat is not None else [0, 1])
-
-        host_identity = Identity(SeededEntropy(b"host").take(32))
-        host = session(None, ones, host_identity, b"\0" * 32, listeners[2])
-        seat0 = session(0, zeros, identities[0], masters[0], listeners[0])
+        host, (seat0, _) = await sessions(tmp_path, local, identities, masters, zeros, ones)
         assert host.finished and seat0.finished
         async with trio.open_nursery() as nursery:
             nursery.start_soon(host.run)
@@ -160,3 +168,24 @@ def test_a_host_linked_to_the_seat_whose_claim_lost_follows_it_to_the_branch_tha
     wires.run()
     assert seat1.records == seat0.records == zeros
     assert host.records == zeros and host.finished
+
+
+def test_a_seat_back_just_before_the_others_wait_for_it_ends_gets_the_time_to_agree(
+    tmp_path: Path,
+) -> None:
+    """The chaos run's next find: seat 1 waited a turn timeout after its claim for seat 0 to
+    confirm it, seat 0 (off the LAN past its own claim) linked just before that ran out, and
+    seat 1 left before they exchanged branches (two transcripts). A link that comes up while we
+    linger now gets ``linger`` seconds of its own. (On loopback the exchange is quick enough
+    that this passed before too; on a loaded lab LAN it did not: this holds the outcome.)"""
+    local, identities, masters, zeros, ones = two_branches()
+
+    async def main() -> None:
+        _, (seat0, seat1) = await sessions(tmp_path, local, identities, masters, zeros, ones)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(seat1.run)
+            await trio.sleep(TIMEOUT_MS / 1000 - 0.1)  # seat 1's wait for seat 0 nearly over
+            nursery.start_soon(seat0.run)
+        assert seat1.records == seat0.records == zeros
+
+    trio.run(main)
