@@ -856,8 +856,9 @@ class PeerProtocol:
     ) -> None:
         if isinstance(error, ChainBroken):
             # Not a lie: the sender is on another branch. Show it our head record; the
-            # conflict rule settles it there, one record at a time backwards if need be.
-            self._resend(link, self.head, now, single=True)
+            # conflict rule settles it there, one record at a time backwards if need be (an
+            # observer tells its head instead, ``_show_ours``).
+            self._show_ours(link, self.head, now)
             return
         if isinstance(error, BadSignature) or (
             isinstance(error, MalformedRecord) and not self._signed_by_its_seat(signed)

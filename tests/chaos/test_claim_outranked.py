@@ -189,3 +189,27 @@ def test_a_seat_back_just_before_the_others_wait_for_it_ends_gets_the_time_to_ag
         assert seat1.records == seat0.records == zeros
 
     trio.run(main)
+
+
+def test_a_host_that_took_the_accused_record_takes_the_claim_its_seats_settled() -> None:
+    """The long chaos run, table 46: the host and seat 0 slept on one laptop; the host held
+    seat 0's record at a place where seat 1, which never got it, had claimed seat 0 absent and
+    built the result on it (which seat 0 took once awake: a result settles its branch). Seat 1's
+    records after its claim do not follow the host's head, so the host was shown a broken chain;
+    an observer cannot answer with its record, and it waited alone, then stopped unfinished."""
+    local, _, _, zeros, ones = two_branches()
+    fork = next(i for i, (a, b) in enumerate(zip(zeros, ones)) if a != b)
+    table = local.definition.table()
+    host = PeerProtocol(table=table, genesis=local.genesis, seat=None,
+                        records=tuple(zeros[:fork + 1]))
+    seat1 = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[1],
+                         records=tuple(ones[:fork + 1]))
+    wires = Wires([host, seat1])
+    wires.link(0, 1)  # seat 1 shows its claim alone: it does not stand against the record
+    wires.run()
+    assert host.records == zeros[:fork + 1]
+    for signed in ones[fork + 1:]:  # seat 1 builds its final and the result on its claim
+        wires.send(1, seat1.submit(signed, wires.now))
+        wires.run()
+    assert seat1.records == ones and seat1.finished
+    assert host.records == ones and host.finished
