@@ -1033,9 +1033,20 @@ class Table:
             closed = seen[seq - 1] if seq - 1 < len(seen) else self.ended or now()
             seat = by_seat.get(accused)
             why = self.unreachable(seat, opened - 2.0, closed) if seat else []
+            # A claim (one party's word: every abandon at two seats, or one the result names
+            # as claimed by its writer) makes no side lose; written by a seat that was itself
+            # cut off, it is the rules' answer to a LAN that split the table (docs/rulings.md).
+            claimer = by_seat.get(signed.seat)
+            claim = self.players == 2 or f"claimed by seat {signed.seat}" in str(
+                records[-1].record.body if records[-1].record.kind == "result" else "")
+            cut_off = self.unreachable(claimer, opened - 2.0, closed) if claim and claimer else []
             if why:
                 self.notes.append(f"seat {accused} declared absent at record {seq} "
                                   f"({', '.join(why)})")
+            elif cut_off:
+                self.notes.append(f"seat {accused} claimed absent at record {seq} by seat "
+                                  f"{signed.seat}, itself cut off ({', '.join(cut_off)}): a "
+                                  f"claim, no side loses")
             else:
                 self.failures.append(f"seat {accused} declared absent at record {seq} though "
                                      f"reachable from {opened - self.started:.1f} s to "

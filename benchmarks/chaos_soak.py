@@ -17,6 +17,7 @@ data folder and the game's result, which the runner reads from the log.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -45,12 +46,27 @@ def identity() -> Identity:
     return Identity(path.read_bytes())
 
 
-def measure() -> dict[str, int]:
+LIVE = ("Session", "PeerProtocol", "SignedRecord", "TableState", "Link")
+"""Classes whose live instances each line counts (after a collection): a game's objects that
+outlive it show as a count that grows from game to game."""
+
+
+def live() -> dict[str, int]:
+    gc.collect()
+    counts = dict.fromkeys(LIVE, 0)
+    for obj in gc.get_objects():
+        name = type(obj).__name__
+        if name in counts:
+            counts[name] += 1
+    return counts
+
+
+def measure() -> dict[str, Any]:
     status = Path("/proc/self/status").read_text()
     found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
     size = sum(p.stat().st_size for p in data_dir().rglob("*") if p.is_file())
     return {"rss": int(found.group(1)) * 1024 if found else 0,
-            "fds": len(os.listdir("/proc/self/fd")), "data_bytes": size}
+            "fds": len(os.listdir("/proc/self/fd")), "data_bytes": size, "live": live()}
 
 
 def report(game: int, started: float, session: Session) -> None:

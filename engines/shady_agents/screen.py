@@ -383,7 +383,7 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
     if kind in ("fraud", "abandon"):
         old_f = getattr(before, "forfeits", ())
         new_f = getattr(after, "forfeits", ())
-        gone = [f[0] for f in new_f[len(old_f):]]
+        gone = list(new_f[len(old_f):])  # the seats that forfeited with this record
         text = forfeit_story(kind, f"seat {seat}", seat_list(gone), len(gone) > 1)
         return Event(seq, sentence(text),
                      why="a seat that cheats or leaves loses the game for its team", tone="bad")

@@ -66,12 +66,22 @@ def test_a_seat_that_walks_away_after_seeing_its_role_loses_it_for_its_side_in_w
         f"Seat {gone} walked away after seeing its role: {side} won" in end.detail, end.detail
 
 
+def after(records: int) -> Any:
+    """An ``until`` for ``abandoned``: the turn after ``records`` records."""
+    turns = iter(range(records))
+    return lambda turn: next(turns, None) is None
+
+
 def test_the_history_tells_an_abandon_as_a_seat_that_ran_out_of_time():
+    """In every game (Shady Agents' story unpacked each forfeit as (seat, seq, reason) after the
+    state came to list seats: a host narrating an abandon crashed, found by the chaos run)."""
     from spycraft.cli.app.picture import Painter
 
     for game, players, until in (
             ("resistance", 5, lambda turn: turn.kinds == ("vote_commit",)),
-            ("spies-and-lies", 2, lambda turn: turn.kinds == ("guess",))):
+            ("spies-and-lies", 2, lambda turn: turn.kinds == ("guess",)),
+            ("shady-agents", 4, after(12)), ("spynet", 4, after(12)),
+            ("confusion", 2, after(12))):
         local, gone = abandoned(game, players, until)
         painter = Painter(local.definition)
         states = [local.table.start(local.genesis)]
@@ -80,6 +90,7 @@ def test_the_history_tells_an_abandon_as_a_seat_that_ran_out_of_time():
         i = next(i for i, r in enumerate(local.records) if r.record.kind == "abandon")
         event = painter.tell(states[i], local.records[i], states[i + 1])
         assert event is not None
-        who = f"Seat {gone}" if game == "resistance" else ("Red", "Blue")[gone]
-        assert event.text == f"{who} ran out of time and is declared absent by a majority: " \
-                             f"it forfeits", event.text
+        sides = {"spies-and-lies": ("Red", "Blue"), "confusion": ("White", "Red")}
+        who = sides[game][gone] if game in sides else f"Seat {gone}"
+        assert event.text.startswith(f"{who} ran out of time and is declared absent by a "
+                                     f"majority: it forfeits"), event.text
