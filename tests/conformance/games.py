@@ -171,6 +171,19 @@ class Recording:
         return self.bot.decide(decision)
 
 
+class Recorder:
+    """A bot that keeps every decision it is shown and its answer (``asked``)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.asked: list[tuple[Decision, int]] = []
+
+    def decide(self, decision: Decision) -> int:
+        choice = self.agent.decide(decision)
+        self.asked.append((decision, choice))
+        return choice
+
+
 def live_steps(local: LocalTable, agents: list[Any]) -> tuple[Any, ...]:
     """Play ``local`` to its end: (state before, record, state after, every seat's view right
     after it), the views taken live (a seat's view of an old state read later would know what it

@@ -30,13 +30,13 @@ from hypothesis import strategies as st
 from spycraft.cli.main import main
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines import bots, registry
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Decision
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.game import GameSeat
 from spycraft.engines.local import new_local_table
 from spycraft.engines.seat import table_key_secret
 
-from .games import CONFIGS, SMALLEST, Config
+from .games import CONFIGS, SMALLEST, Config, Recorder
 
 # Decisions of seeded heuristic games (seed 1, SeededEntropy(1) for the table and bot i on
 # child "bot/i"), (seat, kind, label chosen) per line, as the heuristic bots make them on main
@@ -49,18 +49,6 @@ PINNED = {
     "spynet-2": "04a9f063006959fb",
 }
 
-
-class Recorder:
-    """A bot that keeps every decision it is shown and its answer."""
-
-    def __init__(self, bot: Agent) -> None:
-        self.bot = bot
-        self.asked: list[tuple[Decision, int]] = []
-
-    def decide(self, decision: Decision) -> int:
-        choice = self.bot.decide(decision)
-        self.asked.append((decision, choice))
-        return choice
 
 
 def test_every_game_offers_easy_normal_and_expert_and_normal_is_its_heuristic() -> None:

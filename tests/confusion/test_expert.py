@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.confusion import GAME
 from spycraft.engines.confusion import model as C
 from spycraft.engines.confusion.board import SPIES
@@ -24,19 +23,10 @@ from spycraft.engines.confusion.movement import TYPE_IDS
 from spycraft.engines.confusion.simulation import Deal, play
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.local import new_local_table
+from tests.conformance.games import Recorder
 
 LEVELS = ("random", "easy", "normal", "expert")
 
-
-class Recorder:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.asked: list[tuple[Decision, int]] = []
-
-    def decide(self, decision: Decision) -> int:
-        choice = self.agent.decide(decision)
-        self.asked.append((decision, choice))
-        return choice
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

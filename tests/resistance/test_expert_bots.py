@@ -17,25 +17,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.resistance import GAME
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.belief import Belief, Tracker, hypotheses
 from spycraft.engines.resistance.simulation import Deal, play
 from spycraft.engines.resistance.view import Knowledge, SeatView
+from tests.conformance.games import Recorder
 
 LEVELS = ("easy", "normal", "expert")
 
-
-class Recorder:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.asked: list[tuple[Decision, int]] = []
-
-    def decide(self, decision: Decision) -> int:
-        choice = self.agent.decide(decision)
-        self.asked.append((decision, choice))
-        return choice
 
 
 def game_of(n: int, options: dict[str, bool], seed: int,

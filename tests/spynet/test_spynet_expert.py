@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from spycraft.crypto.entropy import SeededEntropy
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Decision
 from spycraft.engines.local import new_local_table
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.bots import BOTS
@@ -30,17 +30,7 @@ from spycraft.engines.spynet.expert import (
 )
 from spycraft.engines.spynet.simulation import Deal, Simulation, deal_of, same_view
 from spycraft.engines.spynet.view import SeatView
-
-
-class Recorder:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.asked: list[tuple[Decision, int]] = []
-
-    def decide(self, decision: Decision) -> int:
-        choice = self.agent.decide(decision)
-        self.asked.append((decision, choice))
-        return choice
+from tests.conformance.games import Recorder
 
 
 def agents(seed: int, levels: list[str]) -> list[Recorder]:
