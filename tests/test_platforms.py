@@ -295,11 +295,18 @@ def test_every_command_refuses_an_interface_not_on_this_machine_in_one_line(
         assert len(done.stderr.strip().splitlines()) == 1
 
 
+def _interruptible() -> None:
+    """Ctrl-C at its default in the child, as a shell starts a program (a suite run in the
+    background ignores SIGINT, and children inherit it). POSIX only, like preexec_fn."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_a_lan_command_in_one_line(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "spycraft", "tables", "--interface", "127.0.0.1"], cwd=ROOT,
         env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path), PYTHONUNBUFFERED="1"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_interruptible if os.name == "posix" else None,  # noqa: PLW1509
     )
     try:
         assert process.stdout is not None

@@ -36,9 +36,17 @@ def unwrapped(text: str, width: int = 80) -> str:
     return "\n".join(whole)
 
 
+def interruptible() -> None:
+    """In the child: Ctrl-C at its default, as a terminal's shell starts a program. A suite run
+    in the background (``cmd &`` in a shell without job control) ignores SIGINT, and a child
+    inherits that: the person's Ctrl-C would then be lost on its way, not in spycraft."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _own_terminal() -> None:
     """In the child: a session of its own whose controlling terminal is the pseudo-terminal on
     its standard input, as in a terminal window (so the tty turns Ctrl-C into SIGINT)."""
+    interruptible()
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
@@ -65,7 +73,8 @@ class Person:
             with open(self.log, "ab") as out:
                 self.process = subprocess.Popen(command, cwd=ROOT, env=env,
                                                 stdin=subprocess.PIPE, stdout=out,
-                                                stderr=subprocess.STDOUT)
+                                                stderr=subprocess.STDOUT,
+                                                preexec_fn=interruptible)  # noqa: PLW1509
 
     def output(self) -> str:
         if self.master is None:
