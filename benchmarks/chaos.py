@@ -631,8 +631,8 @@ class Table:
             return r.finished
         if r.finished:
             return False
-        if fault.moment in PHASES:
-            return bool(r.records) and r.records[-1][0] in PHASES[fault.moment]
+        if fault.moment in PHASES:  # the phase began: the runner may see it only after a poll
+            return any(record[0] in PHASES[fault.moment] for record in r.records)  # that missed it
         return r.count >= max(1, int(fault.fraction * TYPICAL_RECORDS[self.game]))
 
     def victim(self, fault: Fault) -> Seat:
