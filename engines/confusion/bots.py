@@ -38,7 +38,7 @@ from collections.abc import Callable
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.bots import levels
-from spycraft.engines.confusion import model, notebook
+from spycraft.engines.confusion import notebook, worth
 from spycraft.engines.confusion.board import Side, line, side_of
 from spycraft.engines.confusion.expert import expert_bot
 from spycraft.engines.confusion.model import Game
@@ -145,24 +145,7 @@ class HeuristicBot:
     def _token(self, decision: Decision, view: SeatView) -> list[float]:
         g, side = view.game, self._side(view)
         page = notebook.page(g.log, side)
-        bc = g.board.briefcase
-        scores = []
-        for token, spies in decision.options:
-            score = 0.0
-            if token == "none":
-                score = 1.0
-            elif token == "reveal":
-                where = g.board.position(spies[0])
-                near = where is not None and max(abs(where.x - bc.x), abs(where.y - bc.y)) <= 2
-                score = 1.5 if near and len(page.of(spies[0])) > 3 else 0.0
-            elif token == "double":
-                score = 2.0 if g.turn_no > 10 else 0.0
-            elif token == "swap":
-                swapped = model.use_token(g, "swap", spies)
-                won = swapped.outcome is not None and swapped.outcome.winner == side
-                score = 5.0 if won else 0.0
-            scores.append(score)
-        return scores
+        return worth.token_scores(g, decision.options, side, lambda spy: len(page.of(spy)))
 
 
 class EasyBot:

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Decision
-from spycraft.engines.confusion import model, notebook
+from spycraft.engines.confusion import notebook, worth
 from spycraft.engines.confusion.board import (
     LETTERS,
     Side,
@@ -318,23 +318,6 @@ class ExpertBot:
     def _token(self, options: Sequence[tuple[str, tuple[str, ...]]], view: SeatView
                ) -> list[float]:
         g, me = view.game, self.side
-        bc = g.board.briefcase
-        scores = []
-        for token, spies in options:
-            score = 0.0
-            if token == "none":
-                score = 1.0
-            elif token == "reveal":
-                where = g.board.position(spies[0])
-                near = where is not None and max(abs(where.x - bc.x), abs(where.y - bc.y)) <= 2
-                index = LETTERS.index(spies[0][2])
-                score = 1.5 if near and g.candidates[me][index].bit_count() > 3 else 0.0
-            elif token == "double":
-                score = 2.0 if g.turn_no > 10 else 0.0
-            elif token == "swap":
-                swapped = model.use_token(g, "swap", spies)
-                won = swapped.outcome is not None and swapped.outcome.winner == me
-                score = 5.0 if won else 0.0
-            scores.append(score)
-        return scores
+        return worth.token_scores(
+            g, options, me, lambda spy: g.candidates[me][LETTERS.index(spy[2])].bit_count())
 

@@ -4,6 +4,8 @@ the nearest spy of each side to it and the spies left; and the position after a 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from spycraft.engines.confusion.board import (
     SIDE_PREFIXES,
     SIZE,
@@ -14,7 +16,7 @@ from spycraft.engines.confusion.board import (
     opp,
     side_of,
 )
-from spycraft.engines.confusion.model import Game
+from spycraft.engines.confusion.model import Game, use_token
 from spycraft.engines.confusion.movement import Announcement, movement_type
 
 WIN = 10_000.0
@@ -81,3 +83,29 @@ def yes_share(candidates: tuple[str, ...], move: Line) -> float:
         return 0.5
     yes = sum(0.5 if t == "DA" else float(movement_type(t).allows(move)) for t in candidates)
     return yes / len(candidates)
+
+
+def token_scores(g: Game, options: Sequence[tuple[str, tuple[str, ...]]], side: Side,
+                 candidates: Callable[[str], int]) -> list[float]:
+    """What each token choice is worth to ``side`` (both bot levels): keeping it (1), a reveal
+    of a spy near the briefcase whose type is still open (``candidates``: how many types it may
+    still be; 1.5), a double move late in the game (2), a swap that wins at once (5)."""
+    bc = g.board.briefcase
+    scores = []
+    for token, spies in options:
+        score = 0.0
+        if token == "none":
+            score = 1.0
+        elif token == "reveal":
+            where = g.board.position(spies[0])
+            near = where is not None and max(abs(where.x - bc.x), abs(where.y - bc.y)) <= 2
+            score = 1.5 if near and candidates(spies[0]) > 3 else 0.0
+        elif token == "double":
+            score = 2.0 if g.turn_no > 10 else 0.0
+        elif token == "swap":
+            swapped = use_token(g, "swap", spies)
+            won = swapped.outcome is not None and swapped.outcome.winner == side
+            score = 5.0 if won else 0.0
+        scores.append(score)
+    return scores
+
