@@ -36,7 +36,8 @@ Theory of operation
   bucket per seat, kept across its links (one shared by all observers), so a peer that connects
   again gets no fresh budget; requests we send are rate-limited. A peer that floods, fakes acks
   or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or forged frame
-  closes its link. Fraud reports are one per culprit and place, votes one per seat, claims held one.
+  closes its link. Fraud reports and bans are one per culprit and place (however many pairs
+  it signs for one place), votes one per seat, claims held one.
 * **Conflicts.** Two valid records for one place (same seq, same prev). If one seat signed both,
   that is *equivocation* (below). Otherwise the *order* decides, the same at every peer that
   knows the same signed records (``_decide``), in this order:
@@ -47,7 +48,8 @@ Theory of operation
      distinct seats other than R's author (a result is settled by itself: two results of one
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
-  2. Half of a proven equivocation never takes a place (the evidence goes to every link, so
+  2. Half of a proven equivocation (any record its seat signed for the place where it signed
+     two) never takes a place (the evidence goes to every link, so
      every peer learns it, and to a peer that offers a half, before any proof: it may have been
      away, or have been sent another pair of that seat for that place); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
@@ -314,6 +316,11 @@ class _Report:
 Replayed = list[tuple[SignedRecord, TableState[Any]]]
 
 
+def _ban_key(signed: SignedRecord) -> tuple[int, bytes, int]:
+    """(seq, prev, seat): a place and a seat that may have equivocated there."""
+    return (signed.seq, signed.record.prev, signed.seat)
+
+
 class PeerProtocol:
     def __init__(
         self,
@@ -349,9 +356,13 @@ class PeerProtocol:
         # (seq, prev, seat): each seat's equivocation at a place that we proved to everyone
         self.reported: set[tuple[int, bytes, int]] = set()
         self.proven: dict[int, tuple[bytes, bytes]] = {}  # each culprit's first equivocation
-        # both records of each equivocation we know, each with the pair that proves it (the
-        # knowledge of rule 2, sent with a proof to a peer that offers a banned half)
-        self.banned: dict[bytes, tuple[bytes, bytes]] = {}
+        # each place where a seat equivocated, with the first pair that proves it: every
+        # record of that seat for that place is a banned half (the knowledge of rule 2, sent
+        # with a proof to a peer that offers one), bounded by our chain's places and seats
+        # however many pairs a cheater signs for one place
+        self.banned: dict[tuple[int, bytes, int], tuple[bytes, bytes]] = {}
+        # the banned halves a quorum built on, which took their place all the same
+        self._adopted: set[bytes] = set()
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
         # a record the engine rejected that the expected seat did sign for the place
         self.lies: dict[Place, SignedRecord] = {}
@@ -699,7 +710,7 @@ class PeerProtocol:
         if record.seq > self.head + 1:
             self._buffer(link, signed, now)
             return False
-        if signed.raw in self.banned:
+        if self._banned(signed):
             # Half of an equivocation we rolled back: the fraud record takes its place, unless
             # the branch it heads shows that a quorum had built on it. Its sender may hold it
             # without the pair that bans it: it is shown the pair.
@@ -774,7 +785,7 @@ class PeerProtocol:
             signed, sender = self.future.pop(self.head + 1)
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
-            if signed.raw in self.banned:
+            if self._banned(signed):
                 continue
             try:
                 accepted = self._accept(signed, now, sender)
@@ -1017,7 +1028,7 @@ class PeerProtocol:
         proof = max((i + 2 for i in facts if i is not None), default=1)
         if (settled_mine is None) != (settled_theirs is None):
             return settled_theirs is not None, proof
-        banned_mine, banned_theirs = mine.raw in self.banned, theirs.raw in self.banned
+        banned_mine, banned_theirs = self._banned(mine), self._banned(theirs)
         if banned_mine != banned_theirs:
             return banned_mine, proof  # half of a proven equivocation never takes a place
         if (dead_mine is None) != (dead_theirs is None):
@@ -1114,10 +1125,15 @@ class PeerProtocol:
         """The pair that bans ``signed``, if we know one, to the peer that offered it (rule 2:
         the pair went to every link once, but that peer may have been away, or been sent
         another pair of the culprit's for that place, the one sent on), paid from its budget."""
-        evidence = self.banned.get(signed.raw)
+        evidence = self.banned.get(_ban_key(signed)) if self._banned(signed) else None
         peer = self.links.get(link)
         if evidence is not None and peer is not None and peer.spend(sum(map(len, evidence)), now):
             self._send(link, {"t": "evidence", "records": list(evidence)})
+
+    def _banned(self, signed: SignedRecord) -> bool:
+        """Whether ``signed`` is half of a proven equivocation (its seat signed two records for
+        its place), and no quorum built on it."""
+        return _ban_key(signed) in self.banned and signed.raw not in self._adopted
 
     def _adopt_banned(self, link: LinkId, branch: list[SignedRecord], now: float) -> bool:
         """Take a branch headed by a banned half if a quorum built on it (True)."""
@@ -1127,7 +1143,7 @@ class PeerProtocol:
             return False
         if self._settled(branch[0], [signed for signed, _ in replayed[1:]]) is None:
             return False
-        self.banned.pop(branch[0].raw, None)
+        self._adopted.add(branch[0].raw)
         self._switch(branch[0].seq, replayed, now)
         return True
 
@@ -1177,13 +1193,9 @@ class PeerProtocol:
             for other in self.links:
                 self._send(other, frame)
         self.proven.setdefault(culprit, evidence)
-        learned = False
-        for raw in evidence:  # every peer that knows the pair bans it (rule 2)
-            if raw not in self.banned:
-                self.banned[raw] = evidence
-                learned = True
-        if learned:  # what we decided without knowing the ban may be decided otherwise now
-            self._decided.clear()
+        if pair not in self.banned:  # every peer that knows a pair bans the place's (rule 2)
+            self.banned[pair] = evidence
+            self._decided.clear()  # what we decided without knowing it may go otherwise now
         if seq <= self.head and self.records[seq - 1].raw in evidence:
             mine = self.records[seq - 1]
             theirs = b if mine.raw == a.raw else a

@@ -118,6 +118,39 @@ def test_evidence_for_a_place_held_by_another_record_changes_nothing():
     assert all(kept >= frauds[0].seq - 1 for _, kept in rollbacks), rollbacks
 
 
+def test_a_flood_of_equivocation_pairs_for_one_place_keeps_one_ban_and_bans_every_half():
+    """red25 (B2): a cheater signs 400 distinct pairs for the place after the head and sends
+    them as evidence. Each is a real equivocation, so its link stays open; but every peer keeps
+    one ban for that seat and place, whatever the count, and that ban refuses a third record of
+    the seat for the place that no pair named. The equivocation is proven once."""
+    net = SimNet(3, seed=12)
+    flooded: list[SignedRecord] = []
+
+    def cheat(net: SimNet, peer: Peer, state: Any) -> bool:
+        turn = peer.protocol.table.expect(state)
+        if flooded or turn is None or turn.seat != peer.index or state.seq < 2:
+            return False
+        for i in range(400):
+            pad = {"pad": i.to_bytes(4, "big") * 500}
+            one = peer.seat.sign(state, "leg", {"value": 1, **pad})
+            two = peer.seat.sign(state, "leg", {"value": 2, **pad})
+            net.broadcast(peer.index, {"t": "evidence", "records": [one.raw, two.raw]})
+        flooded.append(peer.seat.sign(state, "leg", {"value": 3}))
+        net.broadcast(peer.index, {"t": "record", "record": flooded[0].raw})
+        return True
+
+    adversary_of(net, 2, cheat)
+    finish(net)
+    assert flooded
+    report = honest_seats_kept(net, agreed(net))
+    assert report.result.forfeits == (2,)
+    assert flooded[0].raw not in {r.raw for r in agreed(net).records}
+    for peer in net.honest():
+        assert len(peer.protocol.banned) == 1, (peer.index, len(peer.protocol.banned))
+        assert 2 not in peer.closed  # real evidence never closes a link
+    never_signed_twice(net)
+
+
 # --- 3. a record withheld from the next writer ----------------------------------------------
 
 
