@@ -49,15 +49,17 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
-     two) never takes a place (the evidence goes to every link, so
-     every peer learns it, and to a peer that offers a half, before any proof: it may have been
-     away, or have been sent another pair of that seat for that place); a vote is valid only
+     two) never takes a place (the evidence goes to every link, so every peer learns it, and
+     to a peer that offers a half, before any proof: it may have been away, or have been sent
+     another pair of that seat for that place); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
      which everyone can see once the voter signs a record on top of it. An abandon that
      carries a vote whose voter built on the other record loses to it.
   3. A claim (one party's word, ``engines.absence.is_claim``) never displaces the accused's
      record unless the claim *stands*: a seat outside the claiming party (and not the accused)
-     built on it.
+     built on it; the party's own result on it settles nothing, except where no such seat is
+     left to build (at two seats, or once every other seat forfeited): there the claim is all
+     there is, and its result settles it as any result does.
   4. Otherwise: fraud, then a proven abandon, then a claim, then any other record; then the
      smaller bytes.
 
@@ -135,7 +137,9 @@ the adversary of ``tests/p2p/test_adversary.py``)
    votes, each signed only after that voter's own timeout; one party's votes are a claim, which
    makes no side lose and, where a quorum needs a seat outside the party (SpyNet's teams at
    four), never displaces the accused's record nor is accepted before the peer's own clock ran
-   out. (At two seats either seat can end the game as its claim at any time, as by leaving.)
+   out. (Where no seat but the party and the accused is left, at two seats or once every
+   other seat forfeited, either side can end the game as its claim at any time, as by leaving:
+   nobody is left who could tell a stall from a lie, and the claim with its result stands.)
 4. A staller is declared absent within ``relay_patience + turn_timeout + (distance + 1) * grace``
    of the place (a claim within ``n`` graces more), as long as a quorum of honest seats is
    connected.
@@ -950,15 +954,20 @@ class PeerProtocol:
         return (first, signed.raw)
 
     def _own_word(self, signed: SignedRecord) -> frozenset[int]:
-        """For a claim at a table with seats outside its party (and the accused): the party and
-        the accused, whose result on top adds nothing to the claim (rule 3). Elsewhere nobody:
-        at two seats the claim is all there is, and it makes no side lose."""
+        """For a claim at a table where a seat outside its party (and the accused) still plays:
+        the party and the accused, whose result on top adds nothing to the claim (rule 3).
+        Elsewhere nobody: at two seats, or once every other seat has forfeited, the claim is
+        all there is (no seat is left that could make it stand), and it makes no side lose."""
         seq = signed.record.seq
-        party = self._party(self.states[seq - 1], signed) if seq - 1 < len(self.states) else None
+        if seq - 1 >= len(self.states):
+            return frozenset()
+        before = self.states[seq - 1]
+        party = self._party(before, signed)
         if party is None:
             return frozenset()
         word = party | {signed.seat, signed.record.body["seat"]}
-        return word if len(word) < len(self.seats) else frozenset()
+        gone = {forfeit.seat for forfeit in before.forfeits}
+        return word if len(word | gone) < len(self.seats) else frozenset()
 
     def _settled(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """Where in ``after`` (the records known to build on ``signed``) a quorum had built on it

@@ -24,10 +24,11 @@ after ``REDIAL`` seconds, as the session dials again. Honest seats answer at onc
 person within their own countdown (``think``).
 
 ``check`` asserts, after every run, the guarantees of ``p2p.protocol``: the honest peers finish,
-hold byte-identical transcripts that audit, no honest seat forfeits (at two seats only as the
-other seat's claim, which makes no side lose: "nobody can tell a stall from a lie") or is
-accused of anything, no honest seat signed two records for one place, and every buffer stayed
-within its bound all along (``bounded``, called as frames arrive).
+hold byte-identical transcripts that audit, no honest seat forfeits (only as the other side's
+claim where no third seat is left, at two seats or once the others forfeited, which makes no
+side lose: "nobody can tell a stall from a lie") or is accused of anything, no honest seat
+signed two records for one place, and every buffer stayed within its bound all along
+(``bounded``, called as frames arrive).
 """
 
 from __future__ import annotations
@@ -372,6 +373,21 @@ def transcript_state(net: SimNet) -> TableState[Any]:
     return next(p for p in net.honest()).protocol.state
 
 
+def claimed_with_nobody_left(net: SimNet, seat: int) -> bool:
+    """Whether ``seat`` was declared absent by one party's claim at a place where no seat
+    outside that party, and not the accused, was still playing (at two seats, or once every
+    other seat forfeited): nobody is left who could tell its stall from the party's lie, so
+    either side can end the game as its claim, which no side loses by."""
+    protocol = next(p for p in net.honest()).protocol
+    for signed in protocol.records:
+        if signed.record.kind == "abandon" and signed.record.body["seat"] == seat:
+            before = protocol.states[signed.seq - 1]
+            party = protocol._party(before, signed)
+            gone = {forfeit.seat for forfeit in before.forfeits}
+            return party is not None and len(party | gone | {seat}) == len(net.peers)
+    return False
+
+
 def check(net: SimNet, coalition: Coalition) -> AuditReport:
     """The guarantees, for one run (module docstring)."""
     transcript = agreed(net)
@@ -380,13 +396,15 @@ def check(net: SimNet, coalition: Coalition) -> AuditReport:
     assert report.result is not None
     byzantine = set(coalition.seats)
     honest_lost = set(report.result.forfeits) - byzantine
-    if honest_lost:  # only a two-seat claim by the other seat, which no side loses by
-        assert len(net.peers) == 2 and report.result.winner is None, report.describe()
+    for seat in honest_lost:  # only the other side's claim where nobody else is left to judge
+        assert claimed_with_nobody_left(net, seat), report.describe()
+        assert report.result.winner is None, report.describe()
         assert "claimed by seat" in report.result.detail, report.describe()
     final = transcript_state(net)
     for incident in final.incidents:  # the engine names who each fraud and abandon was against
         if incident.seat not in byzantine:
-            assert incident.kind == "abandon" and len(net.peers) == 2, report.describe()
+            assert incident.kind == "abandon", report.describe()
+            assert claimed_with_nobody_left(net, incident.seat), report.describe()
     never_signed_twice(net)
     # Nothing rolls back past the result, unless a quorum built on two records of one place: at
     # two seats a withheld record does that against the other seat's claim, and elsewhere the

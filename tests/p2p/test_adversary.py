@@ -262,3 +262,16 @@ def test_found_a_switch_at_the_end_of_the_run_before_its_head_went_round():
     The run now settles until no honest peer rolled back meanwhile (the peers converge as soon
     as heads go round: the harness stopped too early, not the protocol)."""
     replayed(106581)
+
+
+def test_found_a_claims_result_rolled_back_where_no_third_seat_was_left_to_judge():
+    """Tools/adversary.py, seed 730573 (red25: four seats in public teams, the cheaters seats 1
+    and 3): seat 1 was proven and forfeited; later seat 3 withheld its leg past its timeout,
+    honest seats 0 and 2 (one party) voted, and seat 0 wrote the abandon, a claim, and the
+    result on top. Seat 3 then sent the leg it withheld. The only seat outside the party that
+    could have made the claim stand was seat 1, which had forfeited, so the claim could never
+    stand, and the leg outranked it and the result on top: honest seat 0 rolled back a result
+    it held (and an honest seat that had left after the result would have forked from one
+    still lingering). Once no seat is left outside the party and the accused, the claim is all
+    there is, as at two seats: its result settles it."""
+    replayed(730573)
