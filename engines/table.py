@@ -41,7 +41,10 @@ final reveal proves (``Over.cheats``). ``settle`` turns them and the game's natu
 the ``Result``, asking the game only for the side of a seat (``side_of``, None while unknown):
 a cheater's side loses; an absent seat's side loses likewise, but the reason says "abandoned",
 never "fraud"; seats of more than one side forfeiting (or one whose side is unknown) leave no
-winner. An abandon whose votes are one party's word (``absence.is_claim``: any abandon at two
+winner. Where the losers leave two sides or more, none of them wins either, unless play ranked
+them (``Over.among``: SpyNet at three seats, where a loser's closed cards leave the score of all
+three open but the two others' points are exact).
+An abandon whose votes are one party's word (``absence.is_claim``: any abandon at two
 seats; at a table with public teams, one whose voters are all the accused's ``public_opponents``)
 proves nothing, so it ends the game as "abandoned, claimed by seat N": no winner, no fraud.
 A result that play fixed survives a forfeit in the final reveal: where the game still gives its
@@ -219,6 +222,11 @@ class Over:
     # when it was made (Confusion), or every face a forfeiter's closed cards could have gives
     # the same result (SpyNet). A forfeit in the final reveal then only names its seat.
     fixed: bool = False
+    # Where ``natural`` is None only because a forfeiter's closed secrets could change who wins:
+    # the result of play between the sides a forfeit leaves (their points known), by those
+    # sides. When the forfeit makes those sides' rivals lose, it decides between them
+    # (``settle``): a loser who stalls at three seats leaves the two others as play ranked them.
+    among: tuple[tuple[frozenset[str], Result], ...] = ()
 
 
 def unjudged_words(items: Sequence[Unjudged]) -> tuple[str, ...]:
@@ -267,7 +275,7 @@ def settle(
                              + [f.describe() for f in everyone]),
         )
     else:
-        result = _forfeit_result(seats, sides, side_of, everyone)
+        result = _forfeit_result(seats, sides, side_of, everyone, over.among)
     unjudged = unjudged_words(over.unjudged)
     if not unjudged:
         return result
@@ -301,6 +309,7 @@ def _forfeit_result(
     sides: Sequence[str],
     side_of: Callable[[int], str | None],
     everyone: Sequence[Forfeit],
+    among: Sequence[tuple[frozenset[str], Result]] = (),
 ) -> Result:
     seat_list = tuple(sorted({f.seat for f in everyone}))
     evidence = tuple(sorted({f.seq for f in everyone}))
@@ -322,6 +331,11 @@ def _forfeit_result(
     present = {side_of(seat) for seat in range(seats)}
     if None not in present:  # a side nobody at this table plays for (a game of 2 to 4) never wins
         left = [side for side in left if side in present]
+    if len(left) > 1:  # play may have ranked the sides left, whatever the forfeiters' cards
+        ranked = next((r for sides_left, r in among if sides_left == frozenset(left)), None)
+        if ranked is not None:
+            between = f"{detail}; between the sides left: {ranked.detail}"
+            return Result(ranked.winner, reason, seat_list, evidence, between, ranked.shared)
     return Result(left[0] if len(left) == 1 else None, reason, seat_list, evidence, detail)
 
 

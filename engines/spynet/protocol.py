@@ -42,8 +42,10 @@ The engine never knows which seat is local. Acts:
             forfeit stopped it), the result of play is the one every face they could have
             gives (``decided_result``): then it stands, whoever forfeited (``Over.fixed``: the
             stall gains nothing and costs nothing); otherwise there is none and the forfeit
-            decides by the one rule (``table.settle``: the forfeiter's side loses; at two seats,
-            or on its public opponents' votes alone, it is a claim and nobody wins).
+            decides by the one rule (``table.settle``: the forfeiter's side loses, and the
+            sides left are ranked as play ranked them where their points decide it,
+            ``State.among``; at two seats, or on its public opponents' votes alone, it is a
+            claim and nobody wins).
 ``done``    the result (``natural_result``): the team with the most points; a tie goes to the
             most funding cards (``TIE_BREAK``); still tied, the tied teams share the win. After
             a forfeit in the final reveal the detail gives a side with closed missions as a
@@ -117,6 +119,8 @@ class State:
     faces: tuple[str, ...] = ()  # every position's face, after the final reveal
     final: Score | None = None  # the score, once every mission in play is open
     outcome: Result | None = None  # the result of play, where the final reveal decides it
+    # where it does not: the result of play between the sides with no forfeiter (``_audit``)
+    among: tuple[tuple[frozenset[str], Result], ...] = ()
 
     @property
     def stage(self) -> str:
@@ -196,7 +200,7 @@ class SpyNetRules(KeyShareRules[State]):
         """The result of play is fixed when it is the same whatever a forfeiter's closed
         missions hold (``_audit``): then nothing left to open can change it."""
         over = super().over(state)
-        return replace(over, fixed=over.natural is not None)
+        return replace(over, fixed=over.natural is not None, among=state.among)
 
     def settle_reveals(self, state: State) -> State:
         """Run the deck reveals the game asks for, and what follows each, as far as possible."""
@@ -369,7 +373,9 @@ def _audit(state: State) -> State:
     seat that revealed was shown. Each of them is one of its branch's missions (proven when
     played) that is open nowhere else, and it scores for its owner's side only (§2.5 reads the
     owner's tableau and the public powers), so every side's points lie between two bounds;
-    the result of play is the one every such face gives (``decided_result``), or none."""
+    the result of play is the one every such face gives (``decided_result``), or none; then the
+    sides with no forfeiter are ranked among themselves the same way (``State.among``), for
+    the forfeit rule to decide between them once the forfeiter's side lost."""
     game = state.game
     if game is None:
         return state
@@ -391,7 +397,23 @@ def _audit(state: State) -> State:
         final = score(M.board_with_missions(game, opened))
         return replace(state, final=final, outcome=natural_result(final))
     low, high, funding, shut = score_bounds(game, opened)
-    return replace(state, outcome=decided_result(teams(state.n), low, high, funding, shut))
+    sides = teams(state.n)
+    outcome = decided_result(sides, low, high, funding, shut)
+    if outcome is not None:
+        return replace(state, outcome=outcome)
+    # No result whatever the closed missions hold: the forfeit decides (``table.settle``), and
+    # where it leaves two sides or more, play ranks them if their points decide it.
+    left = [i for i, side in enumerate(sides) if not set(side) & set(state.forfeits)]
+    if not 1 < len(left) < len(sides):
+        return state
+    def kept(values: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(values[i] for i in left)
+
+    between = decided_result(tuple(sides[i] for i in left), kept(low), kept(high), kept(funding),
+                             kept(shut))
+    if between is None:
+        return state
+    return replace(state, among=((frozenset(side_name(sides[i]) for i in left), between),))
 
 
 def open_without_forfeiters(state: State) -> dict[int, str]:

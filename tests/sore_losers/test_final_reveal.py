@@ -164,11 +164,14 @@ def test_spynet_two_seat_winner_who_never_reveals_forfeits_its_win_as_a_claim() 
 
 def test_spynet_three_seat_winner_who_never_reveals_forfeits_its_win() -> None:
     """Seed 6 ends shared by seats 1 and 2; seat 1 stalls at its reveal and is declared absent
-    by both others (a proof at three): its closed missions decide whether it won, so it loses,
-    and the two sides left leave no winner (the one rule, ``table.settle``)."""
+    by both others (a proof at three): its closed missions decide whether it won, so it loses
+    (the one rule, ``table.settle``); of the two sides left, play ranked seat 2 (which shared
+    the win) above seat 0, so seat 2 wins alone: the stall takes nothing from a seat that
+    revealed (red team 25, B4)."""
     local, seq = _stall_in_final(Config("spynet", 3, ()), 6, 1)
     result = _checked(local, seq, 1)
-    assert (result.winner, result.shared, result.reason) == (None, (), "deserted")
+    assert (result.winner, result.shared, result.reason) == ("seat 2", (), "deserted")
+    assert "between the sides left: seat 0" in result.detail
 
 
 @pytest.mark.parametrize(("by", "winner", "reason"),

@@ -8,6 +8,9 @@
   (``protocol.apply_play_mission``); a lie there is refused at once.
 * Attack 7 (§9.4): a win shared on funding names its winners, a loser's screen says it lost,
   and a win on the funding tie-break is recorded and shown as one.
+* Red team 25, B4: a loser that withholds its key share at three seats, where its closed
+  missions leave the score of all three open, loses alone; the two seats left are ranked by
+  their exact points, as play ranked them.
 """
 
 from __future__ import annotations
@@ -37,8 +40,21 @@ from spycraft.engines.spynet.protocol import (
     score_bounds,
 )
 from spycraft.engines.spynet.scoring import Score, dominates, team_of
-from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, SHARED, TableState, Turn
+from spycraft.engines.table import (
+    ABANDONED,
+    CLAIMED,
+    DESERTED,
+    FRAUD,
+    SHARED,
+    Forfeit,
+    Over,
+    Result,
+    TableState,
+    Turn,
+    settle,
+)
 from tests.conformance.games import Config, declare_absent, played
+from tests.conformance.games import new_table as new_conformance_table
 from tests.spynet.test_spynet_game import (
     accept,
     deploying,
@@ -395,3 +411,63 @@ def test_a_result_is_decided_only_when_every_closed_face_gives_it() -> None:
     assert decided_result(sides, (9, 8, 1), (9, 10, 5), (2, 2, 0), (0, 1, 1)) is None
     closed_winner = decided_result(sides, (10, 8, 1), (14, 9, 5), (0, 5, 0), (1, 0, 1))
     assert closed_winner is not None and closed_winner.winner == "seat 0"
+
+
+# --- red team 25, B4: a loser's stall at three seats leaves the two others as play ranked them ---
+
+
+def test_a_loser_withholding_its_final_reveal_does_not_take_the_win_from_the_winner() -> None:
+    """Seed 12 at three seats (random bots): play ends seat 0 8, seat 1 2, seat 2 7. Seat 2,
+    losing, never reveals; seats 0 and 1 vote it absent (a proven abandon, not a claim). Its
+    closed missions put it at "7 to 9 or so", so no result of all three is decided, and the
+    forfeit rule runs: seat 2's side loses. Seats 0 and 1 revealed, their points are exact, and
+    play decided between them: seat 0 wins, as it would have had seat 2 revealed (a colluding
+    pair, seats 1 and 2, no longer turns seat 1's defeat into no winner)."""
+    local, agents = new_conformance_table(Config("spynet", 3, ()), 12)
+    while True:
+        turn = local.table.expect(local.state)
+        assert turn is not None, "the game ended before seat 2's reveal"
+        if turn.seat == 2 and "reveal" in turn.kinds:
+            break
+        local.step(agents)
+    seat, seq = declare_absent(local, by=(0, 1))
+    assert seat == 2
+    final = local.run(agents)
+    game: State = final.game
+    assert game.final is None and game.outcome is None  # seat 2's missions stayed closed
+    result = final.result
+    assert result is not None
+    assert (result.winner, result.reason, result.forfeits, result.evidence) == (
+        "seat 0", DESERTED, (2,), (seq,))
+    assert "between the sides left: seat 0 8, seat 1 2" in result.detail
+    report = audit_transcript(local.transcript)
+    assert report.valid and report.result == result
+
+
+def test_play_ranks_the_sides_a_forfeit_leaves_only_when_their_rivals_lost_by_it() -> None:
+    """``table.settle`` takes the game's ranking of the sides left (``Over.among``) only for
+    exactly the sides the forfeit rule leaves: a fraud or a proven abandon; never for a claim,
+    and never for another set of sides."""
+    ranked = Result("seat 0", "score", detail="seat 0 8, seat 1 2")
+    among = ((frozenset({"seat 0", "seat 1"}), ranked),)
+    sides = ("seat 0", "seat 1", "seat 2")
+
+    def side_of(seat: int) -> str:
+        return sides[seat]
+
+    def settled(*forfeits: Forfeit) -> Result:
+        return settle(3, sides, side_of, forfeits, Over(None, among=among))
+
+    absent = settled(Forfeit(2, 90, DESERTED, "ran out of time", reporter=0))
+    assert (absent.winner, absent.reason, absent.forfeits) == ("seat 0", DESERTED, (2,))
+    cheat = settled(Forfeit(2, 90, FRAUD, "signed two records for one place", reporter=1))
+    assert (cheat.winner, cheat.reason) == ("seat 0", FRAUD)
+    other = settled(Forfeit(1, 90, DESERTED, "ran out of time", reporter=0))
+    assert (other.winner, other.forfeits) == (None, (1,))  # seats 0 and 2 were not ranked
+    both = settled(Forfeit(2, 90, DESERTED, "ran out of time", reporter=0),
+                   Forfeit(1, 91, DESERTED, "ran out of time", reporter=0))
+    assert both.winner == "seat 0"  # one side left wins, ranked or not
+    claim = settle(2, sides[:2], side_of, (Forfeit(1, 90, ABANDONED, "ran out of time",
+                                                   reporter=0),),
+                   Over(None, among=((frozenset({"seat 0"}), ranked),)))
+    assert (claim.winner, claim.reason) == (None, ABANDONED)  # one seat's word ranks nothing
