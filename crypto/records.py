@@ -45,6 +45,11 @@ HEADER_KID = 4
 PROTECTED_SIGN1 = encode({HEADER_ALG: ALG_EDDSA})
 TABLE_ID_BYTES = 16
 MAX_RECORD_BYTES = 1 << 20
+# A record that can stand as evidence: a fraud record carries one or two of them, and it must
+# itself fit in a record and in a frame (``p2p.wire.MAX_FRAME_SIZE``, also 1 MiB), with room
+# for its own head. The table refuses every other record larger than this (a whole game's
+# transcript is some 20-210 KB), so every record that can take a place can also be proven.
+MAX_EVIDENCE_BYTES = (MAX_RECORD_BYTES - 4096) // 2
 
 
 # ``tagged_hash("link", raw)`` hashes the encoding of ["spycraft/link", raw]: this constant head,

@@ -8,7 +8,8 @@ write. ``apply(state, signed)`` checks, in this order, and raises a typed error 
 and the seq for the first thing that is wrong:
 
 1. the signature: this table's id, and a COSE_Sign1 by the identity key the genesis gives the
-   seat the record names (so a record that seat never signed is never blamed on it);
+   seat the record names (so a record that seat never signed is never blamed on it), and its
+   size: at most ``MAX_EVIDENCE_BYTES`` but for a fraud record, which carries up to two of them;
 2. the chain: the next seq, ``prev`` = link hash of the previous item;
 3. the turn: the seat and the kind ``expect`` named (except the two interrupts below);
 4. the content: the table's own kinds here, every other kind by the game's rules.
@@ -85,6 +86,7 @@ from spycraft.crypto.errors import (
     RecordError,
 )
 from spycraft.crypto.records import (
+    MAX_EVIDENCE_BYTES,
     Genesis,
     Record,
     SignedGenesis,
@@ -497,6 +499,12 @@ class Table(Generic[S]):
         if record.seat >= len(seats):
             raise MalformedRecord(record.seat, record.seq, "no such seat at this table")
         verify_record_signature(signed, seats[record.seat].identity)
+        if len(signed.raw) > MAX_EVIDENCE_BYTES and record.kind != "fraud":
+            # so that any record that takes a place can be carried by a fraud record (two of them)
+            raise MalformedRecord(
+                record.seat, record.seq,
+                f"{len(signed.raw)} bytes: a record is at most {MAX_EVIDENCE_BYTES} bytes",
+            )
         self.check_link(state, record)
         turn = self.expect(state)
         if turn is None:
@@ -638,10 +646,18 @@ class Table(Generic[S]):
             ) from None
         if not 1 <= len(offered) <= 2 or len(offered) != len(body["evidence"]):
             raise MalformedRecord(record.seat, record.seq, "evidence must be one or two records")
+        if any(len(e.raw) > MAX_EVIDENCE_BYTES for e in offered):
+            raise MalformedRecord(
+                record.seat, record.seq, f"evidence records are at most {MAX_EVIDENCE_BYTES} bytes"
+            )
         seats = state.genesis.seats
         accused = offered[0].seat if len(offered) == 2 else turn.seat
         if accused == record.seat:
             raise IllegalAction(record.seat, record.seq, "a seat cannot accuse itself")
+        if any(f.seat == accused for f in state.forfeits):
+            # proven once is enough: a fraud record is an interrupt and comes first, so one that
+            # proved an old pair again at every place would stall the table without end
+            raise IllegalAction(record.seat, record.seq, f"seat {accused} has already forfeited")
         for e in offered:
             if e.record.table != state.genesis.table or e.seat != accused or e.seat >= len(seats):
                 raise IllegalAction(

@@ -305,3 +305,29 @@ def test_what_a_forfeit_leaves_unjudged_is_written_into_the_result():
     assert settle(4, SIDES, SIDE.get, [], Over(NATURAL.natural, (), over.unjudged)) == (
         NATURAL.natural
     )
+
+
+def test_a_seat_proven_to_equivocate_forfeits_once_and_the_same_pair_proves_nothing_again() -> (
+    None
+):
+    """Red team (issue 18): ``check_evidence`` takes an equivocation pair against any seat at any
+    time, and a fraud record is an interrupt, first in the order at any place; so two seats
+    (five-seat Resistance, 30 records in) wrote 50 fraud records with one pair of seat 1's, all
+    accepted, seat 1 forfeiting 50 times, and could have stalled the table without end. Now the
+    first proves it and every later one is refused, naming its writer and its record."""
+    from spycraft.crypto.errors import IllegalAction
+    from tests.conformance.games import Config, new_table
+
+    local, agents = new_table(Config("resistance", 5, ()), 5)
+    for _ in range(30):
+        local.step(agents)
+    first = local.records[0]
+    pair = [sign_record(Record(first.record.table, 1, first.record.prev, 1, "x", {"i": i}),
+                        local.seats[1].identity) for i in range(2)]
+    fraud = local.seats[0].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    local.state = local.table.apply(local.state, fraud)
+    assert [f.seat for f in local.state.forfeits] == [1]
+    again = local.seats[2].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    with pytest.raises(IllegalAction, match="seat 1 has already forfeited") as refused:
+        local.table.apply(local.state, again)
+    assert (refused.value.seat, refused.value.seq) == (2, local.state.seq + 1)

@@ -1,0 +1,61 @@
+"""Red team (issue 18): one ban per culprit and place still let one seat make every honest peer
+hold a megabyte per place of the chain.
+
+Each ban keeps the first pair that proves it (to show a peer that offers a half, rule 2), and a
+pair was bounded only by the frame (1 MiB): a seat that signed, for every place of a finished
+31-record game, two padded records of its own made an honest peer hold 31 MiB, 1 MiB more per
+place a longer game has. Now a half is at most ``MAX_EVIDENCE_BYTES`` (a larger one closes the
+link: no engine takes it) and the pairs kept are at most ``BAN_BYTES_PER_SEAT`` per culprit;
+past it every place is still banned, its pair having gone to every link once.
+"""
+
+from __future__ import annotations
+
+from spycraft.crypto.records import MAX_EVIDENCE_BYTES, Record, SignedRecord, sign_record
+from spycraft.p2p.protocol import BAN_BYTES_PER_SEAT, PeerProtocol, Send
+from tests.p2p.simnet import SimNet, finish
+
+CHEAT = 2
+
+
+def padded_pair(net: SimNet, honest: PeerProtocol, seq: int, size: int) -> list[SignedRecord]:
+    """Two records of the cheater for place ``seq`` of the honest peer's chain, ``size`` bytes
+    or a little under."""
+    table = net.local.genesis.genesis.table
+    prev = honest.states[seq - 1].link
+    cheat = net.peers[CHEAT].seat
+
+    def pair(pad: int) -> list[SignedRecord]:
+        return [sign_record(Record(table, seq, prev, CHEAT, "leg", {"pad": bytes([i]) * pad}),
+                            cheat.identity) for i in range(2)]
+
+    overhead = len(pair(0)[0].raw) + 8
+    return pair(size - overhead)
+
+
+def test_evidence_for_every_past_place_keeps_an_honest_peers_memory_bounded() -> None:
+    net = SimNet(3, seed=5, options={"laps": 10})
+    finish(net, 300)
+    honest = net.peers[0].protocol
+    relayed = 0
+    for seq in range(1, honest.head + 1):
+        pair = padded_pair(net, honest, seq, MAX_EVIDENCE_BYTES)
+        assert all(len(r.raw) <= MAX_EVIDENCE_BYTES for r in pair)
+        actions = honest.receive(CHEAT, {"t": "evidence", "records": [r.raw for r in pair]},
+                                 net.now)
+        relayed += sum(isinstance(a, Send) and a.frame["t"] == "evidence" for a in actions)
+    assert honest.head == 31 and CHEAT in honest.links  # a pair that fits is evidence
+    assert len(honest.banned) == 31  # every place is banned for the cheater
+    held = sum(len(a) + len(b) for a, b in (p for p in honest.banned.values() if p))
+    assert 0 < held <= BAN_BYTES_PER_SEAT
+    assert relayed == 31 * len(honest.links)  # each pair went round once, kept or not
+
+
+def test_a_half_larger_than_a_record_may_be_is_no_evidence_and_closes_its_link() -> None:
+    net = SimNet(3, seed=5, options={"laps": 10})
+    finish(net, 300)
+    honest = net.peers[0].protocol
+    pair = padded_pair(net, honest, 5, MAX_EVIDENCE_BYTES + 64)
+    assert any(len(r.raw) > MAX_EVIDENCE_BYTES for r in pair)
+    honest.receive(CHEAT, {"t": "evidence", "records": [r.raw for r in pair]}, net.now)
+    assert CHEAT not in honest.links and not honest.banned and CHEAT not in honest.proven
