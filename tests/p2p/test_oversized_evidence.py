@@ -23,7 +23,9 @@ from typing import Any
 import trio
 
 from spycraft.crypto.entropy import SeededEntropy
+from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.records import MAX_EVIDENCE_BYTES, Record, SignedRecord, sign_record
+from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import new_local_table
@@ -233,3 +235,22 @@ def test_a_lie_near_the_frame_limit_never_forks_the_honest_peers() -> None:
     report = honest_seats_kept(net, agreed(net))
     assert report.result is not None and report.result.forfeits == (CHEAT,)
     assert net.refused == 0
+
+
+def test_what_an_honest_peer_stores_for_a_padded_lie_audits() -> None:
+    """The fork that was left each honest peer a transcript file (the ``Store`` actions, as
+    ``GameStore`` writes them) whose record 3 was its own fraud record of 1 048 581 bytes, which
+    ``audit`` read back as "not a record: item of 1048581 bytes exceeds the limit of 1048576"
+    (seen on real processes too: both honest bots' files of a three-seat SpyNet table), so
+    neither ``audit`` nor ``resume`` could read what the honest peer kept. Now it reads."""
+    net = ShellNet(3, seed=3)
+    cheat_with_padded_lie(net, short=160)
+    net.run(30)
+    for peer in net.honest():
+        data = net.local.genesis.raw + b"".join(peer.stored)
+        try:
+            transcript = Transcript.from_bytes(data)
+        except MalformedRecord as exc:
+            raise AssertionError(f"seat {peer.index}'s file does not read back: {exc}") from None
+        report = audit_transcript(transcript, net.definition)
+        assert report.error is None, f"seat {peer.index}'s file: {report.describe()}"
