@@ -19,13 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spycraft.engines import registry
 from spycraft.engines.absence import quorum
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED, Over
 
-from .games import CONFIGS, Config, declare_absent, new_table, played
+from .games import CONFIGS, GAMES, Config, declare_absent, load, new_table, played
 
 every_config = pytest.mark.parametrize("config", CONFIGS, ids=str)
 # a second absence needs a quorum of the seats still playing: four seats and more
@@ -135,8 +134,8 @@ def test_two_seats_absent_convict_nobody(config: Config) -> None:
 # of 30 examples keeps this near 30 s on one core.
 TABLES = [
     (name, players)
-    for name in registry.game_names()
-    for players in registry.load(name).rules.seat_counts
+    for name in GAMES
+    for players in load(name).rules.seat_counts
 ]
 
 
