@@ -213,3 +213,11 @@ def bid_words(count: int, face: int) -> str:
                                                       (2, 1, "2 ones")])
 def test_a_bid_reads_as_people_say_it(count: int, face: int, words: Any) -> None:
     assert bid_words(count, face) == words
+
+
+def test_the_kit_unwraps_a_table_state_once_though_the_game_state_has_a_game_field() -> None:
+    from spycraft.engines.table import game_state
+
+    local = table()
+    assert game_state(local.state) is local.state.game
+    assert game_state(local.state.game) is local.state.game  # its field ``game``: the rulebook's

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from spycraft.engines.errors import Illegal
+
 DICE = 3  # each seat's dice at the start (a short game: the conformance suite plays many)
 FACES = (1, 2, 3, 4, 5, 6)
 NAMES = ("one", "two", "three", "four", "five", "six")
@@ -110,6 +112,11 @@ def shown(dice: Sequence[Sequence[int]], face: int, wild: bool) -> int:
 
 
 def bid(g: Game, seat: int, count: int, face: int) -> Game:
+    """``seat`` bids; ``Illegal`` (the kit names the record's seat and seq) if it may not."""
+    if count > dice_in_play(g):
+        raise Illegal(f"{count} is more dice than the {dice_in_play(g)} in play")
+    if not higher(g.bids[-1] if g.bids else None, count, face):
+        raise Illegal(f"a bid must be higher than {g.bids[-1].words()}")
     return replace(g, bids=g.bids + (Bid(seat, count, face),))
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spycraft.crypto.commit import Commitment
-from spycraft.crypto.errors import BadOpening, IllegalAction
+from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import tagged_hash, uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.game import Body, Option, Rules
@@ -157,14 +157,7 @@ def apply_cup(t: Table, r: Record, body: Body) -> Table:
 
 
 def apply_bid(t: Table, r: Record, body: Body) -> Table:
-    g = t.game
-    count, face = body["count"], body["face"]
-    if count > model.dice_in_play(g):
-        raise IllegalAction(r.seat, r.seq, f"{count} is more dice than the {model.dice_in_play(g)}"
-                            " in play")
-    if not model.higher(g.bids[-1] if g.bids else None, count, face):
-        raise IllegalAction(r.seat, r.seq, f"a bid must be higher than {g.bids[-1].words()}")
-    return replace(t, game=model.bid(g, r.seat, count, face))
+    return replace(t, game=model.bid(t.game, r.seat, body["count"], body["face"]))
 
 
 def apply_liar(t: Table, r: Record, body: Body) -> Table:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
+from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
 from . import model
@@ -22,8 +23,7 @@ TITLE = "Liar's Dice"
 
 
 def _table(state: Any) -> Table:
-    """The game's state, given it or the table's state that holds it."""
-    t = state if isinstance(state, Table) else state.game
+    t = game_state(state)
     assert isinstance(t, Table)
     return t
 

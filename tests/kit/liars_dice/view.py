@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.engines.table import game_state
+
 from .protocol import Table
 
 
@@ -25,7 +27,7 @@ class SeatView:
 
 def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
     """What ``seat`` saw at each state of a finished game: the table and its own dice."""
-    tables: list[Table] = [s if isinstance(s, Table) else s.game for s in states]
+    tables: list[Table] = [game_state(s) for s in states]
     known: dict[int, tuple[int, ...]] = {}
     for t in tables:
         for counted in t.game.counted:
