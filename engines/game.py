@@ -49,7 +49,8 @@ Options are declared once (``Option``): the genesis checks them (``Rules.check_o
 command line offers one flag per option (``cli``) and ``GameDefinition.options`` makes genesis
 options from keywords, so adding a game touches no shared file but the registry's list.
 
-Adding a game: write the package above (hidden steps composed from ``engines.protocols``: the
+Adding a game (docs/adding-a-game.md walks through it, with Liar's Dice of ``tests/kit`` as the
+example): write the package above (hidden steps composed from ``engines.protocols``: the
 role deal, deck operations; a final reveal of key shares from ``KeyShareRules``; rule errors
 from ``engines.errors``; ``side_of`` and ``seen_secret`` for the one forfeit rule of
 ``engines.table``), add one line to ``registry._MODULES``, and the

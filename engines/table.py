@@ -410,6 +410,17 @@ class TableState(Generic[S]):
     forfeits: tuple[Forfeit, ...] = ()  # what those incidents cost their seats
 
 
+def game_state(state: TableState[S] | S) -> S:
+    """The game's own state, given the table's state that holds it or the game's state itself
+    (a game's ``screen`` is handed the first, its ``story`` and ``hindsight`` the second). By
+    type, not by attribute: a game whose state has a field called ``game`` is not unwrapped
+    twice."""
+    if isinstance(state, TableState):
+        game: S = state.game
+        return game
+    return state
+
+
 @dataclass(frozen=True)
 class Incident:
     """A fraud proven or an abandon declared by ``reporter`` against ``seat`` at ``seq``."""

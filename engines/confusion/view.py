@@ -16,6 +16,7 @@ from typing import Any
 
 from spycraft.engines.confusion.board import SPIES, Side
 from spycraft.engines.confusion.model import Game
+from spycraft.engines.table import game_state
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class SeatView:
 def _game(state: Any) -> Game:
     if isinstance(state, SeatView):
         return state.game
-    game: Game = getattr(state, "game", state)
+    game: Game = game_state(state)
     return game
 
 

@@ -23,6 +23,7 @@ from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, MissionResult, VoteRecord
 from spycraft.engines.resistance.view import Knowledge, SeatView, mission_cards
 from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
+from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 PHASE_TEXT = {
@@ -454,7 +455,7 @@ def _result(table_state: Any, game: Game, viewer: int | None) -> Result | None:
     result = getattr(table_state, "result", None)
     if result is None:
         return None
-    state = getattr(table_state, "game", table_state)
+    state = game_state(table_state)
     roles = _roles(state)
     side = roles[viewer] if viewer is not None and viewer < len(roles) else None
     return outcome(result, side, lambda name: SIDE_TITLES.get(name, name),
@@ -463,7 +464,7 @@ def _result(table_state: Any, game: Game, viewer: int | None) -> Result | None:
 
 def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
     """The table as ``seat`` sees it (None: the public picture, for spectators and replays)."""
-    state = getattr(table_state, "game", table_state)
+    state = game_state(table_state)
     game = _game(state)
     board = [_missions(game, seat), _votes(game, seat)]
     if game.plot:

@@ -36,6 +36,7 @@ from spycraft.engines.shady_agents.components import (
 )
 from spycraft.engines.shady_agents.protocol import State, final_facts
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
+from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 TITLE = "Shady Agents"
@@ -298,7 +299,7 @@ def _result(table_state: Any, state: Any, viewer: int | None) -> Result | None:
 
 def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
     """The table as ``seat`` sees it (None: the public picture)."""
-    state = getattr(table_state, "game", table_state)
+    state = game_state(table_state)
     game = _game(state)
     knowledge = None
     if isinstance(seat_view, SeatView) and seat_view.knowledge.seat == seat:

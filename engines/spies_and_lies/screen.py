@@ -23,6 +23,7 @@ from spycraft.engines.screens import forfeit_story, outcome, sentence
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
 from spycraft.engines.spies_and_lies.view import SeatView
+from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
 
@@ -189,7 +190,7 @@ PHASE_TEXT = {
 def _board(state: Any) -> Board:
     if isinstance(state, SeatView):
         return state.board
-    board: Board = getattr(state, "game", state)
+    board: Board = game_state(state)
     return board
 
 
@@ -387,7 +388,7 @@ def _ending(board: Board) -> tuple[str, ...]:
 
 def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
     """The board as ``seat`` sees it (None: the public picture)."""
-    board = _board(getattr(table_state, "game", table_state))
+    board = _board(table_state)
     own = seat_view if isinstance(seat_view, SeatView) and seat_view.seat == seat else None
     deployment = own.deployment if own is not None else None
     grids = (_track(board), _missions(board, seat, deployment), _soldiers(board))

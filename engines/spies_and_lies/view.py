@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spycraft.engines.spies_and_lies.model import Board
+from spycraft.engines.table import game_state
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
     Every deployed card is face up by the end of its day (or opened by the final reveal), so the
     transcript alone tells which rank stood under each of the seat's Mission cards that day.
     """
-    boards: list[Board] = [getattr(s, "game", s) for s in states]
+    boards: list[Board] = [game_state(s) for s in states]
     deployed: dict[int, tuple[int, ...]] = {}
     for board in boards:
         ranks = tuple(c.rank for c in board.cards[seat]) if board.cards[seat] else ()

@@ -1,14 +1,20 @@
 """Every registered game, played by its bots: the tables the conformance suite checks.
 
-A game is listed here by being in the registry; its configurations come from what it declares
-(seat counts and options): the smallest table with no option, and a middle-sized table with
-every yes/no option switched on. Games are played once per configuration and cached, with the
-state after every record, so each conformance test reads them instead of playing again.
+A game is listed here by being in the registry, or in ``TEST_GAMES``: a game written in the
+tests against the kit alone (``tests/kit``: Liar's Dice), which the product does not offer; the
+suite's fixture (``conftest.py``) registers those for every test of the suite (``registered``),
+so the commands and the registry see them as they see the five. Its configurations come from
+what it declares (seat counts and options): the smallest table with no option, and a
+middle-sized table with every yes/no option switched on. Games are played once per
+configuration and cached, with the state after every record, so each conformance test reads
+them instead of playing again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -25,6 +31,32 @@ from spycraft.engines.table import TableState
 
 SEED = 5
 
+TEST_GAMES = {"liars-dice": "tests.kit.liars_dice"}
+"""Games of the tests (name -> package), checked here like the registered ones."""
+GAMES = registry.game_names() + tuple(TEST_GAMES)
+
+
+def load(name: str) -> GameDefinition:
+    """A game's declaration: a test game's from its package (as ``registry.load`` reads it once
+    ``registered``), any other from the registry."""
+    if name in TEST_GAMES:
+        definition: GameDefinition = importlib.import_module(TEST_GAMES[name] + ".definition").GAME
+        return definition
+    return registry.load(name)
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """The registry with the test games in it (for the commands, which read the registry)."""
+    added = {name: module for name, module in TEST_GAMES.items()
+             if name not in registry._MODULES}
+    registry._MODULES.update(added)
+    try:
+        yield
+    finally:
+        for name in added:
+            del registry._MODULES[name]
+
 
 @dataclass(frozen=True)
 class Config:
@@ -34,7 +66,7 @@ class Config:
 
     @property
     def definition(self) -> GameDefinition:
-        return registry.load(self.game)
+        return load(self.game)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -56,8 +88,8 @@ class Config:
 
 def configs() -> list[Config]:
     found = []
-    for name in registry.game_names():
-        definition = registry.load(name)
+    for name in GAMES:
+        definition = load(name)
         counts = definition.rules.seat_counts
         found.append(Config(name, counts[0], ()))
         yes_no = tuple((o.name, True) for o in definition.flags if not o.choices)

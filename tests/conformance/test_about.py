@@ -14,8 +14,10 @@ import pytest
 
 from spycraft.engines import registry
 
+from .games import GAMES
 
-@pytest.mark.parametrize("game", registry.game_names())
+
+@pytest.mark.parametrize("game", GAMES)
 def test_about_is_what_the_engine_declares(game: str) -> None:
     about = registry.about(game)
     definition = registry.load(game)
@@ -25,7 +27,7 @@ def test_about_is_what_the_engine_declares(game: str) -> None:
     assert about.options == definition.flags  # names, help, choices, defaults, in order
 
 
-@pytest.mark.parametrize("game", registry.game_names())
+@pytest.mark.parametrize("game", GAMES)
 def test_the_package_gives_the_declaration_by_name(game: str) -> None:
     package = importlib.import_module(registry._MODULES[game])
     assert package.GAME is registry.load(game)

@@ -25,7 +25,7 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED, Over
 
-from .games import CONFIGS, Config, declare_absent, new_table, played
+from .games import CONFIGS, TEST_GAMES, Config, declare_absent, load, new_table, played
 
 every_config = pytest.mark.parametrize("config", CONFIGS, ids=str)
 # a second absence needs a quorum of the seats still playing: four seats and more
@@ -138,9 +138,13 @@ TABLES = [
     for name in registry.game_names()
     for players in registry.load(name).rules.seat_counts
 ]
+# The test games' tables (tests/kit): checked at every seat count below, and by a property of
+# their own, so the product games' random examples stay the ones drawn before there were any.
+TEST_TABLES = [(name, players) for name in TEST_GAMES for players in load(name).rules.seat_counts]
+EVERY_TABLE = TABLES + TEST_TABLES
 
 
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}")
+@pytest.mark.parametrize("table", EVERY_TABLE, ids=lambda t: f"{t[0]}-{t[1]}")
 def test_every_seat_count_of_every_game_convicts_no_absent_seat(table: tuple[str, int]) -> None:
     name, players = table
     config = Config(name, players, ())
@@ -169,6 +173,20 @@ def test_property_no_honest_seat_is_convicted_with_random_absences(
     local, gone = absent_at(config, seed, [1 + int(f * (length - 2)) for f in sorted(wanted)])
     assert gone, "nobody could be declared absent"
     nobody_is_convicted(local, config, gone)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    table=st.sampled_from(TEST_TABLES),
+    seed=st.integers(0, 1 << 20),
+    places=st.lists(st.floats(0, 1), min_size=1, max_size=2),
+)
+def test_property_no_honest_seat_of_a_test_game_is_convicted_with_random_absences(
+    table: tuple[str, int], seed: int, places: list[float]
+) -> None:
+    """The property above, over the test games (one game here takes a tenth of a second)."""
+    property_above = test_property_no_honest_seat_is_convicted_with_random_absences
+    property_above.hypothesis.inner_test(table, seed, places)  # type: ignore[attr-defined]
 
 
 # --- the beacon's last mover (issue 17, item 5; docs/rulings.md) --------------------------------

@@ -39,7 +39,7 @@ from ..resistance.test_protocol import fail_always, hide_from_the_team
 from ..shady_agents.helpers import seats as shady_seats
 from ..shady_agents.test_protocol import liars
 from .games import CONFIGS, SMALLEST, Config, agents_for, flipped, new_table, play_fresh
-from .test_forfeits import TABLES, absent_at
+from .test_forfeits import EVERY_TABLE, absent_at
 
 HASHES = Path(__file__).with_name("transcripts.json")
 
@@ -143,7 +143,7 @@ def cases() -> dict[str, Callable[[], str]]:
     for config in CONFIGS:
         for seed in (5, 6):
             found[f"honest/{config}/{seed}"] = lambda c=config, s=seed: honest(c, s)
-    for table in TABLES:
+    for table in EVERY_TABLE:
         found[f"absent-in-play/{table[0]}-{table[1]}/7"] = lambda t=table: absent_in_play(t)
     for config in CONFIGS:
         found[f"absent-at-the-reveal/{config}/5"] = lambda c=config: absent_at_the_reveal(c)

@@ -1,21 +1,31 @@
-"""A tiny game for testing the table on its own: matching pennies with commitments.
+"""A tiny game for testing the table on its own: matching pennies with commitments, on the kit.
 
 Each round both seats commit to a coin (seat 0 then seat 1), a beacon draw decides which seat
 wins on a match, then both open. Two rounds; the seat with more points wins.
+
+It is written as a game author writes one (docs/adding-a-game.md): each record kind is a
+``Move`` (body schema, apply, build, what it asks), the rules subclass the kit's ``Rules`` and
+the seat the kit's ``GameSeat``, so the table's tests run through the same dispatch, schema
+check and ask-once memo as the five games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto.commit import Commitment
-from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
+from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import uniform_from
-from spycraft.engines.agent import Decision, RandomAgent
+from spycraft.crypto.records import Genesis, Record
+from spycraft.engines.agent import RandomAgent
+from spycraft.engines.game import Body, Build, GameSeat, Move, Rules, moves
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.table import Draw, Over, Result, Turn
+from spycraft.engines.schema import BYTES32, Int, body
+from spycraft.engines.seat import SeatContext
+from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 from spycraft.engines.viewmodel import Event, Fact, Screen
+
+PURPOSE = "coin"
 
 
 @dataclass(frozen=True)
@@ -28,19 +38,35 @@ class Pennies:
     forfeited: tuple[int, ...] = ()
 
 
-class PenniesRules:
+def apply_coin(s: Pennies, record: Record, b: Body) -> Pennies:
+    return replace(s, commits=s.commits + (b["commit"],))
+
+
+def apply_open(s: Pennies, record: Record, b: Body) -> Pennies:
+    coin, nonce = b["coin"], b["nonce"]
+    if not Commitment(s.commits[record.seat], PURPOSE).opens_to(coin, nonce):
+        raise BadOpening(record.seat, record.seq, "the coin does not open the commitment")
+    coins = s.coins + (coin,)
+    if len(coins) < 2:
+        return replace(s, coins=coins)
+    match = coins[0] == coins[1]
+    winner = s.drawn if match else 1 - (s.drawn or 0)
+    points = tuple(p + (1 if i == winner else 0) for i, p in enumerate(s.points))
+    return Pennies(s.round + 1, points=(points[0], points[1]))
+
+
+class PenniesRules(Rules[Pennies]):
     name = "pennies"
     seat_counts = (2,)
     sides = ("seat0", "seat1")
 
-    def check_options(self, options: Any, seats: int) -> None:
-        if options:
-            raise ValueError("pennies has no options")
+    def seats_of(self, state: Pennies) -> int:
+        return 2
 
-    def initial(self, genesis: Any) -> Pennies:
+    def initial(self, genesis: Genesis) -> Pennies:
         return Pennies()
 
-    def next(self, s: Pennies) -> Any:
+    def next(self, s: Pennies) -> GameNeed:
         if s.forfeited:
             return Over(None)
         if s.round > 2:
@@ -51,25 +77,6 @@ class PenniesRules:
         if s.drawn is None:
             return Draw("match")
         return Turn(len(s.coins), ("open",))
-
-    def apply(self, s: Pennies, record: Any) -> Pennies:
-        body = record.body
-        if record.kind == "coin":
-            if not isinstance(body, dict) or not isinstance(body.get("commit"), bytes):
-                raise MalformedRecord(record.seat, record.seq, "coin needs a commit")
-            return replace(s, commits=s.commits + (body["commit"],))
-        coin, nonce = body.get("coin"), body.get("nonce")
-        if coin not in (0, 1):
-            raise IllegalAction(record.seat, record.seq, "a coin is 0 or 1")
-        if not Commitment(s.commits[record.seat], "coin").opens_to(coin, nonce):
-            raise BadOpening(record.seat, record.seq, "the coin does not open the commitment")
-        coins = s.coins + (coin,)
-        if len(coins) < 2:
-            return replace(s, coins=coins)
-        match = coins[0] == coins[1]
-        winner = s.drawn if match else 1 - (s.drawn or 0)
-        points = tuple(p + (1 if i == winner else 0) for i, p in enumerate(s.points))
-        return Pennies(s.round + 1, points=(points[0], points[1]))
 
     def on_draw(self, s: Pennies, seed: bytes) -> Pennies:
         return replace(s, drawn=uniform_from(seed, 0, 2))
@@ -83,37 +90,42 @@ class PenniesRules:
     def seen_secret(self, s: Pennies, seat: int) -> None:
         return None
 
-    def public_opponents(self, s: Pennies, seat: int) -> frozenset[int]:
-        return frozenset()
 
-
-class PenniesSeat:
-    def __init__(self, context: Any) -> None:
-        self.context = context
-
+class PenniesSeat(GameSeat[Pennies, Pennies]):
     def view(self, state: Pennies) -> Pennies:
         return state
 
-    def build(self, state: Pennies, turn: Turn, agent: Any) -> tuple[str, Any]:
-        key = f"coin/{state.round}"
-        nonce = self.context.secret("coin", state.round)
-        if turn.kinds == ("coin",):
-            if key not in self.context.memo:
-                d = Decision(
-                    turn.seat, "coin", "heads or tails?", (0, 1), ("heads", "tails"), state
-                )
-                self.context.memo[key] = agent.decide(d)
-            return "coin", {"commit": Commitment.to("coin", self.context.memo[key], nonce).digest}
-        return "open", {"coin": self.context.memo[key], "nonce": nonce}
+    def nonce(self, state: Pennies) -> bytes:
+        return self.context.secret("coin", state.round)
+
+    def build_coin(self, state: Pennies, b: Build) -> Body:
+        coin: int = self.choose(state, b.agent, "coin", "heads or tails?", (0, 1),
+                                ("heads", "tails"))
+        self.context.memo[f"coin/{state.round}"] = coin  # kept until this seat opens it
+        return {"commit": Commitment.to(PURPOSE, coin, self.nonce(state)).digest}
+
+    def build_open(self, state: Pennies, b: Build) -> Body:
+        return {"coin": self.context.memo[f"coin/{state.round}"], "nonce": self.nonce(state)}
+
+
+MOVES: dict[str, Move[Pennies]] = moves(
+    Move("coin", body(commit=BYTES32), apply_coin, PenniesSeat.build_coin, "coin"),
+    Move("open", body(coin=Int(0, 1), nonce=BYTES32), apply_open, PenniesSeat.build_open),
+)
+
+
+def seat(context: SeatContext) -> PenniesSeat:
+    return PenniesSeat(context, MOVES, "pennies")
 
 
 GAME = GameDefinition(
     name="pennies",
     title="Matching pennies",
-    rules=PenniesRules(),
-    seat=PenniesSeat,
+    rules=PenniesRules(MOVES),
+    seat=seat,
     bots={"random": lambda entropy, seat: RandomAgent(entropy)},
     screen=lambda table, seat, view: Screen("Matching pennies", (Fact("State", repr(table.game)),)),
     story=lambda before, record, after: Event(record.seq, record.kind),
     hindsight=lambda states, seat: list(states),
+    moves=MOVES,
 )
