@@ -4,7 +4,7 @@
 join       beacon (32 B), host (text <= 64), port (int), sig (64 B): sent after the hello by a
            peer that asks for a seat: its beacon chain tip, the address it listens on for the
            mesh, and its identity's signature over that address for this table
-           (``session.sign_address``), which the roster carries and every seat checks
+           (``seating.sign_address``), which the roster carries and every seat checks
 roster     game (text), options (bytes: canonical CBOR map), total (int), beacon_length (int),
            turn_timeout_ms (int), seats (array of bytes: canonical CBOR {name, identity,
            table_key, beacon, host, port, sig}): the lobby is full; everyone builds the same

@@ -1,5 +1,11 @@
 """From an announced table to a signed genesis: the lobby, then the session.
 
+Every rule of the lobby (who is seated, the roster, the genesis signatures, who stops the table
+and why) is the sans-IO ``p2p.seating``'s; this module is its trio shell: it listens and dials,
+runs the handshake, announces the table, reads a frame from a link while the machine wants one,
+carries out the actions in order (one task, so frames on a link leave in the order decided),
+ticks the clock, and stores the signed genesis.
+
 Theory of operation
 -------------------
 * The **opener** listens on the chosen interface, announces the table (``discovery.Announcer``)
@@ -8,7 +14,7 @@ Theory of operation
   it proposes a seat order; everyone signs the genesis built from it or the table never starts.
 * A **joiner** listens for the mesh first, connects to the opener, sends a signed hello (its
   identity and table keys) and a ``join`` frame (its beacon chain tip, and the address it
-  listens on for the mesh, signed with its identity for this table: ``session.sign_address``).
+  listens on for the mesh, signed with its identity for this table: ``seating.sign_address``).
   Where a seat listens is its own word, never the opener's: every peer refuses a roster in
   which a seat's address is not signed by that seat (an opener that could name the others'
   addresses could be the only path between two honest seats, and get one voted absent while
@@ -29,6 +35,7 @@ Theory of operation
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,35 +44,45 @@ from typing import Any
 import trio
 
 from spycraft import PROTOCOL_VERSION
-from spycraft.crypto.encoding import decode, encode
-from spycraft.crypto.errors import SpycraftError
-from spycraft.crypto.identity import Identity, fingerprint
-from spycraft.crypto.records import (
-    MAX_TURN_TIMEOUT_MS,
-    Genesis,
-    SignedGenesis,
-    assemble_genesis,
-    genesis_signature,
-    genesis_signature_valid,
-    parse_genesis,
-    verify_genesis,
-)
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import MAX_TURN_TIMEOUT_MS, SignedGenesis
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
-from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
+from spycraft.engines.seat import table_key_public
 from spycraft.p2p import handshake
-from spycraft.p2p.discovery import Announcer, TableAd, interface_address, options_digest
+from spycraft.p2p.discovery import Announcer, TableAd, interface_address
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.handshake import HelloBuilder
-from spycraft.p2p.session import Events, RosterSeat, Session, SessionConfig, sign_address
+from spycraft.p2p.seating import (
+    JOIN_TIMEOUT,
+    MIN_TURN_TIMEOUT_MS,
+    Action,
+    Announce,
+    Close,
+    Failed,
+    Full,
+    Joiner,
+    LinkId,
+    Notice,
+    Opener,
+    RosterSeat,
+    Send,
+    Signed,
+    watched,
+)
+from spycraft.p2p.session import Events, Session, SessionConfig
 from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
 log = logging.getLogger("spycraft.p2p")
 
-JOIN_TIMEOUT = 10.0
-MIN_TURN_TIMEOUT_MS = 1000
-"""A joiner refuses a table whose turn timeout is shorter (nobody could answer in time)."""
+__all__ = ["MIN_TURN_TIMEOUT_MS", "LobbyError", "Me", "join_table", "open_table",
+           "resume_session", "turn_timeout_ms", "watch_table"]
+
+TICK = 0.25
+"""Seconds between two ticks of a lobby machine's clock (its timeouts are 10 s and more)."""
+LINK_ERRORS = (FrameError, trio.EndOfChannel, trio.BrokenResourceError,
+               trio.ClosedResourceError, OSError)
 
 
 class LobbyError(Exception):
@@ -92,46 +109,10 @@ class Me:
         )
 
 
-def build_genesis(
-    table: bytes, game: str, options: dict[str, Any], roster: list[RosterSeat],
-    turn_timeout_ms: int,
-) -> Genesis:
-    return Genesis(
-        protocol=PROTOCOL_VERSION,
-        table=table,
-        game=game,
-        options=options,
-        seats=tuple(r.keys() for r in roster),
-        beacon_length=BEACON_LENGTH,
-        turn_timeout_ms=turn_timeout_ms,
-    )
-
-
 def turn_timeout_ms(config: SessionConfig | None) -> int:
     """The turn timeout an opener proposes, in whole milliseconds, within what a genesis holds."""
     seconds = (config or SessionConfig()).turn_timeout
     return max(MIN_TURN_TIMEOUT_MS, min(MAX_TURN_TIMEOUT_MS, round(seconds * 1000)))
-
-
-async def _receive(framed: FramedStream, timeout: float | None = None) -> dict[str, Any]:
-    if timeout is None:
-        frame = await framed.receive()
-    else:
-        with trio.fail_after(timeout):
-            frame = await framed.receive()
-    if frame["t"] == "bye":
-        raise LobbyError(f"the table said goodbye: {frame['reason']}")
-    return frame
-
-
-@dataclass
-class Joined:
-    framed: FramedStream
-    hello: Hello
-    beacon: bytes
-    host: str
-    port: int
-    sig: bytes  # its signature over (table, host, port): the roster cannot change its address
 
 
 def _store(
@@ -159,6 +140,97 @@ def _store(
     return store, seat_file
 
 
+class _OpenerShell:
+    """The opener's machine over trio: links by id, one task that carries out the actions in
+    the order the machine gave them, and how the lobby ended."""
+
+    def __init__(self, opener: Opener, hello: HelloBuilder, emit: Events) -> None:
+        self.opener = opener
+        self.hello = hello
+        self.emit = emit
+        self.links: dict[LinkId, tuple[FramedStream, Hello]] = {}
+        self.ad: Announcer | None = None
+        self.full = trio.Event()
+        self.done = trio.Event()
+        self.signed: Signed | None = None
+        self.failure: str | None = None
+        self._send, self._actions = trio.open_memory_channel[Action](math.inf)
+        self._next = 0
+
+    def feed(self, actions: list[Action]) -> None:
+        for action in actions:
+            self._send.send_nowait(action)
+
+    async def knock(self, stream: trio.SocketStream, readers: trio.Nursery) -> None:
+        """One connection: the handshake, then its frames to the machine while it wants them."""
+        framed = FramedStream(stream)
+        opener = self.opener
+        try:
+            hello = await handshake.accept(framed, self.hello, opener.table, opener.refusal)
+        except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
+                OSError) as exc:
+            log.warning("lobby refused a peer: %s", str(exc) or type(exc).__name__)
+            await framed.aclose()
+            return
+        link = self._next = self._next + 1
+        self.links[link] = (framed, hello)
+        self.feed(opener.admitted(link, hello, trio.current_time()))
+        readers.start_soon(self.read, link, framed)
+
+    async def read(self, link: LinkId, framed: FramedStream) -> None:
+        try:
+            while self.opener.reading(link):
+                frame = await framed.receive()
+                self.feed(self.opener.receive(link, frame, trio.current_time()))
+        except LINK_ERRORS as exc:
+            self.feed(self.opener.link_down(link, str(exc), trio.current_time()))
+
+    async def tick(self) -> None:
+        while True:
+            await trio.sleep(TICK)
+            self.feed(self.opener.tick(trio.current_time()))
+
+    async def carry_out(self) -> None:
+        async for action in self._actions:
+            if isinstance(action, Send):
+                try:
+                    await self.links[action.link][0].send(action.frame)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    if action.lost is not None:
+                        self._end(failure=action.lost)
+                        return
+            elif isinstance(action, Close):
+                await self._close(action)
+            elif isinstance(action, Notice):
+                self.emit(action.kind, action.data)
+            elif isinstance(action, Announce):
+                if self.ad is not None:
+                    await self.ad.update(action.taken)
+            elif isinstance(action, Full):
+                self.full.set()
+            elif isinstance(action, Signed):
+                self._end(signed=action)
+                return
+            else:
+                self._end(failure=action.reason)
+                return
+
+    async def _close(self, action: Close) -> None:
+        if action.why is not None:
+            log.warning("%s", action.why)
+        framed = self.links[action.link][0]
+        if action.bye is not None:
+            try:
+                await framed.send({"t": "bye", "reason": action.bye})
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+        await framed.aclose()
+
+    def _end(self, *, signed: Signed | None = None, failure: str | None = None) -> None:
+        self.signed, self.failure = signed, failure
+        self.done.set()
+
+
 async def open_table(
     *,
     definition: GameDefinition,
@@ -175,198 +247,85 @@ async def open_table(
     cooperating_responders: bool = False,
 ) -> Session:
     """Open a table, fill it from the LAN, sign the genesis; return the session, ready to run."""
-    emit = events or (lambda kind, data: None)
     address = interface_address(interface)
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
     port = listener.socket.getsockname()[1]
     table = SystemEntropy().take(16)
-    mine = seat_keys(me.name, me.identity, me.master, BEACON_LENGTH)
-    joined: list[Joined] = []
-    full = trio.Event()
-    wanted = players - (1 if seated else 0)
+    opener = Opener(table=table, game=definition.name, options=options, players=players,
+                    identity=me.identity, name=me.name, master=me.master, seated=seated,
+                    host=address, port=port, turn_timeout_ms=turn_timeout_ms(config))
+    shell = _OpenerShell(opener, me.hello(table, 0 if seated else None),
+                         events or (lambda kind, data: None))
 
-    async with Announcer(
-        interface,
-        port=port,
-        game=definition.name,
-        options=options,
-        opener=me.name if seated else None,
-        table_id=table,
-        fingerprint=me.identity.fingerprint,
-        seats_total=players,
-        seats_taken=players - wanted,
-        cooperating_responders=cooperating_responders,
-    ) as ad:
-        emit("open", (table, port))
-        if on_open is not None:
-            started = on_open(table, port)
-            if started is not None:
-                await started
+    async with trio.open_nursery() as lobby:
+        lobby.start_soon(shell.carry_out)
+        lobby.start_soon(shell.tick)
+        async with Announcer(
+            interface,
+            port=port,
+            game=definition.name,
+            options=options,
+            opener=me.name if seated else None,
+            table_id=table,
+            fingerprint=me.identity.fingerprint,
+            seats_total=players,
+            seats_taken=opener.taken,
+            cooperating_responders=cooperating_responders,
+        ) as ad:
+            shell.ad = ad
+            shell.emit("open", (table, port))
+            if on_open is not None:
+                started = on_open(table, port)
+                if started is not None:
+                    await started
 
-        async def admit(stream: trio.SocketStream) -> None:
-            framed = FramedStream(stream)
+            async with trio.open_nursery() as door:
+                async def accept_loop() -> None:
+                    while True:
+                        stream = await listener.accept()
+                        door.start_soon(shell.knock, stream, lobby)
 
-            def refusal(hello: Hello) -> str | None:
-                taken = {j.hello.identity_key for j in joined} | (
-                    {me.identity.public} if seated else set()
-                )
-                if full.is_set():
-                    return "table full"
-                return "already seated" if hello.identity_key in taken else None
-
-            try:
-                hello = await handshake.accept(framed, me.hello(table, 0 if seated else None),
-                                               table, refusal)
-                join = await _receive(framed, JOIN_TIMEOUT)
-                if join["t"] != "join":
-                    raise FrameError(f"expected a join, got {join['t']}")
-                if not RosterSeat(hello.name, hello.identity_key, hello.table_key,
-                                  join["beacon"], join["host"], join["port"],
-                                  join["sig"]).address_signed(table):
-                    raise FrameError("a join whose address its identity did not sign")
-                late = refusal(hello)
-                if late is not None:  # another connection took the seat during the handshake
-                    await framed.send({"t": "bye", "reason": late})
-                    await framed.aclose()
-                    return
-            except (FrameError, LobbyError, trio.TooSlowError, trio.EndOfChannel,
-                    trio.BrokenResourceError, OSError) as exc:
-                log.warning("lobby refused a peer: %s", str(exc) or type(exc).__name__)
-                await framed.aclose()
-                return
-            # Where it listens is its own word (signed), not the address it dialed us from.
-            joiner = Joined(framed, hello, join["beacon"], join["host"], join["port"],
-                            join["sig"])
-            joined.append(joiner)
-            emit("joined", hello)
-            await seats_changed()
-            if full.is_set():
-                return
-            # A joiner says nothing until the roster: anything it sends now, or its connection
-            # closing, means it got up from the table before the game started.
-            try:
-                frame = await framed.receive()
-                reason = f"sent a {frame['t']} frame in the lobby"
-            except (FrameError, trio.EndOfChannel, trio.BrokenResourceError, OSError) as exc:
-                reason = f"left the lobby: {exc or 'connection closed'}"
-            if full.is_set():
-                return
-            joined.remove(joiner)
-            log.warning("%s [%s] %s", hello.name, hello.fingerprint, reason)
-            emit("left", hello)
-            await framed.aclose()
-            await seats_changed()
-
-        async def seats_changed() -> None:
-            seats = ([me.identity.public] if seated else []) + [
-                j.hello.identity_key for j in joined
-            ]
-            for j in joined:
-                try:
-                    await j.framed.send({"t": "lobby", "seats": seats, "total": players})
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
-            if len(joined) == wanted:
-                full.set()
-            else:
-                await ad.update(players - wanted + len(joined))
-
-        async with trio.open_nursery() as nursery:
-            async def accept_loop() -> None:
-                while True:
-                    stream = await listener.accept()
-                    nursery.start_soon(admit, stream)
-
-            nursery.start_soon(accept_loop)
-            await full.wait()
-            nursery.cancel_scope.cancel()
-    # The announcement is withdrawn: the game starts.
-    roster = (
-        [RosterSeat(me.name, mine.identity, mine.table_key, mine.beacon, address, port,
-                    sign_address(me.identity, table, address, port))]
-        if seated
-        else []
-    )
-    roster += [
-        RosterSeat(j.hello.name, j.hello.identity_key, j.hello.table_key, j.beacon, j.host, j.port,
-                   j.sig)
-        for j in joined
-    ]
-    timeout = turn_timeout_ms(config)
-    genesis = build_genesis(table, definition.name, options, roster, timeout)
-    sigs: dict[int, bytes] = {}
-    if seated:
-        sigs[0] = genesis_signature(genesis, me.identity)
-    roster_frame = {
-        "t": "roster",
-        "game": definition.name,
-        "options": encode(options),
-        "total": players,
-        "beacon_length": BEACON_LENGTH,
-        "turn_timeout_ms": timeout,
-        "seats": [r.to_bytes() for r in roster],
-    }
-    offset = 1 if seated else 0
-
-    async def send(seat: int, j: Joined, frame: dict[str, Any]) -> None:
-        """The roster and the signatures so far: a joiner gone already stops the table."""
-        try:
-            await j.framed.send(frame)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            raise LobbyError(f"the link to seat {seat} broke before it had the roster: the "
-                             f"table did not start") from None
-
-    for index, j in enumerate(joined):
-        await send(index + offset, j, roster_frame)
-        for seat, sig in sigs.items():
-            await send(index + offset, j, {"t": "gsig", "seat": seat, "sig": sig})
-
-    async def collect(index: int, j: Joined) -> None:
-        """A joiner's genesis signature, passed on to the others. A joiner that falls silent
-        or whose link breaks now (its Wi-Fi dropped) stops the table before it starts, in one
-        line (chaos run, issue 22: it was a traceback)."""
-        seat = index + offset
-        try:
-            with trio.fail_after(60):
-                frame = await j.framed.receive()
-        except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
-                OSError) as exc:
-            why = "no answer in 60 s" if isinstance(exc, trio.TooSlowError) else \
-                str(exc) or type(exc).__name__
-            raise LobbyError(f"seat {seat} did not sign the genesis ({why}): the table did "
-                             f"not start") from None
-        if frame["t"] == "bye":  # a joiner that got up: it is the one saying goodbye
-            raise LobbyError(f"seat {seat} got up before the table started: {frame['reason']}")
-        if (
-            frame["t"] != "gsig"
-            or frame["seat"] != seat
-            or not genesis_signature_valid(genesis, seat, frame["sig"])
-        ):
-            raise LobbyError(f"seat {seat} sent no valid genesis signature")
-        sigs[seat] = frame["sig"]
-        for number, other in enumerate(joined):
-            if other is not j:
-                try:
-                    await other.framed.send(frame)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    raise LobbyError(f"the link to seat {number + offset} broke before it had "
-                                     f"every genesis signature: the table did not start"
-                                     ) from None
-
-    async with trio.open_nursery() as nursery:
-        for index, j in enumerate(joined):
-            nursery.start_soon(collect, index, j)
-    signed = assemble_genesis(genesis, tuple(sigs[i] for i in range(players)))
-    store, seat_file = _store(root, signed, definition, roster, 0 if seated else None, me,
+                door.start_soon(accept_loop)
+                await shell.full.wait()
+                door.cancel_scope.cancel()
+            shell.ad = None
+        # The announcement is withdrawn: the game starts.
+        shell.feed(opener.withdrawn(trio.current_time()))
+        await shell.done.wait()
+        lobby.cancel_scope.cancel()
+    if shell.signed is None:
+        raise LobbyError(shell.failure)
+    signed = shell.signed
+    roster = list(signed.roster)
+    store, seat_file = _store(root, signed.genesis, definition, roster, signed.seat, me,
                               interface, port, bot=None)
-    session = Session(
-        definition=definition, genesis=signed, roster=roster, seat=0 if seated else None,
+    return Session(
+        definition=definition, genesis=signed.genesis, roster=roster, seat=signed.seat,
         identity=me.identity, master=me.master, store=store, seat_file=seat_file,
-        listener=listener, agent=agent,
-        observers=frozenset({me.identity.public}) if not seated else frozenset(),
-        config=config, events=events, links=[(j.framed, j.hello) for j in joined],
+        listener=listener, agent=agent, observers=signed.observers,
+        config=config, events=events, links=[shell.links[link] for link in signed.links],
     )
-    return session
+
+
+async def _seat_me(framed: FramedStream, joiner: Joiner, opener: Hello,
+                   emit: Events) -> Signed:
+    """The joiner's machine over its one link, until the genesis is signed."""
+    actions = joiner.opened(opener)
+    while True:
+        for action in actions:
+            if isinstance(action, Send):
+                await framed.send(action.frame)
+            elif isinstance(action, Notice):
+                emit(action.kind, action.data)
+            elif isinstance(action, Signed):
+                return action
+            elif isinstance(action, Failed):
+                raise LobbyError(action.reason)
+        actions = []
+        with trio.move_on_after(TICK):  # a frame cut short stays pending in ``framed``
+            frame = await framed.receive()
+            actions = joiner.receive(frame, trio.current_time())
+        actions += joiner.tick(trio.current_time())
 
 
 async def join_table(
@@ -392,7 +351,9 @@ async def join_table(
     address = interface_address(interface)
     listener = (await trio.open_tcp_listeners(0, host=address))[0]
     port = listener.socket.getsockname()[1]
-    mine = seat_keys(me.name, me.identity, me.master, BEACON_LENGTH)
+    joiner = Joiner(table=ad.table_id, game=ad.game, digest=ad.options_digest,
+                    fingerprint=ad.fingerprint, identity=me.identity, name=me.name,
+                    master=me.master, host=address, port=port)
     try:
         stream = await trio.open_tcp_stream(ad.address, ad.port)
     except OSError as exc:
@@ -404,54 +365,7 @@ async def join_table(
             opener = await handshake.dial(framed, me.identity, me.hello(ad.table_id), ad.table_id)
         except handshake.Refused as exc:
             raise LobbyError(f"the table said goodbye: {exc}") from None
-        if fingerprint(opener.identity_key) != ad.fingerprint:  # the key people read aloud
-            raise LobbyError(f"the table is opened by {fingerprint(opener.identity_key)}, not "
-                             f"by {ad.fingerprint} as its announcement says")
-        await framed.send({"t": "join", "beacon": mine.beacon, "host": address, "port": port,
-                           "sig": sign_address(me.identity, ad.table_id, address, port)})
-        while True:
-            frame = await _receive(framed)
-            if frame["t"] == "lobby":
-                emit("lobby", (len(frame["seats"]), frame["total"]))
-            elif frame["t"] == "roster":
-                break
-        options = decode(frame["options"])
-        if not isinstance(options, dict):
-            raise LobbyError("roster options are not a map")
-        options = {k: v for k, v in options.items()}
-        if frame["game"] != ad.game or options_digest(ad.game, options) != ad.options_digest:
-            raise LobbyError("the roster's game or options differ from the announcement")
-        roster = [RosterSeat.from_bytes(s) for s in frame["seats"]]
-        if len(roster) != frame["total"] or frame["beacon_length"] != BEACON_LENGTH:
-            raise LobbyError("the roster is not full or uses another beacon length")
-        timeout = frame["turn_timeout_ms"]
-        if not MIN_TURN_TIMEOUT_MS <= timeout <= MAX_TURN_TIMEOUT_MS:
-            raise LobbyError(f"the table's turn timeout of {timeout / 1000:g} s is not playable "
-                             f"({MIN_TURN_TIMEOUT_MS // 1000} s to "
-                             f"{MAX_TURN_TIMEOUT_MS // 3_600_000} h)")
-        matches = [
-            i for i, r in enumerate(roster)
-            if (r.identity, r.table_key, r.beacon, r.host, r.port)
-            == (mine.identity, mine.table_key, mine.beacon, address, port)
-        ]
-        if len(matches) != 1:
-            raise LobbyError("the roster does not seat us as we asked")
-        for i, r in enumerate(roster):  # where each seat listens is its own signed word
-            if not r.address_signed(ad.table_id):
-                raise LobbyError(f"the roster gives seat {i} ({r.name}) an address it did not "
-                                 f"sign ({r.host}:{r.port}): only the opener's word")
-        seat = matches[0]
-        genesis = build_genesis(ad.table_id, ad.game, options, roster, timeout)
-        sigs = {seat: genesis_signature(genesis, me.identity)}
-        await framed.send({"t": "gsig", "seat": seat, "sig": sigs[seat]})
-        while len(sigs) < len(roster):
-            frame = await _receive(framed, 90)
-            if frame["t"] != "gsig" or not 0 <= frame["seat"] < len(roster):
-                continue
-            if not genesis_signature_valid(genesis, frame["seat"], frame["sig"]):
-                raise LobbyError(f"seat {frame['seat']}'s genesis signature does not verify")
-            sigs[frame["seat"]] = frame["sig"]
-        signed = assemble_genesis(genesis, tuple(sigs[i] for i in range(len(roster))))
+        signed = await _seat_me(framed, joiner, opener, emit)
     except (FrameError, trio.TooSlowError, trio.EndOfChannel,
             trio.BrokenResourceError, OSError) as exc:
         await framed.aclose()
@@ -461,20 +375,20 @@ async def join_table(
         await framed.aclose()
         await listener.aclose()
         raise
-    store, seat_file = _store(root, signed, definition, roster, seat, me, interface, port, bot)
-    opener_seated = any(r.identity == opener.identity_key for r in roster)
-    if not opener_seated:  # a host that watches: let it back in after a resume
-        seat_file.extra["observers"] = [opener.identity_key]
+    seat = signed.seat
+    assert seat is not None
+    roster = list(signed.roster)
+    store, seat_file = _store(root, signed.genesis, definition, roster, seat, me, interface,
+                              port, bot)
+    if signed.observers:  # a host that watches: let it back in after a resume
+        seat_file.extra["observers"] = sorted(signed.observers)
         store.save_seat(seat_file)
-    session = session_class(
-        definition=definition, genesis=signed, roster=roster, seat=seat, identity=me.identity,
-        master=me.master, store=store, seat_file=seat_file, listener=listener,
-        agent=agent_for(seat),
-        observers=frozenset() if opener_seated else frozenset({opener.identity_key}),
-        config=config, events=events, links=[(framed, opener)],
-        dial=[i for i in range(seat) if roster[i].identity != opener.identity_key],
+    return session_class(
+        definition=definition, genesis=signed.genesis, roster=roster, seat=seat,
+        identity=me.identity, master=me.master, store=store, seat_file=seat_file,
+        listener=listener, agent=agent_for(seat), observers=signed.observers,
+        config=config, events=events, links=[(framed, opener)], dial=list(signed.dial),
     )
-    return session
 
 
 async def resume_session(
@@ -543,36 +457,29 @@ async def watch_table(
     me = Me.fresh(identity, "spectator")
     try:
         peer = await handshake.dial(framed, identity, me.hello(ad.table_id), ad.table_id)
-        frame = await _receive(framed, JOIN_TIMEOUT)
-        if frame["t"] != "genesis":
-            raise LobbyError(f"the seat sent a {frame['t']} frame, not the table's genesis")
-        signed = parse_genesis(frame["genesis"])
-        verify_genesis(signed)
+        with trio.fail_after(JOIN_TIMEOUT):
+            frame = await framed.receive()
     except handshake.Refused as exc:
         await framed.aclose()
         raise LobbyError(f"the table said goodbye: {exc}") from None
-    except (FrameError, SpycraftError, trio.TooSlowError, trio.EndOfChannel,
-            trio.BrokenResourceError, OSError) as exc:
+    except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
+            OSError) as exc:
         await framed.aclose()
         raise LobbyError(f"watching failed: {str(exc) or type(exc).__name__}") from None
+    checked = watched(frame, table=ad.table_id, game=ad.game, peer=peer)
+    try:
+        if isinstance(checked, Failed):
+            raise LobbyError(checked.reason)
+        signed, seat = checked
+        genesis = signed.genesis
+        try:
+            definition = definition_for(genesis.game)
+        except KeyError:
+            raise LobbyError(f"watching failed: this spycraft does not know {genesis.game}"
+                             ) from None
     except LobbyError:
         await framed.aclose()
         raise
-    genesis = signed.genesis
-    seats = [i for i, keys in enumerate(genesis.seats) if keys.identity == peer.identity_key]
-    problem = (
-        "the genesis is for another table" if genesis.table != ad.table_id
-        else f"the genesis is for {genesis.game}, the ad says {ad.game}" if genesis.game != ad.game
-        else "the peer that answered has no seat at its table" if not seats else None
-    )
-    try:
-        definition = definition_for(genesis.game) if problem is None else None
-    except KeyError:
-        definition, problem = None, f"this spycraft does not know {genesis.game}"
-    if problem is not None or definition is None:
-        await framed.aclose()
-        raise LobbyError(f"watching failed: {problem}")
-    seat = seats[0]
     where = {int(other.source): (other.address, other.port) for other in also
              if other.table_id == ad.table_id and other.source is not None
              and other.source.isdigit() and int(other.source) < len(genesis.seats)}

@@ -71,11 +71,9 @@ from typing import Any
 
 import trio
 
-from spycraft.crypto.encoding import decode, encode
-from spycraft.crypto.errors import BadKey, SpycraftError
-from spycraft.crypto.identity import Identity, verify_signature
-from spycraft.crypto.keys import check_identity_key, check_table_key
-from spycraft.crypto.records import SeatKeys, SignedGenesis, SignedRecord, parse_record
+from spycraft.crypto.errors import SpycraftError
+from spycraft.crypto.identity import Identity
+from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
@@ -100,6 +98,7 @@ from spycraft.p2p.protocol import (
     Store,
     StoreChat,
 )
+from spycraft.p2p.seating import RosterSeat
 from spycraft.p2p.storage import GameStore, SeatFile
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
 
@@ -137,86 +136,6 @@ BACKOFF_MAX = 60.0
 """A seat cut off for what it sent again and again waits at most this long to be let back in."""
 FORGIVE_AFTER = 60.0
 """A link that lives this long without an offence clears its peer's backoff."""
-
-
-ADDRESS_DOMAIN = b"spycraft/address/v1\x00"
-MAX_HOST_CHARS = 64
-
-
-def address_message(table: bytes, identity: bytes, host: str, port: int) -> bytes:
-    """What a seat signs to say where it listens at ``table`` (``sign_address``)."""
-    return ADDRESS_DOMAIN + encode(
-        {"table": table, "identity": identity, "host": host, "port": port}
-    )
-
-
-def sign_address(identity: Identity, table: bytes, host: str, port: int) -> bytes:
-    """A seat's own word for where it listens at ``table``: its identity's signature, which an
-    opener carries in the roster and cannot change (issue 18, red18: a roster's addresses were
-    the opener's word alone, so it could be the only path between two honest seats)."""
-    return identity.sign(address_message(table, identity.public, host, port))
-
-
-@dataclass(frozen=True)
-class RosterSeat:
-    """A seat as the lobby fixed it: its keys and where it listens (``sig``: its signature over
-    that address, ``sign_address``; empty where the address is our own file's)."""
-
-    name: str
-    identity: bytes
-    table_key: bytes
-    beacon: bytes
-    host: str
-    port: int
-    sig: bytes = b""
-
-    def address_signed(self, table: bytes) -> bool:
-        """Whether the seat itself signed this address for ``table``."""
-        message = address_message(table, self.identity, self.host, self.port)
-        return len(self.sig) == 64 and verify_signature(self.identity, self.sig, message)
-
-    def to_bytes(self) -> bytes:
-        return encode(
-            {
-                "name": self.name,
-                "identity": self.identity,
-                "table_key": self.table_key,
-                "beacon": self.beacon,
-                "host": self.host,
-                "port": self.port,
-                "sig": self.sig,
-            }
-        )
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> RosterSeat:
-        m = decode(data)
-        fields = {"name": str, "identity": bytes, "table_key": bytes, "beacon": bytes, "host": str,
-                  "port": int, "sig": bytes}
-        if not isinstance(m, dict) or set(m) != set(fields):
-            raise FrameError(
-                "roster seat must be a map of name, identity, table_key, beacon, host, port, sig"
-            )
-        for name, kind in fields.items():
-            if not isinstance(m[name], kind) or isinstance(m[name], bool):
-                raise FrameError(f"roster seat {name} must be {kind.__name__}")
-        if not 0 < m["port"] < 65536 or len(m["beacon"]) != 32 or not 0 < len(m["name"]) <= 64:
-            raise FrameError("roster seat has a bad port, beacon or name")
-        if not 0 < len(m["host"]) <= MAX_HOST_CHARS or len(m["sig"]) != 64:
-            raise FrameError("roster seat has a bad host or address signature")
-        try:
-            check_identity_key(m["identity"])
-            check_table_key(m["table_key"])
-        except BadKey as exc:
-            raise FrameError(f"roster seat {m['name']!r}: {exc}") from None
-        return cls(m["name"], m["identity"], m["table_key"], m["beacon"], m["host"], m["port"],
-                   m["sig"])
-
-    def keys(self) -> SeatKeys:
-        return SeatKeys(self.name, self.identity, self.table_key, self.beacon)
-
-    def to_cbor(self) -> dict[str, Any]:
-        return {"identity": self.identity, "host": self.host, "port": self.port, "name": self.name}
 
 
 @dataclass

@@ -22,7 +22,8 @@ from spycraft.crypto.records import Genesis, assemble_genesis, genesis_signature
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
 from spycraft.p2p import handshake
-from spycraft.p2p.session import RosterSeat, Session, SessionConfig
+from spycraft.p2p.seating import RosterSeat
+from spycraft.p2p.session import Session, SessionConfig
 from spycraft.p2p.storage import GameStore, SeatFile
 from spycraft.p2p.wire import FramedStream, Hello, make_hello
 from tests.p2p.relay import GAME

@@ -25,7 +25,7 @@ from spycraft.p2p.discovery import browse_tables
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table
 from spycraft.p2p.protocol import PeerProtocol, Rewrite, StoreChat
-from spycraft.p2p.session import RosterSeat, sign_address
+from spycraft.p2p.seating import RosterSeat, sign_address
 from spycraft.p2p.wire import FramedStream
 from tests.p2p.simnet import Peer, SimNet, adversary_of, agreed, finish, honest_seats_kept
 

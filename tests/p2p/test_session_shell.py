@@ -15,7 +15,8 @@ from spycraft.crypto.errors import OpeningError
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.local import new_local_table
 from spycraft.engines.registry import GameDefinition
-from spycraft.p2p.session import RosterSeat, Session, SessionConfig
+from spycraft.p2p.seating import RosterSeat
+from spycraft.p2p.session import Session, SessionConfig
 from spycraft.p2p.storage import GameStore, SeatFile
 from tests.p2p.relay import GAME
 
