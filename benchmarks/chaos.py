@@ -769,6 +769,14 @@ class Table:
         elif kind in ("kill", "torn", "relay-flip", "relay-cut"):
             if fault.note == "already ended":
                 pass
+            elif seat.filler is not None:
+                # its disk is full (a disk-full fault of this seat, not healed yet): nothing
+                # can be written there, a relay's roster nor the resumed seat's records, until
+                # it has room again (the long run, seed 2, table 56: the runner itself died
+                # writing a relay's roster into the full tmpfs)
+                return
+            elif seat.proc.running:
+                fault.note += "; resumed already, as its disk had room again"
             elif seat.folder(self.table_id) is None:
                 seat.gone = True
                 self.resume(seat, fault, expect_nothing=True)

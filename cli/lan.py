@@ -221,6 +221,8 @@ class Narrator:
             print(wrapped(f"{kind}: {printable(str(data))}", "  !! "), flush=True)
         elif kind in ("absent", "alone"):
             print(wrapped(f"{data}", "  !! "), flush=True)
+        elif kind == "waiting":  # a seatless host after the result, for a claim's accused
+            print(wrapped(f"{data}", "  -- "), flush=True)
         elif kind == "chat":
             print(wrapped(f"{chat_text(data)}", "  > "), flush=True)
         elif kind == "muted":

@@ -109,7 +109,9 @@ Theory of operation
   the records), so an observer learns exactly what the transcript shows. An observer never
   offers a record, so it is never answered with a proof: a seat whose record at the place of an
   observer's head differs sends it its branch from there (``_on_head``), and the observer's
-  replay decides by the order above, as a seat's would.
+  replay decides by the order above, as a seat's would; where the branches forked before the
+  observer's head (the first record it is sent does not follow its own record before), it asks
+  for the seat's records from one place further back, until they meet.
 * **What reaches this protocol** (the shell's guarantees, ``p2p.wire``, ``p2p.handshake`` and
   ``p2p.session``, issue 18). A link is up only after a handshake that binds both identities,
   both nonces, the table and the connection: a relayed handshake opens none. A live
@@ -417,6 +419,18 @@ class PeerProtocol:
     @property
     def transcript(self) -> Transcript:
         return Transcript(self.genesis, tuple(self.records))
+
+    def accused_by_claims(self) -> frozenset[int]:
+        """The seats that a claim in our chain declared absent (one party's word: an abandon
+        whose votes are one party's). Such a seat may still hold its own record for that place,
+        withheld past its timeout by a cut LAN, which outranks the claim even after a result on
+        top (rule 3 of the theory of operation): until it shows it holds ours, our end is not
+        the last word."""
+        return frozenset(
+            signed.record.body["seat"]
+            for i, signed in enumerate(self.records)
+            if signed.record.kind == "abandon" and self._party(self.states[i], signed) is not None
+        )
 
     @property
     def since(self) -> float:
@@ -890,11 +904,11 @@ class PeerProtocol:
     ) -> None:
         if isinstance(error, ChainBroken):
             # Not a lie: the sender is on another branch. Show it our head record; the
-            # conflict rule settles it there, one record at a time backwards if need be. It
-            # holds this record: if the order takes us to its branch, we ask it for this one
-            # (it sent it once, and may never send it again).
+            # conflict rule settles it there, one record at a time backwards if need be (an
+            # observer tells its head instead, ``_show_ours``). It holds this record: if the
+            # order takes us to its branch, it may be our next (``_stray``).
             self._stray(link, signed)
-            self._resend(link, self.head, now, single=True)
+            self._show_ours(link, self.head, now)
             return
         if isinstance(error, BadSignature) or (
             isinstance(error, MalformedRecord) and not self._signed_by_its_seat(signed)
@@ -1083,10 +1097,16 @@ class PeerProtocol:
         seq = theirs.seq
         mine = self.records[seq - 1]
         if theirs.record.prev != mine.record.prev:
-            # We differ earlier: show them our record one place back, until prevs agree.
+            # We differ earlier: show them our record one place back, until prevs agree. An
+            # observer shows no record: it asks for theirs from one place back instead, so a
+            # seat's branch that forked before the observer's head reaches it whole (a seat
+            # sends an observer its branch from the observer's head only, ``_on_head``).
             self._stray(link, theirs)
             if seq > 1:
-                self._resend(link, seq - 1, now, single=True)
+                if self.me is None:
+                    self._send(link, {"t": "sync", "from_seq": seq - 1})
+                else:
+                    self._resend(link, seq - 1, now, single=True)
             return
         if theirs.seat == mine.seat:
             self._on_equivocation(mine, theirs, now, link=link, branch=branch)
@@ -1331,7 +1351,7 @@ class PeerProtocol:
         peer.claimed = seq
         if seq > self.head:
             if self.finished:  # nothing follows a result: it is on another branch, show it ours
-                self._resend(link, self.head, now, single=True)
+                self._show_ours(link, self.head, now)
             return  # the ticker asks if the records do not come by themselves
         ours = self.state.genesis_link if seq == 0 else self.records[seq - 1].link
         if ours != link_hash:
@@ -1341,7 +1361,7 @@ class PeerProtocol:
                 # replays decides as everywhere), or it would keep a record no seat holds.
                 self._resend(link, seq, now, upto=self.head)
             else:
-                self._resend(link, seq, now, single=True)
+                self._show_ours(link, seq, now)
             return
         self._holds(link, seq)
         if seq < self.head:
@@ -1349,6 +1369,18 @@ class PeerProtocol:
                 self._send(link, self._head_frame())  # records in flight do not come first)
         elif self._voted and self.seat is not None:  # it waits where we voted: it may need ours
             self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
+
+    def _show_ours(self, link: LinkId, seq: int, now: float) -> None:
+        """Show a seat whose head says it holds another record at ``seq`` ours there. An
+        observer shows no record: it tells its head, and a seat whose record there differs
+        sends it its branch from there (above), which it follows back to where they forked
+        (``_on_conflict``). Found by the chaos run: a seat that switched branches after the
+        host took its old one told the host its new head, and the host, which could not answer
+        with a record, kept a transcript no seat held."""
+        if self.me is not None:
+            self._resend(link, seq, now, single=True)
+        elif self.links[link].spend(HEAD_COST, now):
+            self._send(link, self._head_frame())
 
     def _request(self, link: LinkId, now: float) -> None:
         peer = self.links[link]

@@ -44,7 +44,9 @@ this module only moves bytes and time:
   confirmed our head, or ``linger`` seconds pass; with ``linger_for_absent``, a seat also waits
   until every seat has confirmed it, for up to a turn timeout (a seat away at the end may come
   back for it, and finding nobody it would wait out its own timeout and claim the game: a
-  fork; an observer sends no records, so it never waits for one). A
+  fork; an observer sends no records, so it waits only for a seat that a claim in its end
+  declared absent, whose own record may outrank the claim, until that seat's branch could
+  have reached its result: ``_awaited``, ``_patience_for_absent``). A
   session that has had no seat linked for ``alone_after`` seconds (three turn timeouts) stops
   unfinished and says why: the others finished or left while it was away (asleep, cut off),
   and nobody is left to send it the rest; ``spycraft resume`` tries again (docs/rulings.md).
@@ -698,33 +700,88 @@ class Session:
         if peer is not None and link.seat is not None:
             self._holds[link.seat] = max(self._holds.get(link.seat, 0), peer.acked)
 
+    def _awaited(self) -> frozenset[int]:
+        """The seats ``_linger`` waits for (with ``linger_for_absent``) until each confirms our
+        end. A seat waits for every other: one away at the end may come back for it, and finding
+        nobody it would wait out its own timeout and claim the game (a fork). An observer sends
+        no records, so it cannot give an away seat the end, but a seat a claim declared absent
+        can give it another: its own record for that place, held back by a cut LAN, outranks
+        the claim (``PeerProtocol.accused_by_claims``), and only that seat holds it (the chaos
+        run, seed 1, table 40: at two seats each side of a cut claimed the other absent; the
+        seats agreed once the LAN came back, after the host had left with the outranked claim)."""
+        if self.seat is not None:
+            return frozenset(range(len(self.roster))) - {self.seat}
+        return self.protocol.accused_by_claims()
+
+    def _patience_for_absent(self) -> float:
+        """How long ``_linger`` waits for an awaited seat. A seat waits a turn timeout: one
+        away at the end that comes back within it gets the end. An observer waits for the
+        accused of a claim until the accused's own branch, if it holds its record for that
+        place, has reached its result and been passed on: the place's ``relay_patience``,
+        a turn timeout at the next place at most (the claimant, which took no record of it,
+        stalls there), the voters' graces and a claim's ``n`` more, the result's and its
+        frame's (``relay_patience + turn_timeout + (n + 3) * grace``). Before that, a result
+        on the claim may be all it holds of the place while the accused's record, with
+        nothing built on it yet, is the one the order puts first once its result is there
+        (rule 3 of ``p2p.protocol``: the sore loser who claims the winner absent at the
+        winner's ``final``)."""
+        if self.seat is not None:
+            return self.config.turn_timeout
+        config = self.protocol.config
+        return config.relay_patience + config.turn_timeout + \
+            (len(self.roster) + 3) * config.vote_grace
+
+    def _tell_waiting(self, seats: list[int], patience: float) -> None:
+        """Say plainly why a seatless host has not left after the result."""
+        if self.seat is not None:
+            return
+        names = ", ".join(f"seat {seat} ({self.roster[seat].name})" for seat in seats)
+        text = (f"the game is over, but a claim declared {names} absent: waiting up to "
+                f"{patience:.0f} s for that seat's own record, which would outrank the claim")
+        log.info("%s", text)
+        self.events("waiting", text)
+
     async def _linger(self) -> None:
         """Give the others time to receive the last record: until every link confirmed it
-        (``linger`` seconds at most) and, with ``linger_for_absent``, every seat (a turn
-        timeout at most); nothing to wait for if we stopped unfinished. A result that another
+        (``linger`` seconds at most, from when it came up if later) and, with
+        ``linger_for_absent``, every seat (a turn timeout at most); nothing to wait for if we
+        stopped unfinished. A result that another
         outranks while we linger (a late writer's, then the seat's own) is a new end: the
         waits start again for it, and what a seat confirmed before the rollback counts no more
         (before, the peers that switched left at once and a seatless host kept the other)."""
         end: bytes | None = None
         head, start = self.state.seq, trio.current_time()
+        awaited: frozenset[int] = frozenset()
+        told: bytes | None = None
         while self.finished:
             if self.state.link != end:  # the end, or one that outranked it and took its place
                 end, head, start = self.state.link, self.state.seq, trio.current_time()
+                awaited = self._awaited()
             waiting = False
+            now = trio.current_time()
             for link in self.links.values():
                 peer = self.protocol.links.get(link.id)
                 if link.closed or peer is None:
                     continue
                 self._note_holds(link)
-                waiting = waiting or peer.acked < head
-            elapsed = trio.current_time() - start
-            # Only a seat can give an away seat the end (an observer sends no records), so
-            # only a seat waits for one.
-            missing = self.config.linger_for_absent and self.seat is not None and \
-                elapsed < self.config.turn_timeout and any(
-                    seat != self.seat and self._holds.get(seat, 0) < head
-                    for seat in range(len(self.roster)))
-            if not missing and (not waiting or elapsed >= self.config.linger):
+                # A link that came up while we linger gets ``linger`` seconds of its own: a
+                # seat back just before our wait for it ran out (the chaos run: a laptop off
+                # the LAN past its claim linked as the other seat left, and they never
+                # exchanged the branches that would have made them agree).
+                waiting = waiting or (peer.acked < head and
+                                      now - max(start, link.since) < self.config.linger)
+            elapsed = now - start
+            patience = self._patience_for_absent()
+            absent = [seat for seat in sorted(awaited) if self._holds.get(seat, 0) < head]
+            missing = self.config.linger_for_absent and elapsed < patience and bool(absent)
+            if missing and told != end:
+                told = end
+                self._tell_waiting(absent, patience)
+            # and never past one ``linger`` beyond the longest wait (a peer that links again
+            # and again cannot keep us)
+            bound = self.config.linger + max(
+                self.config.linger, patience if self.config.linger_for_absent else 0.0)
+            if (not missing and not waiting) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))
             await trio.sleep(0.05)

@@ -208,6 +208,8 @@ class LanFeed:
             bridge.notice(f"we cannot write our next record: {data}", tone="bad")
         elif kind in ("absent", "alone"):  # our seat declared absent; nobody left to link
             bridge.notice(data, tone="bad")
+        elif kind == "waiting":  # a seatless host after the result, for a claim's accused
+            bridge.notice(data)
 
     def _say(self, text: str) -> str | None:
         """Say ``text`` at the table from the application's thread (the session is trio's);
