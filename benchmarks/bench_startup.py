@@ -17,7 +17,8 @@ The audited transcript is a Spies & Lies selfplay with 83 records (the first suc
 to a temporary folder. ``--quick``: one round, and the audit of any seed (for the test that keeps
 this script working). ``--before SCRIPT``: the same commands also run with another install's
 ``spycraft`` script (another checkout's venv), in the same rounds, for a before/after in one
-window.
+window. ``--parts``: also processes that only import what the audit needs, one layer more each
+(rbcl alone, the record code, the game's engine), in the same rounds: where the audit's CPU goes.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from pathlib import Path
 FLOOR = ("python -c 'import cbor2, cryptography'",
          [sys.executable, "-c", "import cbor2, cryptography"])
 BARE = ("python -c pass", [sys.executable, "-c", "pass"])
+PARTS = [(f"floor + import {what}", [sys.executable, "-c", f"import cbor2, cryptography, {what}"])
+         for what in ("rbcl", "spycraft.crypto.records",
+                      "spycraft.engines.spies_and_lies.definition")]
+"""The audit's layers (``--parts``): rbcl (libsodium, for ristretto255), then all of the record
+code (Ed25519 through rbcl's libsodium, X25519 keys through OpenSSL), then the engine."""
 
 
 def spycraft() -> str:
@@ -92,12 +98,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one round, any transcript")
     parser.add_argument("--before", metavar="SCRIPT", default=None,
                         help="another install's spycraft script, run in the same rounds")
+    parser.add_argument("--parts", action="store_true",
+                        help="also the audit's imports alone, layer by layer")
     args = parser.parse_args()
     rounds = 1 if args.quick else args.rounds
     scripts = [("", spycraft())] + ([("before: ", args.before)] if args.before else [])
     with tempfile.TemporaryDirectory() as tmp:
         path, records = transcript(Path(tmp), None if args.quick else 83)
-        commands = [FLOOR, BARE]
+        commands = [FLOOR, BARE, *(PARTS if args.parts else [])]
         for label, script in scripts:
             commands += [
                 (f"{label}spycraft --help", [script, "--help"]),

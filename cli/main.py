@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from spycraft.cli import commands
 from spycraft.cli.app import PlayerLeft
@@ -37,10 +38,48 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
                    help="any yes/no option by name (repeatable)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+EVERY = "*"
+"""``build_parser``'s default: every command with all its arguments (for tests and tools)."""
+
+
+class _Unused:
+    """Where the arguments of a command that is not run are declared: nowhere."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class _Commands:
+    """The subcommands as ``chosen`` needs them: a command run has its own parser alone (the
+    top level only dispatches to it; declaring the other commands would cost it ~10 ms, as
+    much as the rest of ``spycraft rules``); with none chosen (``spycraft --help``, a mistyped
+    command), every command is listed with its one-line help, without its arguments; ``EVERY``:
+    every command with its arguments."""
+
+    def __init__(self, sub: Any, chosen: str) -> None:
+        self.sub, self.chosen = sub, chosen
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.chosen in (EVERY, name):
+            return self.sub.add_parser(name, **kwargs)
+        if not self.chosen:
+            self.sub.add_parser(name, **kwargs)
+        return _Unused()
+
+
+def chosen_command(words: Sequence[str]) -> str:
+    """The command a command line runs (its first word, when that is one), or "" for none
+    (``spycraft --help``, a mistyped command): the top level has no options but ``-h``."""
+    return words[0] if words and words[0] in NAMES else ""
+
+
+def build_parser(chosen: str = EVERY) -> argparse.ArgumentParser:
+    """The command line; ``chosen``: the one command whose arguments are declared (the rest
+    only named), by default every one."""
     parser = argparse.ArgumentParser(prog="spycraft", description="Spy board games on the LAN, "
                                      "with no server and nobody trusted.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    real = parser.add_subparsers(dest="command", required=True)
+    sub = _Commands(real, chosen)
 
     p = sub.add_parser("selfplay", help="all seats bots, in one process; writes the transcript")
     p.add_argument("game", choices=game_names())
@@ -69,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_doctor(sub)
     commands.add_rules(sub)
     COMMANDS.clear()
-    COMMANDS.update(sub.choices)
+    COMMANDS.update(real.choices)
     return parser
 
 
@@ -96,7 +135,6 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if not words:
         from spycraft.cli import app
@@ -106,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if chosen is None:
                 return 130
             words = list(chosen)
-    args = parse(parser, words)
+    args = parse(build_parser(chosen_command(words)), words)
     try:
         return handler(args.command)(args)
     except KeyboardInterrupt:
@@ -121,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 OFFLINE = ("selfplay", "audit", "replay")
 LAN = ("play", "host", "join", "bots", "tables", "resume")
+NAMES = frozenset((*OFFLINE, *LAN, "watch", "doctor", "rules"))
+"""Every command (``handler`` runs each; a test holds this equal to ``build_parser``'s)."""
 
 
 def handler(command: str) -> Callable[[argparse.Namespace], int]:

@@ -34,7 +34,7 @@ _PIECES = re.compile(r"( +|\n)")
 
 ONE_CELL = frozenset("─│┌┐└┘├┤┬┴┼•·…–—−×→←§")
 """Characters the typesetting and the guides draw with, one cell each (as ``wcwidth`` says,
-which a test checks): counted without importing ``wcwidth``."""
+which a test checks): counted, like ASCII, without importing ``wcwidth``."""
 
 
 def cells(text: str) -> int:
@@ -42,7 +42,7 @@ def cells(text: str) -> int:
     draws (``wcwidth`` of each character), without importing it."""
     if text.isascii():
         return len(text)
-    return sum(1 if c in ONE_CELL else _char_cells(c) for c in text)
+    return sum(1 if c.isascii() or c in ONE_CELL else _char_cells(c) for c in text)
 
 
 @lru_cache(maxsize=4096)

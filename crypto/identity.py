@@ -20,7 +20,6 @@ import base64
 from dataclasses import dataclass
 from functools import cached_property
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from spycraft.crypto.hashing import tagged_hash
@@ -57,9 +56,7 @@ class Identity:
 
     @cached_property
     def public(self) -> bytes:
-        return self._key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
+        return self._key.public_key().public_bytes_raw()
 
     @property
     def fingerprint(self) -> str:

@@ -27,12 +27,51 @@ libsodium's Ed25519 and X25519 code, which spycraft uses for two things, typed h
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import importlib.util
 import pathlib
 import sys
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 
-import rbcl
+
+class _LoadedOnUse(types.ModuleType):
+    """A stand-in for a standard module that loads the module on its first attribute read."""
+
+    def __getattr__(self, name: str) -> object:  # only for what the stand-in does not have
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+@contextlib.contextmanager
+def _doctest_on_first_use() -> Iterator[None]:
+    """While rbcl loads, ``doctest`` is a stand-in that loads the real module when first used.
+
+    rbcl and its helper ``barriers`` import ``doctest`` only to run their own examples when run
+    as scripts (``if __name__ == "__main__": doctest.testmod()``); loading it (with ``pdb``,
+    ``unittest``, ``difflib``) costs about 60 ms of CPU, as much as the interpreter's start.
+    Nothing in rbcl or barriers reads an attribute of it on import, so unless the program has
+    loaded it already, their ``doctest`` is a stand-in whose first attribute read loads the
+    real module; after rbcl has loaded, ``import doctest`` anywhere loads the real one as
+    always. (The standard library's ``importlib.util.LazyLoader`` does not serve: in Python
+    3.11 the import statement itself reads the module's ``__spec__``, which loads it.)"""
+    if "doctest" in sys.modules or (spec := importlib.util.find_spec("doctest")) is None:
+        yield
+        return
+    stand_in = _LoadedOnUse("doctest")
+    stand_in.__spec__ = spec
+    sys.modules["doctest"] = stand_in
+    try:
+        yield
+    finally:
+        if sys.modules.get("doctest") is stand_in:
+            del sys.modules["doctest"]
+
+
+with _doctest_on_first_use():
+    import rbcl
 
 __all__ = ["ed25519_is_valid_point", "ed25519_verify", "rbcl"]  # ``group`` takes rbcl from here
 

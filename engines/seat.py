@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from spycraft.crypto import beacon
@@ -38,7 +37,7 @@ def table_key_secret(master: bytes) -> bytes:
 
 def table_key_public(master: bytes) -> bytes:
     key = X25519PrivateKey.from_private_bytes(table_key_secret(master))
-    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key.public_key().public_bytes_raw()
 
 
 def beacon_chain(master: bytes, length: int) -> tuple[bytes, ...]:

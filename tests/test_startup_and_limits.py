@@ -95,3 +95,28 @@ def test_an_audit_loads_the_engine_of_its_game_alone_and_no_network_or_screen(
     modules = modules_of(tmp_path, "audit", str(path))
     assert libraries_in(modules) == set()
     assert engines_in(modules) == {"spies-and-lies"}
+
+
+def test_an_audit_leaves_doctest_unloaded_and_doctest_still_works_when_imported(
+        tmp_path: Path) -> None:
+    # rbcl and barriers import doctest (and with it pdb and unittest) for their own examples;
+    # crypto.sodium gives them a stand-in that loads the real module on first use
+    path = tmp_path / "game.cbor"
+    made = spycraft("selfplay", "spies-and-lies", "--seed", "3", "--quiet", "--out", str(path))
+    assert made.returncode == 0, made.stderr
+    modules = modules_of(tmp_path, "audit", str(path))
+    assert {"doctest", "pdb", "unittest"} & modules == set()
+    probe = """\
+import sys
+import spycraft.crypto.group
+assert "doctest" not in sys.modules
+import doctest
+import rbcl.rbcl
+assert type(doctest).__name__ == "module" and sys.modules["doctest"] is doctest
+assert rbcl.rbcl.doctest.testmod is doctest.testmod
+print(doctest.DocTestParser().get_examples(">>> 1 + 1\\n2\\n")[0].want, end="")
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "2\n"

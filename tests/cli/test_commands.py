@@ -197,3 +197,30 @@ def test_a_mistyped_flag_prints_that_commands_usage_and_the_flag_it_was_meant_to
         assert lines[0].startswith(f"usage: spycraft {command} "), lines[0]
         assert lines[-1].startswith(f"spycraft {command}: error: unrecognized arguments: ")
         assert lines[-1].endswith(f"(did you mean {flag}?)"), lines[-1]
+
+
+COMMAND_LINES = (
+    ["selfplay", "resistance", "--players", "7", "--plot", "--seed", "4", "--quiet"],
+    ["audit", "game.cbor"],
+    ["replay", "game.cbor", "--as", "1", "--brief"],
+    ["play", "spies-and-lies", "--offline", "--name", "ada", "--variant", "blind-spies"],
+    ["host", "confusion", "--bots", "3", "--turn-timeout", "60"],
+    ["join", "ab12", "--wait", "5", "--line"],
+    ["bots", "--table", "ab12", "--count", "2", "--again"],
+    ["tables", "--seconds", "1"],
+    ["resume", "--list"],
+    ["watch", "ab12", "--seat", "2"],
+    ["doctor", "--peers", "1"],
+    ["rules", "spynet", "--all"],
+)
+
+
+@pytest.mark.parametrize("words", COMMAND_LINES, ids=lambda words: words[0])
+def test_a_command_line_reads_the_same_with_only_its_own_command_declared(words):
+    # main() declares only the arguments of the command it runs (cli.main._Commands)
+    from spycraft.cli.main import COMMANDS, NAMES, build_parser, chosen_command
+
+    every = build_parser()
+    assert set(COMMANDS) == NAMES
+    assert chosen_command(words) == words[0]
+    assert build_parser(chosen_command(words)).parse_args(words) == every.parse_args(words)
