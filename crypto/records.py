@@ -45,11 +45,12 @@ HEADER_KID = 4
 PROTECTED_SIGN1 = encode({HEADER_ALG: ALG_EDDSA})
 TABLE_ID_BYTES = 16
 MAX_RECORD_BYTES = 1 << 20
-# A record that can stand as evidence: a fraud record carries one or two of them, and it must
-# itself fit in a record and in a frame (``p2p.wire.MAX_FRAME_SIZE``, also 1 MiB), with room
-# for its own head. The table refuses every other record larger than this (a whole game's
-# transcript is some 20-210 KB), so every record that can take a place can also be proven.
-MAX_EVIDENCE_BYTES = (MAX_RECORD_BYTES - 4096) // 2
+# The largest record that can take a place or stand as evidence (every kind but ``fraud``):
+# four times the largest any game writes (SpyNet's ``deck_shuffle`` at four seats, 15.9 KB;
+# every other kind is under 3.2 KB). A fraud record carries one or two of them, so it always
+# fits a record and a frame (``p2p.wire.MAX_FRAME_SIZE``, 1 MiB), and an honest peer keeps at
+# most two of them per place and seat as the pair that bans a place (``p2p.protocol``).
+MAX_EVIDENCE_BYTES = 64 << 10
 
 
 # ``tagged_hash("link", raw)`` hashes the encoding of ["spycraft/link", raw]: this constant head,

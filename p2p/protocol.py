@@ -38,10 +38,11 @@ Theory of operation
   or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or forged frame
   closes its link. Fraud reports and bans are one per culprit and place (however many pairs
   it signs for one place), votes one per seat, claims held one. No record larger than
-  ``MAX_EVIDENCE_BYTES`` (half a record) takes a place, nor stands as evidence, so a fraud
-  record always carries its evidence within a record and a frame; the pairs kept to show bans
-  are at most ``BAN_BYTES_PER_SEAT`` per culprit (past it a ban keeps no pair: it went to every
-  link once, when it was learned).
+  ``MAX_EVIDENCE_BYTES`` (64 KiB, four times the largest a game writes) takes a place, nor
+  stands as evidence, so a fraud record always carries its evidence within a record and a
+  frame, and the pairs kept to show bans are at most 128 KiB per place of our chain and seat
+  (every one is kept: a ban we could not show would fork a peer that was away when it went
+  round).
 * **Conflicts.** Two valid records for one place (same seq, same prev). If one seat signed both,
   that is *equivocation* (below). Otherwise the *order* decides, the same at every peer that
   knows the same signed records (``_decide``), in this order:
@@ -197,11 +198,6 @@ FUTURE_WINDOW = 64
 branch offered against ours we replay."""
 FUTURE_BYTES_PER_LINK = 1 << 20
 FUTURE_BYTES_TOTAL = 8 << 20
-# The equivocation pairs kept per seat, to show a peer that offers a banned half (rule 2). A
-# pair is at most 2 * MAX_EVIDENCE_BYTES (1 MiB); a real game's are a few KB. A seat that signs
-# pairs for place after place makes every honest peer keep at most this much of them: past it
-# its bans keep no pair (each went to every link when it was learned).
-BAN_BYTES_PER_SEAT = 4 << 20
 RESEND_BURST = 4 << 20
 """Bytes a link may make us resend at once (a whole long game fits)."""
 RESEND_RATE = 1 << 20
@@ -376,9 +372,9 @@ class PeerProtocol:
         # record of that seat for that place is a banned half (the knowledge of rule 2, sent
         # with a proof to a peer that offers one), bounded by our chain's places and seats
         # however many pairs a cheater signs for one place
-        # (the pairs kept within ``BAN_BYTES_PER_SEAT`` per seat; past it a ban keeps no pair)
-        self.banned: dict[tuple[int, bytes, int], tuple[bytes, ...]] = {}
-        self._ban_bytes: dict[int, int] = {}  # the bytes of the pairs kept, per culprit
+        # (each pair at most 2 * ``MAX_EVIDENCE_BYTES``; every one is kept: a peer that was
+        # away when it went round must be shown it, or it keeps a banned half and we fork)
+        self.banned: dict[tuple[int, bytes, int], tuple[bytes, bytes]] = {}
         # the banned halves a quorum built on, which took their place all the same
         self._adopted: set[bytes] = set()
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
@@ -1169,7 +1165,7 @@ class PeerProtocol:
         another pair of the culprit's for that place, the one sent on), paid from its budget."""
         evidence = self.banned.get(_ban_key(signed)) if self._banned(signed) else None
         peer = self.links.get(link)
-        if evidence and peer is not None and peer.spend(sum(map(len, evidence)), now):
+        if evidence is not None and peer is not None and peer.spend(sum(map(len, evidence)), now):
             self._send(link, {"t": "evidence", "records": list(evidence)})
 
     def _banned(self, signed: SignedRecord) -> bool:
@@ -1242,12 +1238,7 @@ class PeerProtocol:
                 self._send(other, frame)
         self.proven.setdefault(culprit, evidence)
         if pair not in self.banned:  # every peer that knows a pair bans the place's (rule 2)
-            held = self._ban_bytes.get(culprit, 0) + len(evidence[0]) + len(evidence[1])
-            if held <= BAN_BYTES_PER_SEAT:
-                self._ban_bytes[culprit] = held
-                self.banned[pair] = evidence
-            else:
-                self.banned[pair] = ()  # banned all the same; its pair went round once
+            self.banned[pair] = evidence
             self._decided.clear()  # what we decided without knowing it may go otherwise now
         if seq <= self.head and self.records[seq - 1].raw in evidence:
             mine = self.records[seq - 1]
