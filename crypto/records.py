@@ -107,6 +107,12 @@ class SignedRecord:
         return self.record.seq
 
 
+def fits_as_evidence(*records: SignedRecord) -> bool:
+    """Whether every one of ``records`` is within ``MAX_EVIDENCE_BYTES``: only such a record
+    takes a place (a fraud record aside) or stands as evidence in a fraud record."""
+    return all(len(r.raw) <= MAX_EVIDENCE_BYTES for r in records)
+
+
 # COSE's Sig_structure for a COSE_Sign1 is the array ["Signature1", protected, b"", payload]: its
 # encoding is this constant head followed by the encoding of the payload (the last element).
 _SIG1_STRUCTURE_HEAD = encode(["Signature1", PROTECTED_SIGN1, b"", b""])[:-1]

@@ -91,6 +91,7 @@ from spycraft.crypto.records import (
     Record,
     SignedGenesis,
     SignedRecord,
+    fits_as_evidence,
     parse_record,
     verify_genesis,
     verify_record_signature,
@@ -510,7 +511,7 @@ class Table(Generic[S]):
         if record.seat >= len(seats):
             raise MalformedRecord(record.seat, record.seq, "no such seat at this table")
         verify_record_signature(signed, seats[record.seat].identity)
-        if len(signed.raw) > MAX_EVIDENCE_BYTES and record.kind != "fraud":
+        if record.kind != "fraud" and not fits_as_evidence(signed):
             # so that any record that takes a place can be carried by a fraud record (two of them)
             raise MalformedRecord(
                 record.seat, record.seq,
@@ -657,7 +658,7 @@ class Table(Generic[S]):
             ) from None
         if not 1 <= len(offered) <= 2 or len(offered) != len(body["evidence"]):
             raise MalformedRecord(record.seat, record.seq, "evidence must be one or two records")
-        if any(len(e.raw) > MAX_EVIDENCE_BYTES for e in offered):
+        if not fits_as_evidence(*offered):
             raise MalformedRecord(
                 record.seat, record.seq, f"evidence records are at most {MAX_EVIDENCE_BYTES} bytes"
             )

@@ -174,9 +174,9 @@ from spycraft.crypto.errors import (
     RecordError,
 )
 from spycraft.crypto.records import (
-    MAX_EVIDENCE_BYTES,
     SignedGenesis,
     SignedRecord,
+    fits_as_evidence,
     parse_record,
     verify_record_signature,
 )
@@ -916,7 +916,7 @@ class PeerProtocol:
             turn is not None
             and signed.seat == turn.seat
             and signed.record.prev == self.state.link
-            and len(signed.raw) <= MAX_EVIDENCE_BYTES  # a fraud record can carry it
+            and fits_as_evidence(signed)  # a fraud record can carry it
         )
         self._out.append(Notice("fraud", (signed, error)))
         if provable:
@@ -1202,7 +1202,7 @@ class PeerProtocol:
             and a.record.table == b.record.table == self.state.genesis.table
             and a.seat < len(self.seats)
         )
-        if max(len(a.raw), len(b.raw)) > MAX_EVIDENCE_BYTES:
+        if not fits_as_evidence(a, b):
             # No record that large takes a place, and no fraud record could carry the pair.
             self._close(link, "evidence larger than a record may be")
             return
@@ -1225,7 +1225,7 @@ class PeerProtocol:
         branch: Sequence[SignedRecord] = (),
     ) -> None:
         """Two different records ``a`` and ``b`` one seat signed for one place of our chain."""
-        if max(len(a.raw), len(b.raw)) > MAX_EVIDENCE_BYTES:
+        if not fits_as_evidence(a, b):
             return  # no engine takes a record that large (no rival), and no fraud could carry it
         seq, culprit = a.seq, a.seat
         evidence = (min(a.raw, b.raw), max(a.raw, b.raw))
