@@ -8,8 +8,11 @@ knows a game: a game passes in its sides' names and the side the viewer played.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+from spycraft.crypto.errors import RecordError
+from spycraft.crypto.records import parse_record
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED
 from spycraft.engines.table import Result as TableResult
 from spycraft.engines.viewmodel import Grid, Result
@@ -51,6 +54,21 @@ def forfeit_story(kind: str, writer: str, gone: str, many: bool = False) -> str:
         return f"{writer} proves that {gone} cheated: {they} {verb}"
     return (f"{gone} ran out of time and {'are' if many else 'is'} declared absent by a "
             f"majority: {they} {verb}")
+
+
+def forfeiters(record: Any, gone: Iterable[int]) -> list[int]:
+    """The seats a fraud or abandon ``record`` makes forfeit: ``gone``, the seats new among the
+    game's forfeiters, or else, for a fraud against a seat that had forfeited otherwise (declared
+    absent, and then proven to have signed two records for one place), the seat of that pair."""
+    seats = sorted(set(gone))
+    rec = getattr(record, "record", record)  # a signed record or the record itself
+    if seats or rec.kind != "fraud":
+        return seats
+    evidence: Any = rec.body.get("evidence", ()) if isinstance(rec.body, dict) else ()
+    try:
+        return [parse_record(evidence[0]).seat] if len(evidence) == 2 else []
+    except (RecordError, TypeError):
+        return []
 
 
 def claimants(result: TableResult) -> tuple[int, ...]:

@@ -629,6 +629,8 @@ class Table(Generic[S]):
         accused, error = self.check_evidence(state, turn, record)
         incident = Incident(record.seq, record.seat, accused, "fraud", str(error))
         forfeit = Forfeit(accused, record.seq, FRAUD, f"{error.kind}: {error.what}", record.seat)
+        if any(f.seat == accused for f in state.forfeits):  # play already stopped for it
+            return state.game, incident, forfeit
         return self.rules.forfeit(state.game, accused, record.seq, FRAUD), incident, forfeit
 
     def check_evidence(
@@ -666,10 +668,14 @@ class Table(Generic[S]):
         accused = offered[0].seat if len(offered) == 2 else turn.seat
         if accused == record.seat:
             raise IllegalAction(record.seat, record.seq, "a seat cannot accuse itself")
-        if any(f.seat == accused for f in state.forfeits):
+        if any(f.seat == accused and f.reason == FRAUD for f in state.forfeits):
             # proven once is enough: a fraud record is an interrupt and comes first, so one that
-            # proved an old pair again at every place would stall the table without end
-            raise IllegalAction(record.seat, record.seq, f"seat {accused} has already forfeited")
+            # proved an old pair again at every place would stall the table without end. A seat
+            # that forfeited otherwise (declared absent, or only claimed so) may still be proven
+            # a cheat once: an absence must not shelter a proven lie (docs/rulings.md)
+            raise IllegalAction(
+                record.seat, record.seq, f"seat {accused} has already been proven to cheat"
+            )
         for e in offered:
             if e.record.table != state.genesis.table or e.seat != accused or e.seat >= len(seats):
                 raise IllegalAction(

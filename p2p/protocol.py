@@ -183,7 +183,7 @@ from spycraft.crypto.records import (
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import absence
 from spycraft.engines.seat import TableSeat
-from spycraft.engines.table import INTERRUPTS, Table, TableState, Turn
+from spycraft.engines.table import FRAUD, INTERRUPTS, Table, TableState, Turn
 from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import LINK_BURST, LINK_RATE, ChatBook, ChatVerdict, Heard
 
@@ -1280,7 +1280,7 @@ class PeerProtocol:
     def _due_reports(self, now: float) -> None:
         if self.me is None:
             return
-        gone = {forfeit.seat for forfeit in self.state.forfeits}
+        gone = {forfeit.seat for forfeit in self.state.forfeits if forfeit.reason == FRAUD}
         for culprit, evidence in list(self.proven.items()):  # still to prove (after a rollback)
             if culprit not in gone and (culprit, None) not in self.reports and not self.finished:
                 self._schedule_report(culprit, evidence, now, None, at_once=False)

@@ -53,7 +53,7 @@ from spycraft.engines.confusion.movement import (
     movement_type,
 )
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.screens import forfeit_story, outcome, sentence
+from spycraft.engines.screens import forfeit_story, forfeiters, outcome, sentence
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
@@ -479,7 +479,8 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         text = f"{winner} won" if winner else "The game ends with no winner"
         return Event(seq, text, turn, tone="good")
     if kind in ("fraud", "abandon"):
-        gone = set(new.forfeited) - set(() if old is None else old.forfeited)
+        gone = set(forfeiters(rec, set(new.forfeited)
+                              - set(() if old is None else old.forfeited)))
         names = " and ".join(SIDE_NAMES[s] for s in sorted(gone) if s in (0, 1)) or "A player"
         writer = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
         return Event(seq, sentence(forfeit_story(kind, writer, names, len(gone) > 1)), turn,

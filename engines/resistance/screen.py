@@ -22,7 +22,7 @@ from spycraft.crypto import recognition
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, MissionResult, VoteRecord
 from spycraft.engines.resistance.view import Knowledge, SeatView, mission_cards
-from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
+from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
 from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
@@ -522,7 +522,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     """One history line for ``record``, or None for a step told later (or never) as a whole."""
     old, new = _game(before) if before is not None else None, _game(after)
     if record.kind in ("fraud", "abandon"):
-        gone = _forfeited(before, after)
+        gone = forfeiters(record, _forfeited(before, after))
         text = forfeit_story(record.kind, f"seat {record.seat}",
                              seat_list(gone) if gone else "a seat", len(gone) > 1)
         return Event(record.seq, sentence(text), new.round,

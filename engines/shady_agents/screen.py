@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence, signed
+from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence, signed
 from spycraft.engines.shady_agents import cards as C
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents import scoring
@@ -384,7 +384,7 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
     if kind in ("fraud", "abandon"):
         old_f = getattr(before, "forfeits", ())
         new_f = getattr(after, "forfeits", ())
-        gone = list(new_f[len(old_f):])  # the seats that forfeited with this record
+        gone = forfeiters(record, new_f[len(old_f):])  # the seats that forfeit with it
         text = forfeit_story(kind, f"seat {seat}", seat_list(gone), len(gone) > 1)
         return Event(seq, sentence(text),
                      why="a seat that cheats or leaves loses the game for its team", tone="bad")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spycraft.engines.screens import forfeit_story, outcome, sentence
+from spycraft.engines.screens import forfeit_story, forfeiters, outcome, sentence
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
 from spycraft.engines.spies_and_lies.view import SeatView
@@ -470,7 +470,7 @@ def _told(b: Board, a: Board, rec: Any) -> str:
         ranks = ", ".join(rank_label(entry[0]) for entry in body["cards"])
         return f"{who} opens the cards it still had face down: {ranks or 'none'}"
     if kind in ("fraud", "abandon"):
-        gone = [s for s in a.forfeits if s not in b.forfeits] or list(a.forfeits)
+        gone = forfeiters(rec, [s for s in a.forfeits if s not in b.forfeits])
         return forfeit_story(kind, who, " and ".join(SIDES[s] for s in gone), len(gone) > 1)
     return f"{who} writes {kind}"
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
+from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
     AUSTERITY,
@@ -681,7 +681,8 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     if kind == "result":
         return Event(seq, _result_text(body), tone="good")
     if kind in ("fraud", "abandon"):
-        gone = set(new_state.forfeits) - set(() if old_state is None else old_state.forfeits)
+        gone = set(forfeiters(record, set(new_state.forfeits)
+                              - set(() if old_state is None else old_state.forfeits)))
         seats = seat_list(tuple(sorted(gone))) if gone else "a player"
         text = forfeit_story(kind, seat_name(record.seat), seats, len(gone) > 1)
         return Event(seq, f"{sentence(text)}; every player opens its cards", tone="bad")

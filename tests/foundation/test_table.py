@@ -328,6 +328,44 @@ def test_a_seat_proven_to_equivocate_forfeits_once_and_the_same_pair_proves_noth
     local.state = local.table.apply(local.state, fraud)
     assert [f.seat for f in local.state.forfeits] == [1]
     again = local.seats[2].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
-    with pytest.raises(IllegalAction, match="seat 1 has already forfeited") as refused:
+    with pytest.raises(IllegalAction, match="seat 1 has already been proven to cheat") as refused:
         local.table.apply(local.state, again)
     assert (refused.value.seat, refused.value.seq) == (2, local.state.seq + 1)
+
+
+def test_a_seat_claimed_absent_can_still_be_proven_to_cheat_once() -> None:
+    """Issue 18's ruling: in Spies & Lies (two seats), Blue equivocated (two records for one
+    place), then went quiet at its move and was claimed absent by Red: a claim, no winner. The
+    pair reaches Red only then, while Red still owes its final reveal. The claim must not shelter
+    the lie: the fraud is taken and Red wins; the same pair again is refused, naming its writer
+    and its record."""
+    from tests.conformance.games import Config
+    from tests.conformance.games import new_table as new_game
+
+    local, players = new_game(Config("spies-and-lies", 2, ()), 5)
+    for _ in range(12):
+        local.step(players)
+    while local.table.expect(local.state).seat != 1:
+        local.step(players)
+    votes = {0: local.seats[0].absence_vote(local.state)}
+    abandon = local.seats[0].sign_abandon(local.state, votes)
+    local.state = local.table.apply(local.state, abandon)
+    local.records.append(abandon)
+    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(1, ABANDONED)]
+    assert local.table.expect(local.state).kinds != ("result",)  # Red still opens its cards
+    mine = next(r for r in local.records if r.seat == 1)
+    pair = [sign_record(Record(mine.record.table, mine.seq, mine.record.prev, 1, "x", {"i": i}),
+                        local.seats[1].identity) for i in range(2)]
+    fraud = local.seats[0].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    before, local.state = local.state, local.table.apply(local.state, fraud)
+    local.records.append(fraud)
+    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(1, ABANDONED), (1, FRAUD)]
+    told = Config("spies-and-lies", 2, ()).definition.story(before.game, fraud.record,
+                                                             local.state.game)
+    assert told is not None and told.text == "Red proves that Blue cheated: it forfeits"
+    again = local.seats[0].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    with pytest.raises(IllegalAction, match="seat 1 has already been proven to cheat") as refused:
+        local.table.apply(local.state, again)
+    assert (refused.value.seat, refused.value.seq) == (0, local.state.seq + 1)
+    result = local.run(players).result
+    assert (result.winner, result.reason, result.forfeits) == ("Red", FRAUD, (1,))

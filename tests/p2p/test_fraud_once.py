@@ -3,7 +3,7 @@
 ``Table.check_evidence`` takes an equivocation pair against any seat at any time, and a fraud
 record is an interrupt, first in the order at any place; a seat whose teammate equivocated once
 could write a fraud record with that pair at every honest writer's place and roll it back. Now a
-fraud record against a seat that has already forfeited is refused (``tests/foundation/
+fraud record against a seat already proven to cheat is refused (``tests/foundation/
 test_table.py`` has the engine's side), so the race gains nothing.
 """
 
