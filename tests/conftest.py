@@ -1,8 +1,13 @@
 """Suite-wide collection rules, and the guard of the person's own folders.
 
-Tests that open real tables (marker ``network``) or lab hosts (``netns``) run one after another
-on a single worker when the suite runs in parallel (``-n``, ``--dist loadgroup``): two of them
-at once would see each other's tables over mDNS, and the lab's namespace names would clash.
+Tests that open real tables (marker ``network``) or lab hosts (``netns``) must not see each
+other's tables over mDNS. When the suite runs in parallel (``-n``) as root on Linux, each worker
+process moves into a network namespace of its own (only ``lo``, up) before it collects, so each
+worker is a LAN of its own and those tests run side by side like the rest (the lab's namespaces
+are named by the worker's pid, so they never clash either). Where a namespace cannot be made (not
+root, not Linux), they run one after another on a single worker instead (``--dist loadgroup``,
+group ``lan``). The controller decides which, once, by trying it in a child process, and tells
+the workers through ``SPYCRAFT_SUITE_NETNS``, so every worker collects the same groups.
 
 The suite never writes outside its temporary folders: each process of it (and every process a
 test starts, which inherits its environment) sees a home, XDG and application-data folders of
@@ -20,8 +25,11 @@ kept as a named test.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +47,47 @@ GUARDED = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE
 _OWN: list[Path] = []
 
 
+CLONE_NEWNET = 0x40000000
+"""unshare(2)'s flag for a network namespace of one's own (os.unshare is Python 3.12+)."""
+ISOLATED = "SPYCRAFT_SUITE_NETNS"
+"""Set by the controller to "1" when each worker gets a network namespace of its own."""
+
+
+def _own_network() -> str | None:
+    """Move this process (its calling thread, and every process it starts) into a network
+    namespace of its own with ``lo`` up; None when done, else why not."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0 or shutil.which("ip") is None:
+        return "needs root on Linux with iproute2"
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWNET) != 0:
+        return f"unshare(CLONE_NEWNET): {os.strerror(ctypes.get_errno())}"
+    up = subprocess.run(["ip", "link", "set", "lo", "up"], capture_output=True, text=True,
+                        timeout=30, check=False)
+    return None if up.returncode == 0 else f"ip link set lo up: {up.stderr.strip()}"
+
+
+def _can_isolate_workers() -> bool:
+    probe = (f"import sys; sys.path[:0] = [{str(Path(__file__).parent.parent)!r}]; "
+             f"from tests.conftest import _own_network; why = _own_network(); "
+             f"sys.exit(0 if why is None else why)")
+    try:
+        tried = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=60,
+                               check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return tried.returncode == 0
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    worker = hasattr(config, "workerinput")
+    if worker and os.environ.get(ISOLATED) == "1":
+        why = _own_network()
+        if why is not None:  # the controller's probe said it works: a worker must not differ
+            raise pytest.UsageError(f"this worker cannot have a network namespace of its own "
+                                    f"({why}), though the probe could")
+    elif not worker:
+        parallel = (getattr(config.option, "numprocesses", None) or 0) != 0
+        os.environ[ISOLATED] = "1" if parallel and _can_isolate_workers() else "0"
     home = Path(tempfile.mkdtemp(prefix="spycraft-suite-home-"))
     os.environ.pop("SPYCRAFT_HOME", None)
     for name in GUARDED:
@@ -74,6 +122,8 @@ def writes_nothing_outside_its_temporary_folders(request: pytest.FixtureRequest)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if os.environ.get(ISOLATED) == "1":
+        return  # every worker is a LAN of its own
     for item in items:
         if item.get_closest_marker("network") or item.get_closest_marker("netns"):
             item.add_marker(pytest.mark.xdist_group("lan"))
