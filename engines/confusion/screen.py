@@ -479,8 +479,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         text = f"{winner} won" if winner else "The game ends with no winner"
         return Event(seq, text, turn, tone="good")
     if kind in ("fraud", "abandon"):
-        gone = set(forfeiters(rec, set(new.forfeited)
-                              - set(() if old is None else old.forfeited)))
+        gone = forfeiters(rec, set(new.forfeited) - set(() if old is None else old.forfeited))
         names = " and ".join(SIDE_NAMES[s] for s in sorted(gone) if s in (0, 1)) or "A player"
         writer = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
         return Event(seq, sentence(forfeit_story(kind, writer, names, len(gone) > 1)), turn,

@@ -681,9 +681,9 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     if kind == "result":
         return Event(seq, _result_text(body), tone="good")
     if kind in ("fraud", "abandon"):
-        gone = set(forfeiters(record, set(new_state.forfeits)
-                              - set(() if old_state is None else old_state.forfeits)))
-        seats = seat_list(tuple(sorted(gone))) if gone else "a player"
+        gone = forfeiters(record, set(new_state.forfeits)
+                          - set(() if old_state is None else old_state.forfeits))
+        seats = seat_list(tuple(gone)) if gone else "a player"
         text = forfeit_story(kind, seat_name(record.seat), seats, len(gone) > 1)
         return Event(seq, f"{sentence(text)}; every player opens its cards", tone="bad")
     if kind == "deck_tokens":
