@@ -60,6 +60,10 @@ class Proc:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def tail(self, lines: int = 30) -> str:
+        """The end of the log: what a failure elsewhere shows of this process."""
+        return "\n".join(self.output().splitlines()[-lines:])
+
     def table_id(self, timeout: float = 20) -> str:
         """The id a host or player printed when it opened its table."""
         self.wait_for("open on", timeout)
@@ -91,8 +95,9 @@ class Proc:
 
 
 def wait_all(procs: Sequence[Proc], timeout: float) -> None:
-    """Wait until every process exits 0; fail at once, with its log, when one exits otherwise
-    (peers still waiting for it would only time out later, showing the wrong log)."""
+    """Wait until every process exits 0; fail at once, with its log and the end of every other
+    one's, when one exits otherwise (peers still waiting for it would only time out later,
+    showing the wrong log)."""
     deadline = time.monotonic() + timeout
     waiting = list(procs)
     while waiting:
@@ -101,7 +106,9 @@ def wait_all(procs: Sequence[Proc], timeout: float) -> None:
             if code == 0:
                 waiting.remove(p)
             elif code is not None:
-                raise AssertionError(f"{p.name} exited with {code}:\n{p.output()}")
+                others = "\n".join(f"--- {q.name} (the last lines):\n{q.tail()}"
+                                   for q in procs if q is not p)
+                raise AssertionError(f"{p.name} exited with {code}:\n{p.output()}\n{others}")
         if time.monotonic() > deadline:
             logs = "\n".join(f"--- {p.name}:\n{p.output()}" for p in waiting)
             names = [p.name for p in waiting]
