@@ -91,6 +91,10 @@ class PeerStats:
     kinds: list[str] = field(default_factory=list)  # the kind of each latency's record
     cpu_genesis: float = 0.0
     cpu_play: float = 0.0  # process CPU from the genesis to the end of the session
+    t_seated: float = 0.0  # opener: the last seat was taken
+    stored_at: dict[int, float] = field(default_factory=dict)  # seq -> when this peer stored it
+    first_play: int = 0  # the seq of the first record of play (``setup_kinds``), 0: not seen
+    cpu_setup: float = 0.0  # process CPU from the genesis to storing the first record of play
 
 
 def _definition(game: str) -> registry.GameDefinition:
@@ -127,8 +131,10 @@ def _collect(session: Session, stats: PeerStats) -> None:
     stats.transcript_link = session.state.link
 
 
-def _time_appends(stats: PeerStats, session: Session) -> None:
-    """Time this peer's GameStore.append (append + one fsync per batch, in the disk thread)."""
+def _time_appends(stats: PeerStats, session: Session, setup_kinds: frozenset[str] = frozenset()
+                  ) -> None:
+    """Time this peer's GameStore.append (append + one fsync per batch), and note when each
+    record was stored (and, with ``setup_kinds``, the first record of play and the CPU so far)."""
     store = session.store
     original = store.append
 
@@ -137,6 +143,12 @@ def _time_appends(stats: PeerStats, session: Session) -> None:
         original(*signed)
         stats.append_seconds += time.perf_counter() - start
         stats.appends += 1
+        now = time.monotonic()
+        for record in signed:
+            stats.stored_at[record.seq] = now
+            if setup_kinds and not stats.first_play and record.record.kind not in setup_kinds:
+                stats.first_play = record.seq
+                stats.cpu_setup = time.process_time() - stats.cpu_genesis
 
     store.append = timed  # type: ignore[method-assign]
 
@@ -150,6 +162,7 @@ async def run_opener(
     stats: PeerStats,
     opened: Any,
     genesis_ready: Any = None,
+    setup_kinds: frozenset[str] = frozenset(),
 ) -> None:
     """``opened(table_id)`` is called once the ad is registered."""
     definition = _definition(game)
@@ -173,10 +186,11 @@ async def run_opener(
         config=SessionConfig(turn_timeout=60, inline_agent=True),
         on_open=on_open,
         cooperating_responders=coop,
+        events=lambda kind, data: _note_seated(stats, kind),
     )
     stats.t_genesis = time.monotonic()
     stats.cpu_genesis = time.process_time()
-    _time_appends(stats, session)
+    _time_appends(stats, session, setup_kinds)
     if genesis_ready is not None:
         await genesis_ready(session)
     await _run_session(session)
@@ -185,8 +199,14 @@ async def run_opener(
     _collect(session, stats)
 
 
+def _note_seated(stats: PeerStats, kind: str) -> None:
+    if kind == "joined":
+        stats.t_seated = time.monotonic()
+
+
 async def run_joiner(
-    index: int, game: str, root: Path, stats: PeerStats, table_id: Any, genesis_ready: Any = None
+    index: int, game: str, root: Path, stats: PeerStats, table_id: Any, genesis_ready: Any = None,
+    setup_kinds: frozenset[str] = frozenset(),
 ) -> None:
     """``table_id()`` is awaited for the id of the table to join (known once it is open)."""
     definition = _definition(game)
@@ -216,7 +236,7 @@ async def run_joiner(
     )
     stats.t_genesis = time.monotonic()
     stats.cpu_genesis = time.process_time()
-    _time_appends(stats, session)
+    _time_appends(stats, session, setup_kinds)
     if genesis_ready is not None:
         await genesis_ready(session)
     await _run_session(session)
@@ -280,6 +300,7 @@ def _child(
     shared_id: Any,
     id_set: Any,
     out: Any,
+    setup_kinds: frozenset[str] = frozenset(),
 ) -> None:
     logging.basicConfig(level=logging.WARNING, format=f"peer {index} %(levelname)s: %(message)s")
     stats = PeerStats()
@@ -294,14 +315,15 @@ def _child(
             shared_id.value = table.hex().encode()
             id_set.set()
 
-        trio.run(run_opener, game, options, players, Path(root), coop, stats, opened)
+        trio.run(run_opener, game, options, players, Path(root), coop, stats, opened, None,
+                 setup_kinds)
     else:
 
         async def table_id() -> bytes:
             await trio.to_thread.run_sync(id_set.wait)
             return bytes.fromhex(shared_id.value.decode())
 
-        trio.run(run_joiner, index, game, Path(root), stats, table_id)
+        trio.run(run_joiner, index, game, Path(root), stats, table_id, None, setup_kinds)
     stats.cpu = time.process_time() - c0
     if profiler is not None:
         profiler.disable()
@@ -310,7 +332,8 @@ def _child(
 
 
 def table_in_processes(
-    game: str, options: dict[str, Any], players: int, coop: bool, roots: list[Path]
+    game: str, options: dict[str, Any], players: int, coop: bool, roots: list[Path],
+    setup_kinds: frozenset[str] = frozenset(),
 ) -> list[PeerStats]:
     ctx = mp.get_context("spawn")
     shared_id = ctx.Array("c", 32)
@@ -321,7 +344,8 @@ def table_in_processes(
         role = "opener" if i == 0 else "joiner"
         p = ctx.Process(
             target=_child,
-            args=(role, i, game, options, players, coop, str(roots[i]), shared_id, id_set, out),
+            args=(role, i, game, options, players, coop, str(roots[i]), shared_id, id_set, out,
+                  setup_kinds),
         )
         procs.append(p)
     for p in procs:  # joiners first so that they are browsing when the opener starts
@@ -351,13 +375,14 @@ def pct(values: list[float], q: float) -> float:
 
 
 def one_table(
-    label: str, game: str, options: dict[str, Any], players: int, coop: bool, processes: bool
+    label: str, game: str, options: dict[str, Any], players: int, coop: bool, processes: bool,
+    setup_kinds: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     roots = [Path(tempfile.mkdtemp(prefix=f"spycraft-bench-{i}-")) for i in range(players)]
     c0 = time.process_time()
     try:
         if processes:
-            stats = table_in_processes(game, options, players, coop, roots)
+            stats = table_in_processes(game, options, players, coop, roots, setup_kinds)
         else:
             stats = trio.run(table_in_process, game, options, players, coop, roots)
     finally:
@@ -392,6 +417,15 @@ def one_table(
         "by_kind": _by_kind(stats),
         "result": opener.result,
     }
+    if setup_kinds:
+        first = opener.first_play
+        genesis = max(s.t_genesis for s in stats)
+        played = max(s.stored_at[first] for s in stats)
+        out.update(seated_to_genesis=genesis - opener.t_seated,
+                   genesis_to_play=played - genesis, seated_to_play=played - opener.t_seated,
+                   setup_cpu=sum(s.cpu_setup for s in stats),
+                   setup_timeline=[(seq, max(s.stored_at[seq] for s in stats) - opener.t_seated)
+                                   for seq in range(1, first + 1)])
     return out
 
 
