@@ -47,10 +47,14 @@ TABLE_ID_BYTES = 16
 MAX_RECORD_BYTES = 1 << 20
 # The largest record that can take a place or stand as evidence (every kind but ``fraud``):
 # four times the largest any game writes (SpyNet's ``deck_shuffle`` at four seats, 15.9 KB;
-# every other kind is under 3.2 KB). A fraud record carries one or two of them, so it always
-# fits a record and a frame (``p2p.wire.MAX_FRAME_SIZE``, 1 MiB), and an honest peer keeps at
-# most two of them per place and seat as the pair that bans a place (``p2p.protocol``).
+# every other kind is under 3.2 KB). A fraud record carries one or two of them, or of fraud
+# records that carry such records (``stands_as_evidence``), so it always fits a record and a
+# frame (``p2p.wire.MAX_FRAME_SIZE``, 1 MiB), and an honest peer keeps at most two of them per
+# place and seat as the pair that bans a place (``p2p.protocol``).
 MAX_EVIDENCE_BYTES = 64 << 10
+MAX_FRAUD_EVIDENCE_BYTES = 2 * MAX_EVIDENCE_BYTES + (4 << 10)
+"""The largest fraud record that stands as evidence (``stands_as_evidence``): one that carries
+two records of ``MAX_EVIDENCE_BYTES``, with room for its own fields and its signature."""
 
 
 # ``tagged_hash("link", raw)`` hashes the encoding of ["spycraft/link", raw]: this constant head,
@@ -109,8 +113,33 @@ class SignedRecord:
 
 def fits_as_evidence(*records: SignedRecord) -> bool:
     """Whether every one of ``records`` is within ``MAX_EVIDENCE_BYTES``: only such a record
-    takes a place (a fraud record aside) or stands as evidence in a fraud record."""
+    takes a place (a fraud record aside)."""
     return all(len(r.raw) <= MAX_EVIDENCE_BYTES for r in records)
+
+
+def stands_as_evidence(*records: SignedRecord) -> bool:
+    """Whether every one of ``records`` may stand as evidence in a fraud record: a record within
+    ``MAX_EVIDENCE_BYTES``, or a fraud record whose own evidence is one or two such records
+    (within ``MAX_FRAUD_EVIDENCE_BYTES``). So a seat that signs two fraud records for one place
+    is proven like any other (two colluders could otherwise split the honest peers with two
+    fraud records too large to show: red team R1, stop 28), and the fraud record that proves it
+    (at most two of these, about 4 x 64 KiB) still fits a record and a frame. One level deeper
+    (a fraud record that carries fraud records) nothing stands as evidence: where a seat signs
+    two of those for one place, the peer protocol's order decides between them, the same at
+    every peer, and the pair is proven nowhere (it would take a third colluder to write it)."""
+    return all(_stands_as_evidence(r) for r in records)
+
+
+def _stands_as_evidence(signed: SignedRecord) -> bool:
+    if len(signed.raw) <= MAX_EVIDENCE_BYTES:
+        return True
+    body = signed.record.body
+    if len(signed.raw) > MAX_FRAUD_EVIDENCE_BYTES or signed.record.kind != "fraud" or \
+            not isinstance(body, dict) or set(body) != {"evidence"}:
+        return False
+    evidence = body["evidence"]
+    return isinstance(evidence, tuple) and 1 <= len(evidence) <= 2 and all(
+        isinstance(raw, bytes) and len(raw) <= MAX_EVIDENCE_BYTES for raw in evidence)
 
 
 # COSE's Sig_structure for a COSE_Sign1 is the array ["Signature1", protected, b"", payload]: its

@@ -9,7 +9,8 @@ and the seq for the first thing that is wrong:
 
 1. the signature: this table's id, and a COSE_Sign1 by the identity key the genesis gives the
    seat the record names (so a record that seat never signed is never blamed on it), and its
-   size: at most ``MAX_EVIDENCE_BYTES`` but for a fraud record, which carries up to two of them;
+   size: at most ``MAX_EVIDENCE_BYTES`` but for a fraud record, which carries up to two records
+   that stand as evidence (``crypto.records.stands_as_evidence``);
 2. the chain: the next seq, ``prev`` = link hash of the previous item;
 3. the turn: the seat and the kind ``expect`` named (except the two interrupts below);
 4. the content: the table's own kinds here, every other kind by the game's rules.
@@ -93,6 +94,7 @@ from spycraft.crypto.records import (
     SignedRecord,
     fits_as_evidence,
     parse_record,
+    stands_as_evidence,
     verify_genesis,
     verify_record_signature,
 )
@@ -660,9 +662,10 @@ class Table(Generic[S]):
             ) from None
         if not 1 <= len(offered) <= 2 or len(offered) != len(body["evidence"]):
             raise MalformedRecord(record.seat, record.seq, "evidence must be one or two records")
-        if not fits_as_evidence(*offered):
+        if not stands_as_evidence(*offered):
             raise MalformedRecord(
-                record.seat, record.seq, f"evidence records are at most {MAX_EVIDENCE_BYTES} bytes"
+                record.seat, record.seq, f"evidence records are at most {MAX_EVIDENCE_BYTES} "
+                f"bytes, or fraud records that carry only such records"
             )
         seats = state.genesis.seats
         accused = offered[0].seat if len(offered) == 2 else turn.seat

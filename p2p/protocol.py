@@ -38,14 +38,17 @@ Theory of operation
   or asks for syncs in a storm exhausts its own budget, not ours, and a malformed or forged frame
   closes its link. Fraud reports and bans are one per culprit and place (however many pairs
   it signs for one place), votes one per seat, claims held one. No record larger than
-  ``MAX_EVIDENCE_BYTES`` (64 KiB, four times the largest a game writes) takes a place, nor
-  stands as evidence, so a fraud record always carries its evidence within a record and a
-  frame, and the pairs kept to show bans are at most 128 KiB per place of our chain and seat
-  (every one is kept: a ban we could not show would fork a peer that was away when it went
-  round).
+  ``MAX_EVIDENCE_BYTES`` (64 KiB, four times the largest a game writes) takes a place but a
+  fraud record, and what stands as evidence is such a record or a fraud record that carries
+  only such records (``crypto.records.stands_as_evidence``), so a fraud record always carries
+  its evidence within a record and a frame, and the pairs kept to show bans are at most 264 KiB
+  per place of our chain and seat (every one is kept: a ban we could not show would fork a peer
+  that was away when it went round).
 * **Conflicts.** Two valid records for one place (same seq, same prev). If one seat signed both,
-  that is *equivocation* (below). Otherwise the *order* decides, the same at every peer that
-  knows the same signed records (``_decide``), in this order:
+  that is *equivocation* (below), unless no fraud record could carry the pair (a fraud record
+  that carries fraud records, against another of its writer's: nothing that deep stands as
+  evidence). Otherwise the *order* decides, the same at every peer that knows the same signed
+  records (``_decide``), in this order:
 
   1. A record on which *a quorum has built* outranks one on which none has. "A quorum has built
      on R" means, locally: among the records we know that descend from R (our chain after it,
@@ -79,15 +82,15 @@ Theory of operation
   still decide, the same everywhere: the one case in which a settled record, or a result, is
   rolled back (at two seats, a record withheld past its timeout against the other seat's claim;
   elsewhere, half of an equivocation that seats built on before it was proven).
-* **Evidence.** Only two different verified records of one seat for one place of our chain are
-  evidence (an *equivocation*); anything else in an ``evidence`` frame closes its link and
-  changes nothing (a pair for a place outside our chain, from another seat than the culprit, is
-  ignored: its sender may be on a branch we have not seen). A real equivocation is proven to
-  everyone whatever else the cheater sends: it is sent to every link, and unless one of its
-  records is settled we roll back to before it and a ``fraud`` record is written there (by the
-  culprit's successor, then by the next seats after a grace each); where one is settled, it
-  stays and the fraud is written at the head. A record of the expected seat that the engine
-  rejects is proven at its place likewise.
+* **Evidence.** Only two different verified records of one seat for one place of our chain, each
+  of which stands as evidence, are evidence (an *equivocation*); anything else in an
+  ``evidence`` frame closes its link and changes nothing (a pair for a place outside our chain,
+  from another seat than the culprit, is ignored: its sender may be on a branch we have not
+  seen). A real equivocation is proven to everyone whatever else the cheater sends: it is sent
+  to every link, and unless one of its records is settled we roll back to before it and a
+  ``fraud`` record is written there (by the culprit's successor, then by the next seats after a
+  grace each); where one is settled, it stays and the fraud is written at the head. A record of
+  the expected seat that the engine rejects is proven at its place likewise.
 * **Absence.** When the seat named at the place sends nothing for ``turn_timeout`` by our clock,
   we first tell everyone our head (a *last call*: whoever holds the record sends it), then after
   a grace we sign an absence vote and send it to all. A peer that holds the record never votes
@@ -105,14 +108,17 @@ Theory of operation
   forfeited writes it, and any other after its own timeouts if that one is gone.
 * **Observers.** A link without a seat (a spectator, a host that does not play) receives the
   records, heads, evidence and table talk, and may send only ``OBSERVER_FRAMES`` (heads, sync
-  requests, a goodbye): a record or a vote from it closes its link, it never counts in a quorum,
-  and it is sent no vote. Nothing secret is ever sent to anyone outside a record (seals live in
-  the records), so an observer learns exactly what the transcript shows. An observer never
-  offers a record, so it is never answered with a proof: a seat whose record at the place of an
-  observer's head differs sends it its branch from there (``_on_head``), and the observer's
-  replay decides by the order above, as a seat's would; where the branches forked before the
-  observer's head (the first record it is sent does not follow its own record before), it asks
-  for the seat's records from one place further back, until they meet.
+  requests, a goodbye, and evidence: a seat that sends one half of a place to an observer and
+  the other to the seats is proven by the seats all the same, the observer being the one that
+  can tell them; like anyone's, evidence that proves nothing closes its link): a record or a
+  vote from it closes its link, it never counts in a quorum, and it is sent no vote. Nothing
+  secret is ever sent to anyone outside a record (seals live in the records), so an observer
+  learns exactly what the transcript shows. An observer never offers a record, so it is never
+  answered with a proof: a seat whose record at the place of an observer's head differs sends it
+  its branch from there (``_on_head``), and the observer's replay decides by the order above, as
+  a seat's would; where the branches forked before the observer's head (the first record it is
+  sent does not follow its own record before), it asks for the seat's records from one place
+  further back, until they meet.
 * **What reaches this protocol** (the shell's guarantees, ``p2p.wire``, ``p2p.handshake`` and
   ``p2p.session``, issue 18). A link is up only after a handshake that binds both identities,
   both nonces, the table and the connection: a relayed handshake opens none. A live
@@ -176,8 +182,8 @@ from spycraft.crypto.errors import (
 from spycraft.crypto.records import (
     SignedGenesis,
     SignedRecord,
-    fits_as_evidence,
     parse_record,
+    stands_as_evidence,
     verify_record_signature,
 )
 from spycraft.crypto.transcript import Transcript
@@ -214,8 +220,9 @@ RELAY_PATIENCE = 1.0
 showed us it holds it (at most a turn timeout / 8). Its time counts from then."""
 CHAT_HISTORY = 100
 """Chat messages a new spectator is sent at once (the latest)."""
-OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig"})
-"""All that a link without a seat may send in play (``gsig``: the lobby's late relay)."""
+OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig", "evidence"})
+"""All that a link without a seat may send in play (``gsig``: the lobby's late relay;
+``evidence``: an equivocation it alone holds both halves of, which only a seat can prove)."""
 SUSPENDED = 2.0
 """An input (a tick, a frame, a record of ours) this long after the one before means we did not
 run in between (a laptop asleep, a stopped process): that time counts against nobody
@@ -372,8 +379,8 @@ class PeerProtocol:
         # record of that seat for that place is a banned half (the knowledge of rule 2, sent
         # with a proof to a peer that offers one), bounded by our chain's places and seats
         # however many pairs a cheater signs for one place
-        # (each pair at most 2 * ``MAX_EVIDENCE_BYTES``; every one is kept: a peer that was
-        # away when it went round must be shown it, or it keeps a banned half and we fork)
+        # (each pair at most 2 * ``MAX_FRAUD_EVIDENCE_BYTES``; every one is kept: a peer that
+        # was away when it went round must be shown it, or it keeps a banned half and we fork)
         self.banned: dict[tuple[int, bytes, int], tuple[bytes, bytes]] = {}
         # the banned halves a quorum built on, which took their place all the same
         self._adopted: set[bytes] = set()
@@ -863,7 +870,7 @@ class PeerProtocol:
             self._chat_verdicts(self.chat.abandon_pending(), None)
         lie = self.lies.pop((signed.seq, signed.record.prev), None)
         self.lies.clear()  # a lie matters only at the place it was told for (only the next one)
-        if lie is not None and lie.seat == signed.seat:
+        if lie is not None and lie.seat == signed.seat and stands_as_evidence(signed, lie):
             # It signed a record the engine rejects and another one for this very place: that
             # is an equivocation, whichever half of the table got which.
             self._on_equivocation(signed, lie, now)
@@ -916,7 +923,7 @@ class PeerProtocol:
             turn is not None
             and signed.seat == turn.seat
             and signed.record.prev == self.state.link
-            and fits_as_evidence(signed)  # a fraud record can carry it
+            and stands_as_evidence(signed)  # a fraud record can carry it
         )
         self._out.append(Notice("fraud", (signed, error)))
         if provable:
@@ -1104,9 +1111,11 @@ class PeerProtocol:
                 else:
                     self._resend(link, seq - 1, now, single=True)
             return
-        if theirs.seat == mine.seat:
+        if theirs.seat == mine.seat and stands_as_evidence(mine, theirs):
             self._on_equivocation(mine, theirs, now, link=link, branch=branch)
             return
+        # Two seats' records, or one seat's that no fraud record can carry (a fraud record that
+        # carries fraud records, against another of its writer's): the order decides.
         key = (self.state.link, theirs.raw, branch[-1].link)
         decided = self._decided.get(key)
         if decided is not None and not decided[0]:
@@ -1202,8 +1211,9 @@ class PeerProtocol:
             and a.record.table == b.record.table == self.state.genesis.table
             and a.seat < len(self.seats)
         )
-        if not fits_as_evidence(a, b):
-            # No record that large takes a place, and no fraud record could carry the pair.
+        if not stands_as_evidence(a, b):
+            # No fraud record could carry the pair (a peer decides such a pair by the order and
+            # never sends it as evidence).
             self._close(link, "evidence larger than a record may be")
             return
         if not pair or not (self._verified(link, a) and self._verified(link, b)):
@@ -1224,9 +1234,8 @@ class PeerProtocol:
         link: LinkId | None = None,
         branch: Sequence[SignedRecord] = (),
     ) -> None:
-        """Two different records ``a`` and ``b`` one seat signed for one place of our chain."""
-        if not fits_as_evidence(a, b):
-            return  # no engine takes a record that large (no rival), and no fraud could carry it
+        """Two different records ``a`` and ``b`` one seat signed for one place of our chain,
+        each of which stands as evidence (a pair that does not is decided by the order)."""
         seq, culprit = a.seq, a.seat
         evidence = (min(a.raw, b.raw), max(a.raw, b.raw))
         pair = (seq, a.record.prev, culprit)

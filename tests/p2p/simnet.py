@@ -44,7 +44,7 @@ class Peer:
     index: int
     protocol: PeerProtocol
     seat: TableSeat
-    agent: RandomAgent
+    agent: RandomAgent  # an observer's is never asked
     # the transcript file, as Store/Rewrite left it
     stored: list[bytes] = field(default_factory=list)
     signed: dict[tuple[int, bytes], set[bytes]] = field(default_factory=dict)  # Remember, by place
@@ -68,7 +68,9 @@ class _Frame:
 
 
 class SimNet:
-    """Peers i and j share one link; peer i knows it as link id j."""
+    """Peers i and j share one link; peer i knows it as link id j. ``observers`` more peers
+    after the seats have no seat (a seatless host, a spectator): each is linked to every seat,
+    and to no other observer."""
 
     def __init__(
         self,
@@ -84,6 +86,7 @@ class SimNet:
         drop: float = 0.0,
         duplicate: float = 0.0,
         redial: float | None = None,
+        observers: int = 0,
     ) -> None:
         self.rng = rng or random.Random(seed)
         self.definition = definition
@@ -101,12 +104,18 @@ class SimNet:
         self._reopen: list[tuple[float, int, int]] = []
         self._queue: list[_Frame] = []
         self._order = 0
+        self.players = players
         self.peers = [
             Peer(i, PeerProtocol(table=definition.table(), genesis=self.local.genesis, seat=seat,
                                  config=self.config, now=0.0),
                  seat, RandomAgent(SeededEntropy(bytes([i, seed % 256]))))
             for i, seat in enumerate(self.local.seats)
         ]
+        for i in range(players, players + observers):
+            protocol = PeerProtocol(table=definition.table(), genesis=self.local.genesis,
+                                    seat=None, config=self.config, now=0.0)
+            self.peers.append(Peer(i, protocol, self.local.seats[0],
+                                   RandomAgent(SeededEntropy(bytes([i, 0]))), writes=False))
         self.on_frame: Callable[[Peer, int, dict[str, Any]], bool] | None = None
         """A hook that sees every delivered frame first; True swallows it."""
         self.adversary: Callable[[SimNet, Peer], None] | None = None
@@ -116,9 +125,16 @@ class SimNet:
         self.tap: Callable[[int, int, dict[str, Any]], None] | None = None
         """Sees every frame put on any link (an eavesdropper's view)."""
         for peer in self.peers:
-            for other in self.peers:
-                if other is not peer:
-                    self.apply(peer, peer.protocol.link_up(other.index, other.index, 0.0))
+            for other in self.linked(peer):
+                self.apply(peer, peer.protocol.link_up(other.index, self.seat_of(other), 0.0))
+
+    def seat_of(self, peer: Peer) -> int | None:
+        return peer.index if peer.index < self.players else None
+
+    def linked(self, peer: Peer) -> list[Peer]:
+        """The peers ``peer`` has a link to: every other seat, and the observers if a seat."""
+        return [other for other in self.peers if other is not peer and
+                (self.seat_of(peer) is not None or self.seat_of(other) is not None)]
 
     # --- moving frames -----------------------------------------------------------------------
 
@@ -180,12 +196,12 @@ class SimNet:
             self.peers[b].closed.discard(a)
             for one, two in ((a, b), (b, a)):
                 self.peers[one].protocol.link_down(two)
-                self.apply(self.peers[one], self.peers[one].protocol.link_up(two, two, self.now))
+                self.apply(self.peers[one], self.peers[one].protocol.link_up(
+                    two, self.seat_of(self.peers[two]), self.now))
 
     def broadcast(self, sender: int, frame: dict[str, Any]) -> None:
-        for other in self.peers:
-            if other.index != sender:
-                self.send(sender, other.index, frame, lossless=True)
+        for other in self.linked(self.peers[sender]):
+            self.send(sender, other.index, frame, lossless=True)
 
     # --- running -----------------------------------------------------------------------------
 
@@ -245,14 +261,13 @@ class SimNet:
     def reconnect(self) -> None:
         """Every link breaks and comes back (both ends see it go down, then up)."""
         for peer in self.peers:
-            for other in self.peers:
-                if other is not peer:
-                    peer.protocol.link_down(other.index)
+            for other in self.linked(peer):
+                peer.protocol.link_down(other.index)
         for peer in self.peers:
             peer.closed.clear()
-            for other in self.peers:
-                if other is not peer:
-                    self.apply(peer, peer.protocol.link_up(other.index, other.index, self.now))
+            for other in self.linked(peer):
+                self.apply(peer, peer.protocol.link_up(other.index, self.seat_of(other),
+                                                       self.now))
 
 
 # --- what the tests check -------------------------------------------------------------------
