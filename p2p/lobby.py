@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ from spycraft.p2p.seating import (
     Full,
     Joiner,
     LinkId,
+    Mesh,
     Notice,
     Opener,
     RosterSeat,
@@ -70,7 +72,7 @@ from spycraft.p2p.seating import (
     Signed,
     watched,
 )
-from spycraft.p2p.session import Events, Session, SessionConfig
+from spycraft.p2p.session import CONNECT_TIMEOUT, Events, Session, SessionConfig
 from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
@@ -79,6 +81,9 @@ log = logging.getLogger("spycraft.p2p")
 __all__ = ["MIN_TURN_TIMEOUT_MS", "LobbyError", "Me", "join_table", "open_table",
            "resume_session", "turn_timeout_ms", "watch_table"]
 
+EARLY_LINKS_WAIT = 1.0
+"""Seconds a joiner that holds the signed genesis waits for the early links' handshakes under
+way to end (``_EarlyMesh``); what is not linked then, the session dials as before."""
 TICK = 0.25
 """Seconds between two ticks of a lobby machine's clock (its timeouts are 10 s and more)."""
 LINK_ERRORS = (FrameError, trio.EndOfChannel, trio.BrokenResourceError,
@@ -211,9 +216,10 @@ class _OpenerShell:
             elif isinstance(action, Signed):
                 self._end(signed=action)
                 return
-            else:
+            elif isinstance(action, Failed):
                 self._end(failure=action.reason)
                 return
+            # (``Mesh`` is a joiner's: the opener holds a link to every seat already)
 
     async def _close(self, action: Close) -> None:
         if action.why is not None:
@@ -307,8 +313,140 @@ async def open_table(
     )
 
 
+class _EarlyMesh:
+    """A joiner's links to the other seats, made while the genesis is signed (``seating.Mesh``):
+    it dials the seats before it and lets in those after it, each through the handshake of play
+    (bound to the table, the identity the roster's); what is linked by the genesis goes to the
+    session, the rest the session dials, or is dialed by, as before. Each handshake is bounded
+    in time as the session's are, and a table that does not start closes every link."""
+
+    def __init__(self, me: Me, table: bytes, listener: trio.SocketListener) -> None:
+        self.me, self.table, self.listener = me, table, listener
+        self.links: dict[bytes, tuple[FramedStream, Hello]] = {}  # by the peer's identity
+        self._mesh = Mesh(-1, (), frozenset())
+        self._under_way = 0  # handshakes begun and not yet done
+        self._done = trio.Event()  # set whenever the last one under way ends
+
+    async def settled(self) -> None:
+        """Until no handshake is under way (the genesis often comes while they are: each has
+        begun, and ends well within a second on a LAN, where a new one would start over)."""
+        while self._under_way:
+            self._done = trio.Event()
+            await self._done.wait()
+
+    @contextmanager
+    def _handshake(self) -> Iterator[None]:
+        self._under_way += 1
+        try:
+            yield
+        finally:
+            self._under_way -= 1
+            if not self._under_way:
+                self._done.set()
+
+    def start(self, nursery: trio.Nursery, mesh: Mesh) -> None:
+        self._mesh = mesh
+        for seat, entry in mesh.dial:
+            nursery.start_soon(self._dial, seat, entry)
+        if mesh.accept:
+            nursery.start_soon(self._serve, nursery)
+
+    def _hello(self) -> HelloBuilder:
+        return self.me.hello(self.table, self._mesh.seat)
+
+    async def _dial(self, seat: int, entry: RosterSeat) -> None:
+        with self._handshake():
+            await self._dial_once(seat, entry)
+
+    async def _dial_once(self, seat: int, entry: RosterSeat) -> None:
+        framed: FramedStream | None = None
+        try:
+            with trio.move_on_after(CONNECT_TIMEOUT):
+                framed = FramedStream(await trio.open_tcp_stream(entry.host, entry.port))
+            if framed is None:
+                return
+            hello = await handshake.dial(framed, self.me.identity, self._hello(), self.table)
+            if hello.identity_key != entry.identity:
+                raise FrameError(f"seat {seat}'s address answered with another identity")
+        except (*LINK_ERRORS, trio.TooSlowError) as exc:
+            log.info("early link to seat %d: %s", seat, str(exc) or type(exc).__name__)
+            if framed is not None:
+                await _close_quietly(framed)
+            return
+        except BaseException:
+            if framed is not None:
+                await _close_quietly(framed)
+            raise
+        await self._keep(framed, hello)
+
+    async def _serve(self, nursery: trio.Nursery) -> None:
+        while True:
+            stream = await self.listener.accept()
+            nursery.start_soon(self._let_in, stream)
+
+    async def _let_in(self, stream: trio.SocketStream) -> None:
+        with self._handshake():
+            await self._let_in_once(FramedStream(stream))
+
+    async def _let_in_once(self, framed: FramedStream) -> None:
+
+        def admit(hello: Hello) -> str | None:
+            if hello.identity_key not in self._mesh.accept:
+                return "not a seat after ours at this table"
+            return None
+
+        try:
+            hello = await handshake.accept(framed, self._hello(), self.table, admit)
+        except (*LINK_ERRORS, trio.TooSlowError) as exc:
+            log.info("early link refused: %s", str(exc) or type(exc).__name__)
+            await _close_quietly(framed)
+            return
+        except BaseException:
+            await _close_quietly(framed)
+            raise
+        await self._keep(framed, hello)
+
+    async def _keep(self, framed: FramedStream, hello: Hello) -> None:
+        if hello.identity_key in self.links:  # one link per seat: the first stays
+            await _close_quietly(framed)
+        else:
+            self.links[hello.identity_key] = (framed, hello)
+
+    async def close(self) -> None:
+        for framed, _ in self.links.values():
+            await _close_quietly(framed)
+        self.links.clear()
+
+
+async def _close_quietly(framed: FramedStream) -> None:
+    with trio.CancelScope(shield=True), trio.move_on_after(1):
+        await framed.aclose()
+
+
+async def _seat_me_linking(framed: FramedStream, joiner: Joiner, opener: Hello, emit: Events,
+                           mesh: _EarlyMesh) -> Signed:
+    """``_seat_me``, with the early mesh linking beside it once the roster is taken; what is
+    not linked soon after the genesis, the session links. Whatever ends the lobby is raised as
+    itself, never wrapped in the nursery's group (a person reads it in one line)."""
+    ended: list[BaseException] = []
+    signed: Signed | None = None
+    async with trio.open_nursery() as linking:
+        try:
+            signed = await _seat_me(framed, joiner, opener, emit,
+                                    lambda wanted: mesh.start(linking, wanted))
+            with trio.move_on_after(EARLY_LINKS_WAIT):
+                await mesh.settled()
+        except BaseException as exc:  # noqa: BLE001 (raised again below, as it is)
+            ended.append(exc)
+        linking.cancel_scope.cancel()
+    if ended:
+        raise ended[0]
+    assert signed is not None
+    return signed
+
+
 async def _seat_me(framed: FramedStream, joiner: Joiner, opener: Hello,
-                   emit: Events) -> Signed:
+                   emit: Events, mesh: Callable[[Mesh], None]) -> Signed:
     """The joiner's machine over its one link, until the genesis is signed."""
     actions = joiner.opened(opener)
     while True:
@@ -317,6 +455,8 @@ async def _seat_me(framed: FramedStream, joiner: Joiner, opener: Hello,
                 await framed.send(action.frame)
             elif isinstance(action, Notice):
                 emit(action.kind, action.data)
+            elif isinstance(action, Mesh):
+                mesh(action)
             elif isinstance(action, Signed):
                 return action
             elif isinstance(action, Failed):
@@ -360,18 +500,21 @@ async def join_table(
         await listener.aclose()
         raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
     framed = FramedStream(stream)
+    mesh = _EarlyMesh(me, ad.table_id, listener)
     try:
         try:
             opener = await handshake.dial(framed, me.identity, me.hello(ad.table_id), ad.table_id)
         except handshake.Refused as exc:
             raise LobbyError(f"the table said goodbye: {exc}") from None
-        signed = await _seat_me(framed, joiner, opener, emit)
+        signed = await _seat_me_linking(framed, joiner, opener, emit, mesh)
     except (FrameError, trio.TooSlowError, trio.EndOfChannel,
             trio.BrokenResourceError, OSError) as exc:
+        await mesh.close()
         await framed.aclose()
         await listener.aclose()
         raise LobbyError(f"joining failed: {str(exc) or type(exc).__name__}") from None
-    except LobbyError:
+    except BaseException:
+        await mesh.close()
         await framed.aclose()
         await listener.aclose()
         raise
@@ -387,7 +530,8 @@ async def join_table(
         definition=definition, genesis=signed.genesis, roster=roster, seat=seat,
         identity=me.identity, master=me.master, store=store, seat_file=seat_file,
         listener=listener, agent=agent_for(seat), observers=signed.observers,
-        config=config, events=events, links=[(framed, opener)], dial=list(signed.dial),
+        config=config, events=events, links=[(framed, opener), *mesh.links.values()],
+        dial=[i for i in signed.dial if roster[i].identity not in mesh.links],
     )
 
 

@@ -44,9 +44,14 @@ Theory of operation
 * **Watching (a spectator).** The first frame a seat sends a spectator must be the table's
   genesis, signed by every seat, for the table and game the announcement names, with a seat
   for the identity that answered (``watched``).
+* **The mesh, early.** A joiner that took the roster says so (``Mesh``): while the genesis is
+  signed, its shell dials the seats before it (each at the address that seat signed) and lets
+  in the seats after it (by the identities of the roster, each proven by the handshake), so the
+  links are up when play starts. Links are bound to the table by the handshake, and none is
+  trusted with more than after the genesis; a table that does not start closes them.
 * **What comes out** is also what the session needs: the roster, our seat, the observers (a
   host that does not play is one) and the seats a joiner dials for the full mesh (every seat
-  before it, but the opener's, whose link it holds).
+  before it, but the opener's, whose link it holds), where the early mesh did not link them.
 """
 
 from __future__ import annotations
@@ -246,13 +251,26 @@ class Signed:
 
 
 @dataclass(frozen=True)
+class Mesh:
+    """A joiner took the roster: it may link to the other seats now, while the genesis is
+    signed, so that play starts linked (issue 21: the links were made after the genesis, and
+    the first records waited for them). ``dial``: the seats before ours (but the opener's, whose
+    link we hold), with where each listens in its own word; ``accept``: the identities of the
+    seats after ours, the only ones our listener lets in until the genesis is signed."""
+
+    seat: int
+    dial: tuple[tuple[int, RosterSeat], ...]
+    accept: frozenset[bytes]
+
+
+@dataclass(frozen=True)
 class Failed:
     """The table does not start, and why (what ``spycraft play`` prints in one line)."""
 
     reason: str
 
 
-Action = Send | Close | Notice | Announce | Full | Signed | Failed
+Action = Send | Close | Notice | Announce | Full | Mesh | Signed | Failed
 
 
 class Phase(enum.Enum):
@@ -656,7 +674,15 @@ class Joiner:
         sig = genesis_signature(self._genesis, self.identity)
         self._sigs = {self._seat: sig}
         return [Send(OPENER, {"t": "gsig", "seat": self._seat, "sig": sig}),
+                Mesh(self._seat, tuple((i, roster[i]) for i in self._mesh_dial()),
+                     frozenset(r.identity for r in roster[self._seat + 1:])),
                 *self._signed_if_all()]
+
+    def _mesh_dial(self) -> tuple[int, ...]:
+        """The seats a joiner dials for the full mesh: every seat before it but the opener's."""
+        assert self._opener is not None
+        opener = self._opener.identity_key
+        return tuple(i for i in range(self._seat) if self._roster[i].identity != opener)
 
     def _on_signature(self, seat: int, sig: bytes) -> list[Action]:
         assert self._genesis is not None
@@ -675,8 +701,7 @@ class Joiner:
         opener = self._opener.identity_key
         seated = any(r.identity == opener for r in self._roster)
         return [Signed(signed, tuple(self._roster), self._seat, links=(OPENER,),
-                       dial=tuple(i for i in range(self._seat)
-                                  if self._roster[i].identity != opener),
+                       dial=self._mesh_dial(),
                        observers=frozenset() if seated else frozenset({opener}))]
 
     def _fail(self, reason: str) -> list[Action]:

@@ -31,6 +31,7 @@ from spycraft.p2p.seating import (
     Failed,
     Full,
     Joiner,
+    Mesh,
     Notice,
     Opener,
     Phase,
@@ -512,12 +513,25 @@ def test_a_joiner_refuses_a_roster_that_is_not_the_table_it_asked_for(
     assert joiner.phase is Phase.FAILED and not joiner.reading()
 
 
-def test_a_joiner_takes_the_honest_roster_and_signs_it() -> None:
+def test_a_joiner_takes_the_honest_roster_signs_it_and_links_to_the_mesh_meanwhile() -> None:
     table = seated_table(3, hold={1})
     joiner = fresh_joiner()
-    (sent,) = joiner.receive(wire(roster_for(table, 1)), 0.0)
+    sent, mesh = joiner.receive(wire(roster_for(table, 1)), 0.0)
     assert isinstance(sent, Send) and sent.frame["t"] == "gsig" and sent.frame["seat"] == 1
     assert joiner.phase is Phase.SIGNING
+    # seat 0 is the opener, whose link it holds: it dials nobody, and lets in seat 2 alone
+    assert mesh == Mesh(1, (), frozenset({identity(2).public}))
+
+
+def test_the_last_joiner_dials_every_seat_before_it_but_the_opener_at_its_own_address() -> None:
+    table = seated_table(4, hold={3})
+    joiner = Table(4).joiner(3)
+    joiner.opened(hello_of(0, seat=0))
+    _, mesh = joiner.receive(wire(roster_for(table, 3)), 0.0)
+    roster = [RosterSeat.from_bytes(s) for s in roster_for(table, 3)["seats"]]
+    assert isinstance(mesh, Mesh) and mesh.seat == 3 and mesh.accept == frozenset()
+    assert mesh.dial == ((1, roster[1]), (2, roster[2]))
+    assert all(seat.address_signed(table.opener.table) for _, seat in mesh.dial)
 
 
 def test_a_joiner_refuses_a_table_opened_by_another_key_than_its_announcement_names() -> None:

@@ -1,0 +1,141 @@
+"""Play starts linked (issue 21, item 2): while the genesis is signed, each joiner dials the seats
+before it and lets in the seats after it (``p2p.seating.Mesh``, ``p2p.lobby._EarlyMesh``), so
+every session begins with a link to every other seat instead of dialing them after the genesis
+(the first records waited for those links: 0.3-0.55 s at ten seats). Only the roster's seats get
+in early: a stranger who knocks on a joiner's listener then is refused at the handshake. Real
+TCP and zeroconf on loopback, one trio program.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from spycraft.crypto.identity import Identity
+from spycraft.engines import registry
+from spycraft.p2p import handshake
+from spycraft.p2p.discovery import browse_tables
+from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.lobby import Me, join_table, open_table
+from spycraft.p2p.session import Session
+from spycraft.p2p.wire import FramedStream
+
+pytestmark = pytest.mark.network
+LO = "127.0.0.1"
+
+
+def fill_a_table(tmp: Path, players: int, *, knock: Any = None) -> list[Session]:
+    """Open a Resistance table on loopback and fill it with joiners; the sessions once the
+    genesis is signed (not run). ``knock(ad)`` runs beside the lobby once a joiner found it."""
+    definition = registry.load("resistance")
+    sessions: list[Session] = []
+
+    def agent(seat: int) -> Any:
+        return definition.bots["random"](SystemEntropy(), seat)
+
+    async def main() -> None:
+        opened = trio.Event()
+        box: list[bytes] = []
+
+        async def opener() -> None:
+            session = await open_table(
+                definition=definition, options=definition.genesis_options(players),
+                players=players, me=Me.fresh(Identity(SystemEntropy().take(32)), "opener"),
+                seated=True, interface=LO, root=tmp / "opener", agent=agent(0),
+                on_open=lambda table, port: (box.append(table), opened.set())[-1],
+                cooperating_responders=True)
+            sessions.append(session)
+
+        async def joiner(index: int) -> None:
+            await opened.wait()
+            async with browse_tables(LO) as ads:
+                async for ad in ads:
+                    if ad.change != "removed" and ad.table_id == box[0]:
+                        break
+            if knock is not None and index == 1:
+                nursery.start_soon(knock, ad)
+            session = await join_table(
+                ad, definition=definition,
+                me=Me.fresh(Identity(SystemEntropy().take(32)), f"joiner{index}"),
+                interface=LO, root=tmp / f"joiner{index}", agent_for=agent)
+            sessions.append(session)
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(opener)
+                for index in range(1, players):
+                    nursery.start_soon(joiner, index)
+        for session in sessions:
+            session.listener.socket.close()
+            for stream, _ in session._initial_links:
+                await stream.aclose()
+
+    trio.run(main)
+    return sorted(sessions, key=lambda s: s.seat if s.seat is not None else -1)
+
+
+def test_every_seat_starts_play_linked_to_every_other_seat(tmp_path: Path) -> None:
+    sessions = fill_a_table(tmp_path, 5)
+    assert [s.seat for s in sessions] == [0, 1, 2, 3, 4]
+    for session in sessions:
+        linked = sorted(session.seat_of(hello.identity_key) for _, hello in
+                        session._initial_links)
+        assert linked == [i for i in range(5) if i != session.seat], (session.seat, linked)
+        assert session._initial_dial == []  # nobody left to dial after the genesis
+
+
+def listening_ports() -> set[int]:
+    """The ports listening on 127.0.0.1 in this network namespace (Linux ``/proc``)."""
+    ports = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, port = local.split(":")
+        if state == "0A" and address == "0100007F":
+            ports.add(int(port, 16))
+    return ports
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc/net/tcp")
+def test_a_stranger_who_knocks_on_a_joiners_listener_before_the_genesis_is_refused(
+    tmp_path: Path,
+) -> None:
+    said: list[str] = []
+
+    async def knock(ad: Any) -> None:
+        """A stranger with an identity of its own knocks on every listener of the table as the
+        seats sit down (it may scan ports: where a joiner listens is no secret), with a hello
+        for this table, and waits for an answer."""
+        stranger = Me.fresh(Identity(SystemEntropy().take(32)), "stranger")
+        knocked: set[int] = set()
+
+        async def one(port: int) -> None:
+            try:
+                stream = await trio.open_tcp_stream(LO, port)
+            except OSError:
+                return
+            framed = FramedStream(stream)
+            try:
+                with trio.move_on_after(5):
+                    await handshake.dial(framed, stranger.identity,
+                                         stranger.hello(ad.table_id), ad.table_id)
+                    said.append(f"port {port}: let in")
+            except handshake.Refused as exc:
+                said.append(str(exc))
+            except Exception as exc:  # noqa: BLE001 (a lobby that hangs up on it, another socket)
+                said.append(f"port {port}: {type(exc).__name__}")
+            await framed.aclose()
+
+        async with trio.open_nursery() as knocks:
+            for _ in range(40):
+                for port in listening_ports() - knocked - {ad.port}:
+                    knocked.add(port)
+                    knocks.start_soon(one, port)
+                await trio.sleep(0.05)
+
+    sessions = fill_a_table(tmp_path, 5, knock=knock)
+    assert len(sessions) == 5
+    assert not [r for r in said if "let in" in r], said
+    assert "not a seat after ours at this table" in said, said  # an early mesh said no
