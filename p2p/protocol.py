@@ -128,7 +128,8 @@ Theory of operation
   1 KiB before the handshake, and every decoder charges each container its items at its head
   (``crypto.encoding.item_budget``), so nothing is built beyond the budget. Send queues are
   bounded in bytes per link and in total, with a deadline per frame; the resend budget above
-  is the seat's, kept across its links (``link_up``), one for all observers.
+  is the seat's, kept across its links (``link_up``), the table's seatless host's its own, and
+  one for all strangers.
 * **Table talk.** ``say`` and ``chat`` frames go to the ``ChatBook`` (``p2p.chat``): beside the
   game, never in its order; verified, rate-limited per speaker and per link, gossiped to every
   link, stored by ``StoreChat`` beside the transcript (a rollback rewrites that file too, with
@@ -177,6 +178,7 @@ from spycraft.crypto.errors import (
     BadSignature,
     ChainBroken,
     MalformedRecord,
+    OutOfTurn,
     RecordError,
 )
 from spycraft.crypto.records import (
@@ -211,6 +213,9 @@ RESEND_RATE = 1 << 20
 SYNC_CHUNK_BYTES = 512 * 1024
 HEAD_COST = 64
 """What answering a head costs a link's budget (heads can be sent in a storm too)."""
+REFUSED_KEPT = 4096
+"""How many records known not to take their place we remember (32 bytes each), so that a pair
+sent again costs no second check."""
 REQUEST_INTERVAL = 0.5
 """Seconds between two sync requests we send to one link."""
 BEHIND_PATIENCE = 0.3
@@ -311,6 +316,8 @@ class PeerLink:
     seat: int | None  # None for an observer
     acked: int = 0  # the highest record of our chain this peer showed it holds (ack, head, ...)
     claimed: int = 0  # the head this peer last told us (not trusted: it only guides requests)
+    told: tuple[int, bytes] | None = None  # that head's (seq, link), as its last head frame said
+    shown_at: float = -1e9  # when we last showed it ours because that head differs from ours
     future_bytes: int = 0
     asked_at: float = -1e9
     resends: Bucket = field(default_factory=lambda: Bucket.full(RESEND_BURST, RESEND_RATE, 0.0))
@@ -366,7 +373,8 @@ class PeerProtocol:
             self.records.append(signed)
         self.own: dict[tuple[int, bytes], bytes] = dict(own or {})
         self.links: dict[LinkId, PeerLink] = {}
-        self.budgets: dict[int | None, tuple[Bucket, Bucket]] = {}  # seat -> resends, chat
+        # seat (or a known observer's identity, or None: the strangers) -> resends, chat
+        self.budgets: dict[int | bytes | None, tuple[Bucket, Bucket]] = {}
         self.future: dict[int, tuple[SignedRecord, LinkId]] = {}
         # the last record each link sent for the place after our head on another prev (a
         # branch we may yet take by the order: its author sent it once, and may not again)
@@ -382,6 +390,8 @@ class PeerProtocol:
         # (each pair at most 2 * ``MAX_FRAUD_EVIDENCE_BYTES``; every one is kept: a peer that
         # was away when it went round must be shown it, or it keeps a banned half and we fork)
         self.banned: dict[tuple[int, bytes, int], tuple[bytes, bytes]] = {}
+        # records no engine takes at their place, by link (a pair of them bans nothing)
+        self._refused_there: set[bytes] = set()
         # the banned halves a quorum built on, which took their place all the same
         self._adopted: set[bytes] = set()
         self.ran_out: set[Place] = set()  # places where our clock for the writer ran out
@@ -463,14 +473,21 @@ class PeerProtocol:
 
     # --- inputs -------------------------------------------------------------------------
 
-    def link_up(self, link: LinkId, seat: int | None, now: float) -> list[Action]:
+    def link_up(self, link: LinkId, seat: int | None, now: float, *,
+                watcher: bytes | None = None) -> list[Action]:
+        """A link passed the handshake: ``seat``, or None for an observer; ``watcher``: the
+        identity of an observer the genesis names (the table's seatless host), None for a
+        stranger."""
         self._resume_clock(now)
         # A seat's budgets are its own across its links (a peer that connects again gets no
-        # fresh budget); every observer shares one (a spectator has no identity to key by).
-        if seat not in self.budgets:
-            self.budgets[seat] = (Bucket.full(RESEND_BURST, RESEND_RATE, now),
-                                  Bucket.full(LINK_BURST, LINK_RATE, now))
-        resends, chat = self.budgets[seat]
+        # fresh budget), and so are those of an observer the table knows (its seatless host);
+        # every stranger shares one (a spectator's identity costs nothing to make), so no
+        # spectator can spend what the host needs to follow the game (red team 2, stop 28).
+        key: int | bytes | None = seat if seat is not None else watcher
+        if key not in self.budgets:
+            self.budgets[key] = (Bucket.full(RESEND_BURST, RESEND_RATE, now),
+                                 Bucket.full(LINK_BURST, LINK_RATE, now))
+        resends, chat = self.budgets[key]
         self.links[link] = PeerLink(seat, resends=resends, chat=chat)
         self._send(link, self._head_frame())
         if self._voted and self.seat is not None and seat is not None:
@@ -552,6 +569,7 @@ class PeerProtocol:
         self._due_reports(now)
         turn = self.table.expect(self.state)
         waited = now - self._since
+        self._show_again(now)
         if turn is None:
             if not self._head_told:
                 self._tell_head()
@@ -585,6 +603,8 @@ class PeerProtocol:
         peer = self.links.get(link)
         if peer is not None and seq > peer.acked:
             peer.acked = seq
+        if peer is not None and peer.told is not None and seq >= peer.told[0]:
+            peer.told = None  # what it told us before is not its head any more: it holds ours
 
     def _relay(self, now: float) -> None:
         """The head record to the seat named next, if it has not shown it holds it."""
@@ -1239,12 +1259,19 @@ class PeerProtocol:
         seq, culprit = a.seq, a.seat
         evidence = (min(a.raw, b.raw), max(a.raw, b.raw))
         pair = (seq, a.record.prev, culprit)
-        if pair not in self.reported:
-            self.reported.add(pair)
-            self._out.append(Notice("equivocation", (a, b)))
-            frame = {"t": "evidence", "records": list(evidence)}
-            for other in self.links:
-                self._send(other, frame)
+        # A ban decides something only where a half could take the place (the engine takes it
+        # there): a pair of records no engine would take there (junk a seat signs for every
+        # place of the chain, red team 2 of stop 28) is kept, and sent round, only as the proof
+        # that its seat cheats, once per seat, and bans nothing: so what a seat can make us
+        # keep and send is one pair, not one per place.
+        if pair not in self.banned and not (
+                self._may_take_its_place(a) or self._may_take_its_place(b)):
+            if culprit not in self.proven:
+                self._report_pair(pair, a, b, evidence)
+                self.proven[culprit] = evidence
+                self._schedule_report(culprit, evidence, now, None)
+            return
+        self._report_pair(pair, a, b, evidence)
         self.proven.setdefault(culprit, evidence)
         if pair not in self.banned:  # every peer that knows a pair bans the place's (rule 2)
             self.banned[pair] = evidence
@@ -1273,6 +1300,40 @@ class PeerProtocol:
             elif link is not None and settled_mine is not None:
                 self._prove(link, seq, settled_mine + 2, now)
         self._schedule_report(culprit, evidence, now, None)
+
+    def _report_pair(self, pair: tuple[int, bytes, int], a: SignedRecord, b: SignedRecord,
+                     evidence: tuple[bytes, bytes]) -> None:
+        """Tell the shell and every link of an equivocation, once per culprit and place."""
+        if pair not in self.reported:
+            self.reported.add(pair)
+            self._out.append(Notice("equivocation", (a, b)))
+            frame = {"t": "evidence", "records": list(evidence)}
+            for other in self.links:
+                self._send(other, frame)
+
+    def _may_take_its_place(self, signed: SignedRecord) -> bool:
+        """Whether ``signed`` holds its place of our chain, or the engine would take it there.
+        Only the expected seat's own kinds and the interrupts can: anything else is refused
+        before the engine is asked, so a pair costs at most two checks of a record its seat
+        could have written there."""
+        seq = signed.seq
+        if seq <= self.head and self.records[seq - 1].raw == signed.raw:
+            return True
+        if signed.link in self._refused_there:
+            return False
+        before = self.states[seq - 1]
+        turn = self.table.expect(before)
+        try:
+            if turn is None or signed.record.kind not in INTERRUPTS and (
+                    signed.seat != turn.seat or signed.record.kind not in turn.kinds):
+                raise OutOfTurn(signed.seat, seq, "not this place's writer or kind")
+            self.table.apply(before, signed)
+        except RecordError:
+            if len(self._refused_there) >= REFUSED_KEPT:
+                self._refused_there.clear()  # checked again if it comes back: bounded memory
+            self._refused_there.add(signed.link)
+            return False
+        return True
 
     def _schedule_report(
         self, culprit: int, evidence: tuple[bytes, ...], now: float, place: Place | None,
@@ -1349,6 +1410,8 @@ class PeerProtocol:
     def _on_head(self, link: LinkId, seq: int, link_hash: bytes, now: float) -> None:
         peer = self.links[link]
         peer.claimed = seq
+        peer.told = (seq, link_hash)
+        peer.shown_at = now
         if seq > self.head:
             if self.finished:  # nothing follows a result: it is on another branch, show it ours
                 self._show_ours(link, self.head, now)
@@ -1369,6 +1432,25 @@ class PeerProtocol:
                 self._send(link, self._head_frame())  # records in flight do not come first)
         elif self._voted and self.seat is not None:  # it waits where we voted: it may need ours
             self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
+
+    def _show_again(self, now: float) -> None:
+        """A peer whose last head says it holds another record than ours at that seq is shown
+        ours again every ``REQUEST_INTERVAL``, as long as it says so: a first showing refused
+        for a budget that strangers had spent, or lost with a link, must not leave two honest
+        peers (an observer above all, which offers no record) each keeping its own for good
+        (red team 2, stop 28: a seatless host left with a sore loser's claim). What we send is
+        paid from that peer's budget, as every resend is."""
+        for link, peer in list(self.links.items()):
+            if peer.told is None or now - peer.shown_at < REQUEST_INTERVAL:
+                continue
+            seq, theirs = peer.told
+            if not 0 < seq <= self.head or self.records[seq - 1].link == theirs:
+                continue
+            peer.shown_at = now
+            if peer.seat is None and self.me is not None:
+                self._resend(link, seq, now, upto=self.head)
+            else:
+                self._show_ours(link, seq, now)
 
     def _show_ours(self, link: LinkId, seq: int, now: float) -> None:
         """Show a seat whose head says it holds another record at ``seq`` ours there. An

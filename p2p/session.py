@@ -822,7 +822,9 @@ class Session:
             link.post({"t": "genesis", "genesis": self.genesis.raw})
             self._watchers_changed.set()
         self._nursery.start_soon(self._run_link, link, held or [])
-        self._execute(self.protocol.link_up(link.id, seat, trio.current_time()))
+        watcher = hello.identity_key if hello.identity_key in self.observers else None
+        self._execute(self.protocol.link_up(link.id, seat, trio.current_time(),
+                                            watcher=watcher))
         self.events("link", link)
         return link
 

@@ -69,7 +69,8 @@ class _Frame:
 
 class SimNet:
     """Peers i and j share one link; peer i knows it as link id j. ``observers`` more peers
-    after the seats have no seat (a seatless host, a spectator): each is linked to every seat,
+    after the seats have no seat: the table's seatless hosts (the genesis names them, so each
+    seat keeps a budget for each), then ``spectators`` strangers; each is linked to every seat,
     and to no other observer."""
 
     def __init__(
@@ -87,6 +88,7 @@ class SimNet:
         duplicate: float = 0.0,
         redial: float | None = None,
         observers: int = 0,
+        spectators: int = 0,
     ) -> None:
         self.rng = rng or random.Random(seed)
         self.definition = definition
@@ -111,7 +113,8 @@ class SimNet:
                  seat, RandomAgent(SeededEntropy(bytes([i, seed % 256]))))
             for i, seat in enumerate(self.local.seats)
         ]
-        for i in range(players, players + observers):
+        self.hosts = observers
+        for i in range(players, players + observers + spectators):
             protocol = PeerProtocol(table=definition.table(), genesis=self.local.genesis,
                                     seat=None, config=self.config, now=0.0)
             self.peers.append(Peer(i, protocol, self.local.seats[0],
@@ -126,10 +129,16 @@ class SimNet:
         """Sees every frame put on any link (an eavesdropper's view)."""
         for peer in self.peers:
             for other in self.linked(peer):
-                self.apply(peer, peer.protocol.link_up(other.index, self.seat_of(other), 0.0))
+                self.apply(peer, self.link_up(peer, other))
 
     def seat_of(self, peer: Peer) -> int | None:
         return peer.index if peer.index < self.players else None
+
+    def link_up(self, peer: Peer, other: Peer) -> list[Action]:
+        """``peer``'s protocol learns of its link to ``other``."""
+        watcher = (f"host{other.index}".encode()
+                   if self.players <= other.index < self.players + self.hosts else None)
+        return peer.protocol.link_up(other.index, self.seat_of(other), self.now, watcher=watcher)
 
     def linked(self, peer: Peer) -> list[Peer]:
         """The peers ``peer`` has a link to: every other seat, and the observers if a seat."""
@@ -196,8 +205,7 @@ class SimNet:
             self.peers[b].closed.discard(a)
             for one, two in ((a, b), (b, a)):
                 self.peers[one].protocol.link_down(two)
-                self.apply(self.peers[one], self.peers[one].protocol.link_up(
-                    two, self.seat_of(self.peers[two]), self.now))
+                self.apply(self.peers[one], self.link_up(self.peers[one], self.peers[two]))
 
     def broadcast(self, sender: int, frame: dict[str, Any]) -> None:
         for other in self.linked(self.peers[sender]):
@@ -266,8 +274,7 @@ class SimNet:
         for peer in self.peers:
             peer.closed.clear()
             for other in self.linked(peer):
-                self.apply(peer, peer.protocol.link_up(other.index, self.seat_of(other),
-                                                       self.now))
+                self.apply(peer, self.link_up(peer, other))
 
 
 # --- what the tests check -------------------------------------------------------------------

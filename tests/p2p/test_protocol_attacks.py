@@ -122,7 +122,9 @@ def test_a_flood_of_equivocation_pairs_for_one_place_keeps_one_ban_and_bans_ever
     """red25 (B2): a cheater signs 400 distinct pairs for the place after the head and sends
     them as evidence. Each is a real equivocation, so its link stays open; but every peer keeps
     one ban for that seat and place, whatever the count, and that ban refuses a third record of
-    the seat for the place that no pair named. The equivocation is proven once."""
+    the seat for the place that no pair named. The equivocation is proven once. (Each pair
+    holds one record the engine takes there, its leg of 1: a pair of which it takes neither
+    half bans nothing, ``tests/p2p/test_evidence_flood.py``.)"""
     net = SimNet(3, seed=12)
     flooded: list[SignedRecord] = []
 
@@ -130,9 +132,9 @@ def test_a_flood_of_equivocation_pairs_for_one_place_keeps_one_ban_and_bans_ever
         turn = peer.protocol.table.expect(state)
         if flooded or turn is None or turn.seat != peer.index or state.seq < 2:
             return False
+        one = peer.seat.sign(state, "leg", {"value": 1})
         for i in range(400):
             pad = {"pad": i.to_bytes(4, "big") * 500}
-            one = peer.seat.sign(state, "leg", {"value": 1, **pad})
             two = peer.seat.sign(state, "leg", {"value": 2, **pad})
             net.broadcast(peer.index, {"t": "evidence", "records": [one.raw, two.raw]})
         flooded.append(peer.seat.sign(state, "leg", {"value": 3}))
