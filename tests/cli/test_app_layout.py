@@ -127,10 +127,18 @@ def test_the_turn_timer_warns_the_person_at_30_and_10_seconds_with_the_bell():
         asker = threading.Thread(target=lambda: _ask(bridge, decision), daemon=True)
         asker.start()
         seen, screens = [], []
-        for seconds in (45.0, 25.0, 24.0, 8.0):
+        for seconds, shown in ((45.0, "turn timer 0:45"), (25.0, "0:25 left"),
+                               (24.0, "0:24 left"), (8.0, "0:08 left")):
             left[0] = seconds
             bridge.changed()
-            time.sleep(0.4)
+            deadline = time.monotonic() + 10  # drawn within a moment, however loaded the box
+            while True:
+                time.sleep(0.1)
+                screen = pyte.Screen(80, 24)
+                pyte.Stream(screen).feed(out.getvalue())
+                if shown in "\n".join(screen.display) or time.monotonic() > deadline:
+                    break
+            time.sleep(0.2)  # a second bell, if one came, would be out by now
             seen.append(out.getvalue().count("\a"))
             screen = pyte.Screen(80, 24)
             pyte.Stream(screen).feed(out.getvalue())
