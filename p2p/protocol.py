@@ -15,7 +15,10 @@ Theory of operation
 * **Writing.** The shell asks our seat for a record when ``wants_turn`` says so and hands it to
   ``submit``. Every record we sign is remembered by its place before anything else happens
   (``Remember``; the shell makes it durable), and if we are ever asked again at a place where we
-  already signed, the remembered record is sent again: a seat never decides a place twice.
+  already signed, the remembered record is sent again: a seat never decides a place twice. Our
+  turn's record is sent as soon as it is remembered and checked by our engine like anyone's
+  right after (``check_own``, before any other input), so the others' checks and the next
+  writer do not wait for ours.
 * **Receiving and passing on.** A record for the place goes through the engine (signature first,
   then chain, turn and rules); if it passes it is stored (``Store``: durable before any frame
   that follows it in the actions) and acknowledged to its author only. Honest peers pass on what
@@ -404,6 +407,7 @@ class PeerProtocol:
                              finished=self._finished_at, head=self.head)
         self._since = now
         self._awake = now  # the time of the last input: we ran then
+        self._sent_own: SignedRecord | None = None  # our record sent, not yet checked
         self._place_reset(now)
 
     # --- state --------------------------------------------------------------------------
@@ -455,8 +459,9 @@ class PeerProtocol:
         return None if self.me is None else self.me.index
 
     def wants_turn(self) -> TableState[Any] | None:
-        """The state at which our seat must write next, or None."""
-        if self.me is None or self.me.my_turn(self.state) is None:
+        """The state at which our seat must write next, or None (also while our record for the
+        place is sent and not yet checked: ``check_own``)."""
+        if self.me is None or self._sent_own is not None or self.me.my_turn(self.state) is None:
             return None
         return self.state
 
@@ -479,6 +484,7 @@ class PeerProtocol:
         identity of an observer the genesis names (the table's seatless host), None for a
         stranger."""
         self._resume_clock(now)
+        self._check_own(now)
         # A seat's budgets are its own across its links (a peer that connects again gets no
         # fresh budget), and so are those of an observer the table knows (its seatless host);
         # every stranger shares one (a spectator's identity costs nothing to make), so no
@@ -509,17 +515,46 @@ class PeerProtocol:
             del self.future[seq]
 
     def submit(self, signed: SignedRecord, now: float) -> list[Action]:
-        """Our seat's record for the current place (built from ``wants_turn``'s state)."""
+        """Our seat's record for the current place (built from ``wants_turn``'s state):
+        remembered, then sent to every link at once; the shell then calls ``check_own``, which
+        checks it as anyone's and takes it into our chain (every other input does that first
+        too). So what the others do with our record (check it, and the next writer build on it)
+        does not wait for our own check of proofs we have just made (issue 21: at ten seats
+        that check of each shuffle was a tenth of the setup's critical path)."""
         self._resume_clock(now)
+        self._check_own(now)
         record = signed.record
         if record.seq != self.head + 1 or record.prev != self.state.link:
             return []  # the table moved on while we thought: the shell asks again
-        self._write(signed, now)
+        signed = self._remember(signed)
+        frame = {"t": "record", "record": signed.raw}
+        for link in self.links:
+            self._send(link, frame)
+        self._sent_own = signed
         return self._drain()
+
+    def check_own(self, now: float) -> list[Action]:
+        """Our record that ``submit`` sent, checked by the engine like anyone's and taken into
+        our chain (the shell calls this at once after carrying out ``submit``'s actions)."""
+        self._check_own(now)
+        return self._drain()
+
+    def _check_own(self, now: float) -> None:
+        signed, self._sent_own = self._sent_own, None
+        if signed is None:
+            return
+        try:
+            self._accept(signed, now, None)
+        except RecordError as exc:
+            # a bug of ours, which the others refuse too: said loudly, never hidden
+            self._out.append(Notice("refused", (signed, exc)))
+            return
+        self._release_future(now)
 
     def receive(self, link: LinkId, frame: dict[str, Any], now: float) -> list[Action]:
         """One validated frame (``p2p.wire`` checked its schema) from an authenticated link."""
         self._resume_clock(now)
+        self._check_own(now)
         peer = self.links.get(link)
         if peer is None:
             return []
@@ -558,6 +593,7 @@ class PeerProtocol:
     def say(self, text: str, now: float) -> list[Action]:
         """Our seat says ``text`` at the table (``ChatRefused`` says why it cannot)."""
         self._resume_clock(now)
+        self._check_own(now)
         signed = self.chat.compose(text, self.head, now)
         self._on_chat(None, signed.raw, now)
         return self._drain()
@@ -566,6 +602,7 @@ class PeerProtocol:
         """Time passes: relays, last calls, votes, abandons, held claims, late results, fraud
         reports, heads."""
         self._resume_clock(now)
+        self._check_own(now)
         self._due_reports(now)
         turn = self.table.expect(self.state)
         waited = now - self._since
@@ -895,17 +932,23 @@ class PeerProtocol:
             # is an equivocation, whichever half of the table got which.
             self._on_equivocation(signed, lie, now)
 
-    def _write(self, signed: SignedRecord, now: float) -> None:
-        """A record we signed for the current place (our turn, an interrupt, a result):
-        remembered by place before anything else, accepted like anyone's, then sent to all."""
+    def _remember(self, signed: SignedRecord) -> SignedRecord:
+        """A record we signed for the current place, remembered by its place before anything
+        else; if we signed another one there before (asked again after a crash), that one."""
         key = (signed.seq, signed.record.prev)
         remembered = self.own.get(key)
         if remembered is not None and remembered != signed.raw:
             log.warning("asked twice at record %d: sending what we signed first", signed.seq)
-            signed = parse_record(remembered)
-        elif remembered is None:
+            return parse_record(remembered)
+        if remembered is None:
             self.own[key] = signed.raw
             self._out.append(Remember(signed.seq, signed.record.prev, signed.raw))
+        return signed
+
+    def _write(self, signed: SignedRecord, now: float) -> None:
+        """A record we signed for the current place (an interrupt, a result): remembered by
+        place before anything else, accepted like anyone's, then sent to all."""
+        signed = self._remember(signed)
         try:
             self._accept(signed, now, None)
         except RecordError as exc:

@@ -672,7 +672,8 @@ class Session:
         if self.protocol.state is not state:
             return  # the table moved on while we thought (an abandon, a rollback): build again
         self.created_at[signed.seq] = trio.current_time()
-        self._execute(self.protocol.submit(signed, trio.current_time()))
+        self._execute(self.protocol.submit(signed, trio.current_time()))  # sent: then checked
+        self._execute(self.protocol.check_own(trio.current_time()))
 
     async def _ticker(self) -> None:
         period = min(0.25, self.config.turn_timeout / 8)

@@ -17,6 +17,7 @@ from spycraft.p2p.protocol import (
     RESEND_BURST,
     RESEND_RATE,
     PeerProtocol,
+    Store,
 )
 from tests.p2p.relay import GAME
 from tests.p2p.simnet import (
@@ -259,12 +260,39 @@ def test_a_seat_asked_again_at_a_place_sends_what_it_signed_there():
     second = peer.seat.sign(state, "leg", {"value": 2})
     fresh = PeerProtocol(table=peer.protocol.table, genesis=net.local.genesis, seat=peer.seat,
                          own={(1, state.link): first.raw})
-    actions = fresh.submit(second, 0.0)
+    actions = fresh.submit(second, 0.0) + fresh.check_own(0.0)
     sent = [a.frame["record"] for a in actions if type(a).__name__ == "Send"]
     assert fresh.records[0].raw == first.raw and sent == [] or all(s == first.raw for s in sent)
 
 
 # --- bounds --------------------------------------------------------------------------------
+
+
+def test_our_record_leaves_before_our_own_engine_checks_it_and_nothing_comes_between():
+    """Issue 21: the others' checks and the next writer do not wait for ours. ``submit``
+    remembers our record and sends it; ``check_own`` (or any other input, first) takes it into
+    our chain as the engine would anyone's; until then we are asked for nothing."""
+    net = SimNet(3, seed=11)
+    peer = net.peers[0]
+    protocol = peer.protocol
+    state = protocol.wants_turn()
+    assert state is not None
+    signed = peer.seat.build(state, peer.agent)
+    sent = protocol.submit(signed, 0.0)
+    kinds = [type(a).__name__ for a in sent]
+    assert kinds[0] == "Remember" and kinds.count("Send") == 2 and "Store" not in kinds
+    assert protocol.head == 0 and protocol.wants_turn() is None
+    checked = protocol.check_own(0.0)
+    assert isinstance(checked[0], Store) and protocol.head == 1
+    # a frame that comes before the shell asked: our record is checked first all the same
+    other = net.peers[1]
+    other_state = other.protocol.states[0]
+    fresh = PeerProtocol(table=protocol.table, genesis=net.local.genesis, seat=peer.seat)
+    fresh.link_up(1, 1, 0.0)
+    fresh.submit(peer.seat.build(fresh.state, peer.agent), 0.0)
+    assert fresh.head == 0
+    fresh.receive(1, {"t": "head", "seq": 0, "link": other_state.link}, 0.1)
+    assert fresh.head == 1
 
 
 def test_a_flood_of_future_records_stays_within_the_buffer_bounds():
