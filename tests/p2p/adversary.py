@@ -409,7 +409,17 @@ def check(net: SimNet, coalition: Coalition) -> AuditReport:
     # Nothing rolls back past the result, unless a quorum built on two records of one place: at
     # two seats a withheld record does that against the other seat's claim, and elsewhere the
     # half of an equivocation that a cheater and an honest seat built on before it was proven.
+    # And a claim's result settles nothing while a seat outside its party is left to build on
+    # the claim (rule 3): the accused's record, which a seat outside the party built on, may
+    # roll back the claim and the result written on it, at any number of seats (a claim makes
+    # no side lose: what comes back is a result of play or a proven fraud).
     equivocated = any("equivocation" in fraud for fraud in report.frauds)
     if len(net.peers) > 2 and not equivocated:
-        assert not any(p.unfinished for p in net.honest()), "an honest peer rolled back a result"
+        for peer in net.honest():
+            for dropped in peer.dropped:
+                fork = parse_record(dropped[0])
+                before = peer.protocol.states[fork.seq - 1]
+                assert fork.record.kind == "abandon" and \
+                    peer.protocol._party(before, fork) is not None, \
+                    f"honest peer {peer.index} rolled back a result past record {fork.seq}"
     return report

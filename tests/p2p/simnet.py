@@ -56,6 +56,8 @@ class Peer:
     think_at: dict[int, float] = field(default_factory=dict)  # ... at one seq only
     rewrites: int = 0  # rollbacks (the transcript file rewritten)
     unfinished: int = 0  # rollbacks past a result it held (never allowed)
+    # for each of those, the records it dropped (the first one is where the branches forked)
+    dropped: list[list[bytes]] = field(default_factory=list)
 
 
 @dataclass(order=True)
@@ -182,6 +184,7 @@ class SimNet:
                     peer.stored
                 ) - 1 and parse_record(peer.stored[-1]).record.kind == "result":
                     peer.unfinished += 1
+                    peer.dropped.append(peer.stored[len(kept):])
                 peer.stored = [r.raw for r in kept]
                 peer.rewrites += 1
             elif isinstance(action, Remember):
