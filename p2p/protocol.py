@@ -111,17 +111,22 @@ Theory of operation
   forfeited writes it, and any other after its own timeouts if that one is gone.
 * **Observers.** A link without a seat (a spectator, a host that does not play) receives the
   records, heads, evidence and table talk, and may send only ``OBSERVER_FRAMES`` (heads, sync
-  requests, a goodbye, and evidence: a seat that sends one half of a place to an observer and
-  the other to the seats is proven by the seats all the same, the observer being the one that
-  can tell them; like anyone's, evidence that proves nothing closes its link): a record or a
-  vote from it closes its link, it never counts in a quorum, and it is sent no vote. Nothing
-  secret is ever sent to anyone outside a record (seals live in the records), so an observer
-  learns exactly what the transcript shows. An observer never offers a record, so it is never
-  answered with a proof: a seat whose record at the place of an observer's head differs sends it
-  its branch from there (``_on_head``), and the observer's replay decides by the order above, as
-  a seat's would; where the branches forked before the observer's head (the first record it is
-  sent does not follow its own record before), it asks for the seat's records from one place
-  further back, until they meet.
+  requests, a goodbye, evidence, and the branch that decided for its own record, its proof: a
+  seat that sends a record to an observer only must not leave the observer with a transcript no
+  seat holds, and a seat's signature is all that makes a record, whoever passes it on; what it
+  sends is paid from its budget here. Evidence: a seat that sends one half of a place to an
+  observer and the other to the seats is proven by the seats all the same, the observer being
+  the one that can tell them; like anyone's, evidence that proves nothing closes its link): a
+  record or a vote from it closes its link, it never counts in a quorum, and it is sent no vote.
+  Nothing secret is ever sent to anyone outside a record (seals live in the records), so an
+  observer learns exactly what the transcript shows. An observer offers no record of its own
+  accord: a seat whose record at the place of an observer's head differs sends it its branch
+  from there (``_on_head``), the observer's replay decides by the order above, as a seat's
+  would, and where its own record comes first it answers with its proof as a seat does (red team
+  3, stop 28: a result sent to the host alone left it, for good, with a transcript no seat
+  held); where the branches forked before the observer's head (the first record it is sent does
+  not follow its own record before), it asks for the seat's records from one place further back,
+  until they meet.
 * **What reaches this protocol** (the shell's guarantees, ``p2p.wire``, ``p2p.handshake`` and
   ``p2p.session``, issue 18). A link is up only after a handshake that binds both identities,
   both nonces, the table and the connection: a relayed handshake opens none. A live
@@ -228,9 +233,14 @@ RELAY_PATIENCE = 1.0
 showed us it holds it (at most a turn timeout / 8). Its time counts from then."""
 CHAT_HISTORY = 100
 """Chat messages a new spectator is sent at once (the latest)."""
-OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig", "evidence"})
+OBSERVER_FRAMES = frozenset({"head", "sync", "bye", "gsig", "evidence", "sync_reply"})
 """All that a link without a seat may send in play (``gsig``: the lobby's late relay;
-``evidence``: an equivocation it alone holds both halves of, which only a seat can prove)."""
+``evidence``: an equivocation it alone holds both halves of, which only a seat can prove;
+``sync_reply``: the seats' records that decided for its own, its proof, paid from its budget
+here: ``OBSERVER_RECORD_COST``)."""
+OBSERVER_RECORD_COST = 2048
+"""What each record an observer sends costs its budget here, at the least (checking a record is
+a signature, so a reply of many small records must not come cheaper than a few large ones)."""
 SUSPENDED = 2.0
 """An input (a tick, a frame, a record of ours) this long after the one before means we did not
 run in between (a laptop asleep, a stopped process): that time counts against nobody
@@ -567,7 +577,9 @@ class PeerProtocol:
             if signed is not None:
                 self._on_record(link, signed, (), now)
         elif kind == "sync_reply":
-            self._on_sync_reply(link, frame["records"], now)
+            cost = sum(max(len(raw), OBSERVER_RECORD_COST) for raw in frame["records"])
+            if peer.seat is not None or peer.spend(cost, now):  # an observer's, over its budget:
+                self._on_sync_reply(link, frame["records"], now)  # not even read
         elif kind == "ack":
             self._on_ack(link, frame["seq"], frame["link"], now)
         elif kind == "head":

@@ -53,7 +53,7 @@ def main() -> int:
                 break
             continue
         moves.update(coalition.moves_made)
-        players, seats = len(net.peers), coalition.seats
+        players, seats = net.players, coalition.seats
         forms[f"{len(seats)} of {players}" + (" (team)" if "teams" in
                                               net.local.genesis.genesis.options else "")] += 1
         assert report.result is not None

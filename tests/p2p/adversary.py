@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spycraft.crypto.errors import SpycraftError
@@ -301,6 +301,8 @@ class Table:
     teams: bool = False
     slowest: float = 0.05
     think: tuple[float, ...] = ()  # each honest seat's thinking time (a person)
+    hosts: int = 0  # the table's seatless hosts (honest peers with no seat)
+    spectators: int = 0  # strangers watching (honest peers with no seat, no budget of their own)
 
 
 def draw_table(rng: random.Random) -> Table:
@@ -317,6 +319,14 @@ def draw_table(rng: random.Random) -> Table:
     think = tuple(rng.choice((0.0, 0.0, 0.0, rng.uniform(0, TIMEOUT - 1.0)))
                   for _ in range(players))
     return Table(players, coalition, teams, rng.choice((0.002, 0.05, 0.3)), think)
+
+
+def draw_watchers(seed: int, table: Table) -> Table:
+    """A third of the runs with the table's seatless host, a third with a stranger watching,
+    from a generator of their own (each seed draws the rest as it did before they came)."""
+    watchers = random.Random(seed + 7)
+    return replace(table, hosts=watchers.choice((0, 0, 1)),
+                   spectators=watchers.choice((0, 0, 1)))
 
 
 def bounded(net: SimNet) -> None:
@@ -338,13 +348,14 @@ def bounded(net: SimNet) -> None:
 def play(seed: int, table: Table | None = None, strategy: Strategy | None = None
          ) -> tuple[SimNet, Coalition]:
     rng = random.Random(seed)
-    table = table or draw_table(rng)
+    table = table or draw_watchers(seed, draw_table(rng))
     strategy = strategy or Strategy.draw(rng)
     options: dict[str, Any] = {"laps": 2}
     if table.teams:
         options["teams"] = True
     net = SimNet(table.players, seed=seed, rng=rng, timeout=TIMEOUT, grace=GRACE,
-                 delay=(0.001, table.slowest), redial=REDIAL, options=options)
+                 delay=(0.001, table.slowest), redial=REDIAL, options=options,
+                 observers=table.hosts, spectators=table.spectators)
     for peer, think in zip(net.peers, table.think):
         peer.think = think
     coalition = Coalition(net, table.coalition, strategy, random.Random(seed + 1))
@@ -384,7 +395,7 @@ def claimed_with_nobody_left(net: SimNet, seat: int) -> bool:
             before = protocol.states[signed.seq - 1]
             party = protocol._party(before, signed)
             gone = {forfeit.seat for forfeit in before.forfeits}
-            return party is not None and len(party | gone | {seat}) == len(net.peers)
+            return party is not None and len(party | gone | {seat}) == net.players
     return False
 
 
@@ -414,7 +425,7 @@ def check(net: SimNet, coalition: Coalition) -> AuditReport:
     # roll back the claim and the result written on it, at any number of seats (a claim makes
     # no side lose: what comes back is a result of play or a proven fraud).
     equivocated = any("equivocation" in fraud for fraud in report.frauds)
-    if len(net.peers) > 2 and not equivocated:
+    if net.players > 2 and not equivocated:
         for peer in net.honest():
             for dropped in peer.dropped:
                 fork = parse_record(dropped[0])

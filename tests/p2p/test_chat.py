@@ -251,7 +251,6 @@ def test_an_observer_link_may_send_no_record_vote_or_chat_and_is_sent_no_vote_or
 
     record = peer.protocol.records[-1].raw
     for frame, why in (({"t": "record", "record": record}, "observer"),
-                       ({"t": "sync_reply", "from_seq": 1, "records": [record]}, "observer"),
                        ({"t": "chat", "message": _said(net, 1, 9, "relayed by a spectator")},
                         "observer"),
                        # an observer may pass evidence on (it may hold both halves alone), but
@@ -261,7 +260,13 @@ def test_an_observer_link_may_send_no_record_vote_or_chat_and_is_sent_no_vote_or
         actions = peer.protocol.receive(OBSERVER, frame, net.now)
         assert any(isinstance(a, Close) and a.link == OBSERVER and why in a.reason
                    for a in actions), frame["t"]
-    assert {"head", "sync", "bye", "evidence"} <= OBSERVER_FRAMES
+    assert {"head", "sync", "bye", "evidence", "sync_reply"} <= OBSERVER_FRAMES
+    # an observer may send the branch that decided for its own record (its proof), paid from
+    # its budget: records a seat signed, checked as anyone's; one we hold changes nothing
+    peer.protocol.link_up(OBSERVER, None, net.now)
+    actions = peer.protocol.receive(
+        OBSERVER, {"t": "sync_reply", "from_seq": 1, "records": [record]}, net.now)
+    assert not any(isinstance(a, Close) for a in actions) and OBSERVER in peer.protocol.links
 
 
 def test_an_observer_protocol_sends_nothing_but_heads_and_sync_requests():
