@@ -72,7 +72,13 @@ from spycraft.p2p.seating import (
     Signed,
     watched,
 )
-from spycraft.p2p.session import CONNECT_TIMEOUT, Events, Session, SessionConfig
+from spycraft.p2p.session import (
+    CONNECT_TIMEOUT,
+    Events,
+    Session,
+    SessionConfig,
+    peer_address,
+)
 from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, make_hello
 
@@ -317,13 +323,17 @@ class _EarlyMesh:
     """A joiner's links to the other seats, made while the genesis is signed (``seating.Mesh``):
     it dials the seats before it and lets in those after it, each through the handshake of play
     (bound to the table, the identity the roster's); what is linked by the genesis goes to the
-    session, the rest the session dials, or is dialed by, as before. Each handshake is bounded
-    in time as the session's are, and a table that does not start closes every link."""
+    session, the rest the session dials, or is dialed by, as before. It only ever helps: nothing
+    in it ends the lobby (an error of one link is that link's, logged), strangers meet the same
+    door as in play (``handshake.Door``: handshakes under way bounded, an address whose
+    handshakes fail backed off), each handshake is bounded in time, and a table that does not
+    start closes every link."""
 
     def __init__(self, me: Me, table: bytes, listener: trio.SocketListener) -> None:
         self.me, self.table, self.listener = me, table, listener
         self.links: dict[bytes, tuple[FramedStream, Hello]] = {}  # by the peer's identity
         self._mesh = Mesh(-1, (), frozenset())
+        self._door = handshake.Door()
         self._under_way = 0  # handshakes begun and not yet done
         self._done = trio.Event()  # set whenever the last one under way ends
 
@@ -356,55 +366,64 @@ class _EarlyMesh:
 
     async def _dial(self, seat: int, entry: RosterSeat) -> None:
         with self._handshake():
-            await self._dial_once(seat, entry)
-
-    async def _dial_once(self, seat: int, entry: RosterSeat) -> None:
-        framed: FramedStream | None = None
-        try:
-            with trio.move_on_after(CONNECT_TIMEOUT):
-                framed = FramedStream(await trio.open_tcp_stream(entry.host, entry.port))
-            if framed is None:
+            framed: FramedStream | None = None
+            try:
+                with trio.move_on_after(CONNECT_TIMEOUT):
+                    framed = FramedStream(await trio.open_tcp_stream(entry.host, entry.port))
+                if framed is None:
+                    return
+                hello = await handshake.dial(framed, self.me.identity, self._hello(), self.table)
+                if hello.identity_key != entry.identity:
+                    raise FrameError(f"seat {seat}'s address answered with another identity")
+            except Exception as exc:  # noqa: BLE001 (that link's: the session dials it again)
+                log.info("early link to seat %d: %s", seat, str(exc) or type(exc).__name__)
+                if framed is not None:
+                    await _close_quietly(framed)
                 return
-            hello = await handshake.dial(framed, self.me.identity, self._hello(), self.table)
-            if hello.identity_key != entry.identity:
-                raise FrameError(f"seat {seat}'s address answered with another identity")
-        except (*LINK_ERRORS, trio.TooSlowError) as exc:
-            log.info("early link to seat %d: %s", seat, str(exc) or type(exc).__name__)
-            if framed is not None:
-                await _close_quietly(framed)
-            return
-        except BaseException:
-            if framed is not None:
-                await _close_quietly(framed)
-            raise
-        await self._keep(framed, hello)
+            except BaseException:
+                if framed is not None:
+                    await _close_quietly(framed)
+                raise
+            await self._keep(framed, hello)
 
     async def _serve(self, nursery: trio.Nursery) -> None:
         while True:
-            stream = await self.listener.accept()
-            nursery.start_soon(self._let_in, stream)
+            try:
+                stream = await self.listener.accept()
+            except OSError as exc:  # out of descriptors (a stranger's flood): wait, go on
+                log.warning("early links: cannot accept now: %s", exc)
+                await trio.sleep(0.1)
+                continue
+            address = peer_address(stream)
+            if not self._door.open(address, trio.current_time()):
+                await _close_quietly(FramedStream(stream))
+                continue
+            nursery.start_soon(self._let_in, stream, address)
 
-    async def _let_in(self, stream: trio.SocketStream) -> None:
-        with self._handshake():
-            await self._let_in_once(FramedStream(stream))
-
-    async def _let_in_once(self, framed: FramedStream) -> None:
+    async def _let_in(self, stream: trio.SocketStream, address: str) -> None:
+        framed = FramedStream(stream)
 
         def admit(hello: Hello) -> str | None:
             if hello.identity_key not in self._mesh.accept:
                 return "not a seat after ours at this table"
             return None
 
-        try:
-            hello = await handshake.accept(framed, self._hello(), self.table, admit)
-        except (*LINK_ERRORS, trio.TooSlowError) as exc:
-            log.info("early link refused: %s", str(exc) or type(exc).__name__)
-            await _close_quietly(framed)
-            return
-        except BaseException:
-            await _close_quietly(framed)
-            raise
-        await self._keep(framed, hello)
+        with self._handshake():
+            try:
+                with self._door.knocking(address) as scope, scope:
+                    hello = await handshake.accept(framed, self._hello(), self.table, admit)
+                if scope.cancelled_caught:
+                    raise trio.TooSlowError("gave way to newer connections")
+            except Exception as exc:  # noqa: BLE001 (a stranger's, or that link's alone)
+                log.info("early link refused: %s", str(exc) or type(exc).__name__)
+                if not isinstance(exc, handshake.Refused):
+                    self._door.refused(address, trio.current_time())
+                await _close_quietly(framed)
+                return
+            except BaseException:
+                await _close_quietly(framed)
+                raise
+            await self._keep(framed, hello)
 
     async def _keep(self, framed: FramedStream, hello: Hello) -> None:
         if hello.identity_key in self.links:  # one link per seat: the first stays
@@ -496,7 +515,7 @@ async def join_table(
                     master=me.master, host=address, port=port)
     try:
         stream = await trio.open_tcp_stream(ad.address, ad.port)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         await listener.aclose()
         raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
     framed = FramedStream(stream)
@@ -595,7 +614,7 @@ async def watch_table(
     address = interface_address(interface)
     try:
         stream = await trio.open_tcp_stream(ad.address, ad.port)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         raise LobbyError(f"cannot reach the table at {ad.address}:{ad.port}: {exc}") from None
     framed = FramedStream(stream)
     me = Me.fresh(identity, "spectator")

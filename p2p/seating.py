@@ -57,6 +57,7 @@ Theory of operation
 from __future__ import annotations
 
 import enum
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -162,6 +163,10 @@ class RosterSeat:
             raise FrameError("roster seat has a bad port, beacon or name")
         if not 0 < len(m["host"]) <= MAX_HOST_CHARS or len(m["sig"]) != 64:
             raise FrameError("roster seat has a bad host or address signature")
+        try:  # where a seat listens is an address, never a name to look up (red team 3 r4: a
+            ipaddress.ip_address(m["host"])  # signed "x..y" crashed every joiner that dialed it)
+        except ValueError:
+            raise FrameError(f"roster seat host {m['host']!r} is not an IP address") from None
         try:
             check_identity_key(m["identity"])
             check_table_key(m["table_key"])

@@ -816,7 +816,7 @@ class Session:
         self._next_link += 1
         _notice_silence(stream)
         link = Link(self._next_link, stream, hello, seat, dialed=dialed, outboxes=self.outboxes,
-                    since=trio.current_time(), address=_address(stream.stream))
+                    since=trio.current_time(), address=peer_address(stream.stream))
         self.links[link.id] = link
         self._by_identity[hello.identity_key] = link
         if seat is None:  # a spectator: the table's genesis before anything else
@@ -1122,7 +1122,7 @@ class Session:
         table = self.genesis.genesis.table
 
         async def handle(stream: trio.SocketStream) -> None:
-            address = _address(stream)
+            address = peer_address(stream)
             if not self.door.open(address, trio.current_time()):
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await stream.aclose()
@@ -1178,7 +1178,7 @@ class Session:
                 try:
                     with trio.move_on_after(CONNECT_TIMEOUT):
                         stream = await trio.open_tcp_stream(entry.host, entry.port)
-                except OSError as exc:
+                except (OSError, ValueError) as exc:  # ValueError: an address that is none
                     log.debug("dialing seat %d: %s", seat, exc)
                 if stream is not None:
                     framed = FramedStream(stream)
@@ -1222,7 +1222,7 @@ class _Held:
     gone: bool = False
 
 
-def _address(stream: trio.abc.Stream) -> str:
+def peer_address(stream: trio.abc.Stream) -> str:
     """The peer's address of a TCP stream ("?" for another kind of stream)."""
     try:
         return str(stream.socket.getpeername()[0])  # type: ignore[attr-defined]

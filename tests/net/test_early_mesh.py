@@ -139,3 +139,44 @@ def test_a_stranger_who_knocks_on_a_joiners_listener_before_the_genesis_is_refus
     assert len(sessions) == 5
     assert not [r for r in said if "let in" in r], said
     assert "not a seat after ours at this table" in said, said  # an early mesh said no
+
+
+def test_the_early_mesh_outlives_a_listener_out_of_descriptors_and_an_address_that_is_none(
+) -> None:
+    """Red team 3 (stop 28, r1 and r4): a stranger's backlog of silent connections made
+    ``accept`` fail with EMFILE once the roster came, and the joiner died with a traceback; a
+    dial to a host that is no address raised a ValueError out of the name lookup. The early mesh
+    only ever helps: it waits and accepts again, and a link it cannot make is the session's to
+    make (no error of it ends the lobby)."""
+    import errno
+
+    from spycraft.p2p.lobby import _EarlyMesh
+    from spycraft.p2p.seating import Mesh, RosterSeat
+
+    class Exhausted:
+        """A listener whose process is out of descriptors, three times, then quiet."""
+
+        def __init__(self) -> None:
+            self.failures = 0
+
+        async def accept(self) -> Any:
+            if self.failures < 3:
+                self.failures += 1
+                raise OSError(errno.EMFILE, "Too many open files")
+            await trio.sleep_forever()
+
+    me = Me.fresh(Identity(SystemEntropy().take(32)), "joiner")
+    listener = Exhausted()
+    mesh = _EarlyMesh(me, bytes(16), listener)  # type: ignore[arg-type]
+    nowhere = RosterSeat("seat0", Identity(SystemEntropy().take(32)).public, bytes(32),
+                         bytes(32), "x..y", 4000)
+
+    async def main() -> None:
+        with trio.move_on_after(1.0):
+            async with trio.open_nursery() as nursery:
+                mesh.start(nursery, Mesh(1, ((0, nowhere),), frozenset({bytes(32)})))
+                await mesh.settled()  # the dial to "x..y" ended, as a failed link
+                await trio.sleep(0.5)
+
+    trio.run(main)
+    assert listener.failures == 3 and mesh.links == {}

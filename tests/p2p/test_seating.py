@@ -274,9 +274,10 @@ def test_one_identity_on_two_links_gets_one_seat() -> None:
     assert table.opener.taken == 2 and not table.opener.reading(7)
 
 
-def _join_of(index: int, *, port: int | None = None, signer: int | None = None) -> dict[str, Any]:
+def _join_of(index: int, *, port: int | None = None, signer: int | None = None,
+             host: str | None = None) -> dict[str, Any]:
     port = 4000 + index if port is None else port
-    host = f"10.0.0.{index + 1}"
+    host = f"10.0.0.{index + 1}" if host is None else host
     keys = Table(2).joiner(index)
     beacon = keys.opened(hello_of(0, seat=0))[0]
     assert isinstance(beacon, Send)
@@ -314,6 +315,21 @@ def test_a_join_with_an_address_no_roster_can_carry_is_refused_at_the_door() -> 
     (close,) = table.closes()
     assert close.why is not None and close.why.startswith(
         "lobby refused a peer: a join no roster can carry: roster seat has a bad port")
+
+
+@pytest.mark.parametrize("host", ["x..y", "laptop.local", "10.0.0.300"])
+def test_a_join_whose_signed_host_is_no_ip_address_is_refused_at_the_door(host: str) -> None:
+    """Red team 3 (stop 28, r4): a seated cheater signed "x..y" as where it listens; every honest
+    joiner after it dialed that for the early mesh and died of a UnicodeError out of the name
+    lookup. Where a seat listens is an address, never a name to look up: refused at the door,
+    and in a roster by every joiner."""
+    table = Table(3)
+    table.opener_did(table.opener.admitted(1, hello_of(1), 0.0))
+    table.opener_did(table.opener.receive(1, wire({"t": "join", **_join_of(1, host=host)}),
+                                          0.0))
+    (close,) = table.closes()
+    assert close.why == (f"lobby refused a peer: a join no roster can carry: roster seat host "
+                         f"{host!r} is not an IP address")
 
 
 def test_a_peer_that_sends_no_join_within_its_time_is_hung_up_on() -> None:
