@@ -27,8 +27,10 @@ the entropy stream of this very record.
 
 The table checks a record's seat, kind and place in the chain before the game sees it, so no
 move checks the turn again, and the seq is the record's: no game state counts records. Every
-proof in a record is bound to ``record_context`` (game, table, seq, seat, kind); the seat's
-``Build`` carries the same context for the record it writes (``GameSeat.seq`` is its seq).
+proof in a record is bound to ``record_context`` (game, table, seq, seat, kind): a move reads
+it as ``record.context`` (``Rules.apply`` hands each move the record as a ``Played``), and the
+seat's ``Build`` carries the same bytes for the record it writes (``GameSeat.seq`` is its seq),
+so no game names itself to make or check a proof.
 
 Decisions are asked once: ``GameSeat.choose`` makes the ``Decision`` (the seat's view, the
 options and their labels) and ``GameSeat.ask`` writes the chosen option to the seat's memo
@@ -117,6 +119,19 @@ def record_context(game: str, record: Record) -> bytes:
 
 
 @dataclass(frozen=True)
+class Played(Record):
+    """A record as a game's move reads it (``Rules.apply`` makes it): the signed record of
+    ``game``, with its proof context, so no game names itself to check a proof."""
+
+    game: str
+
+    @property
+    def context(self) -> bytes:
+        """``record_context`` of this record: what every proof in it is bound to."""
+        return record_context(self.game, self)
+
+
+@dataclass(frozen=True)
 class Build:
     """What a seat's builder gets for the record it writes at ``seq``."""
 
@@ -133,7 +148,7 @@ class Move(Generic[S]):
 
     kind: str
     body: Fields
-    apply: Callable[[S, Record, Body], S]
+    apply: Callable[[S, Played, Body], S]
     build: Callable[[Any, S, Build], Body]  # (the game's seat, state, build) -> body
     asks: str | None = None  # the decision kind the builder asks the player, if any
 
@@ -195,8 +210,10 @@ class Rules(Generic[S]):
         if move is None:
             raise MalformedRecord(record.seat, record.seq, f"no record kind {record.kind!r}")
         body = check_body(move, record, self.seats_of(state))
+        played = Played(record.table, record.seq, record.prev, record.seat, record.kind,
+                        record.body, self.name)
         try:
-            new = move.apply(state, record, body)
+            new = move.apply(state, played, body)
         except Unattributed as exc:
             raise exc.attribute(record.seat, record.seq) from exc
         return self.after(new)
@@ -296,26 +313,24 @@ class SubProtocol(Generic[P, H]):
 
     kinds: tuple[str, ...]
     schemas: Mapping[str, Fields]
-    steps: Mapping[str, Callable[[P, Record, Body, bytes], P]]
+    steps: Mapping[str, Callable[[P, Played, Body], P]]
     builders: Mapping[str, Callable[[H, P, bytes, Entropy], Body]]
 
     def moves(
         self,
-        game: str,
         part: Callable[[S], P],
         put: Callable[[S, P], S],
         kinds: Sequence[str] | None = None,
     ) -> tuple[Move[S], ...]:
         """The moves of ``kinds`` (all of them by default) in a game whose state holds the
         sub-protocol's state (``part`` reads it, ``put`` writes it back): each record is the
-        sub-protocol's step with the record's proof context, and each seat builds it from the
-        hand it holds as ``hand``."""
+        sub-protocol's step, and each seat builds it from the hand it holds as ``hand``."""
 
         def move(kind: str) -> Move[S]:
             step, builder = self.steps[kind], self.builders[kind]
 
-            def apply(state: S, record: Record, body: Body) -> S:
-                return put(state, step(part(state), record, body, record_context(game, record)))
+            def apply(state: S, record: Played, body: Body) -> S:
+                return put(state, step(part(state), record, body))
 
             def build(seat: Any, state: S, b: Build) -> Body:
                 return builder(seat.hand, part(state), b.context, b.entropy)

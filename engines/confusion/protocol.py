@@ -81,7 +81,7 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
 )
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import Option, Rules, record_context
+from spycraft.engines.game import Option, Played, Rules
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "confusion"
@@ -153,19 +153,19 @@ def _type(value: str) -> str:
     return value
 
 
-def _check(g: Game, record: Record, spy: str, allowed: tuple[str, ...], proof: Any) -> None:
+def _check(g: Game, record: Played, spy: str, allowed: tuple[str, ...], proof: Any) -> None:
     commitment = Commitment.decode(g.commitment_of(spy))
     verify_member(commitment, TYPE_DOMAIN, allowed, decode_proof(proof, allowed),
-                  record_context(GAME, record))
+                  record.context)
 
 
 # --- record bodies ----------------------------------------------------------------------------
 
 
-def apply_assign(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_assign(g: Game, r: Played, body: dict[str, Any]) -> Game:
     commitments = tuple(Commitment.decode(c) for c in body["commitments"])
     proof = decode_permutation_proof(body["proof"], TYPE_IDS)
-    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, record_context(GAME, r))
+    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, r.context)
     encoded = tuple((c.point.encode(), c.tag.encode()) for c in commitments)
     return model.commit_assignment(g, r.seat, encoded)
 
@@ -175,14 +175,14 @@ def apply_token(g: Game, r: Record, body: dict[str, Any]) -> Game:
     return model.use_token(g, body["token"], spies)
 
 
-def apply_show(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_show(g: Game, r: Played, body: dict[str, Any]) -> Game:
     assert g.reveal is not None
     shown = _type(body["type"])
     _check(g, r, g.reveal, (shown,), body["proof"])
     return model.show(g, shown, r.seq)
 
 
-def apply_free(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_free(g: Game, r: Played, body: dict[str, Any]) -> Game:
     action, spy, proof = body["action"], body["spy"], body["proof"]
     if action not in model.FREE_ACTIONS:
         raise Illegal(f"no free action is called {action!r}")
@@ -204,7 +204,7 @@ def apply_announce(g: Game, r: Record, body: dict[str, Any]) -> Game:
     return model.announce(g, Announcement(_spy(body["spy"]), mode, square(body["to"])))
 
 
-def apply_answer(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_answer(g: Game, r: Played, body: dict[str, Any]) -> Game:
     assert g.pending is not None and g.asked is not None
     spy, yes = g.pending.spy, body["yes"]
     _check(g, r, spy, answer_sets(g.asked).for_answer(yes), body["proof"])
@@ -215,7 +215,7 @@ def apply_answer(g: Game, r: Record, body: dict[str, Any]) -> Game:
     return model.answer(g, yes, promoted, r.seq)
 
 
-def apply_statement(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_statement(g: Game, r: Played, body: dict[str, Any]) -> Game:
     promoted = body["promoted"]
     _check(g, r, g.statements[0], promotion_sets().for_answer(promoted), body["proof"])
     return model.statement(g, promoted, r.seq)

@@ -45,9 +45,8 @@ from spycraft.crypto.elgamal import DecryptionShare, KeyShare
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.records import Record
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
-from spycraft.engines.game import SubProtocol
+from spycraft.engines.game import Body, Played, SubProtocol
 from spycraft.engines.schema import Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
@@ -57,7 +56,6 @@ KEYS, RECOGNITION, SHUFFLE, DEAL, TAGS, DONE = (
     "keys", "recognition", "shuffle", "deal", "tags", "done"
 )
 KINDS = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag")
-Body = dict[str, Any]
 
 SCHEMAS: dict[str, Fields] = {
     "key_share": body(share=Encoded("key share")),
@@ -147,9 +145,9 @@ def turn(deal: RoleDeal) -> Turn | None:
 # --- applying (each raises Unattributed for the game to attribute, or MalformedRecord) -------
 
 
-def apply_key_share(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_key_share(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     share = KeyShare.decode(body["share"])
-    elgamal.verify_key_share(share, context)
+    elgamal.verify_key_share(share, record.context)
     deal = replace(deal, key_shares=deal.key_shares + (share.public,))
     if len(deal.key_shares) < deal.seats:
         return deal
@@ -158,9 +156,9 @@ def apply_key_share(deal: RoleDeal, record: Record, body: Body, context: bytes) 
     return _build_deck(replace(deal, stage=SHUFFLE))
 
 
-def apply_recognition(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_recognition(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     contribution = recognition.Contribution.decode(body["contribution"])
-    recognition.verify_contribution(contribution, context)
+    recognition.verify_contribution(contribution, record.context)
     deal = replace(deal, contributions=deal.contributions + (contribution,))
     if len(deal.contributions) == deal.seats:
         deal = _build_deck(replace(deal, stage=SHUFFLE))
@@ -171,17 +169,17 @@ def _build_deck(deal: RoleDeal) -> RoleDeal:
     return replace(deal, deck=recognition.role_deck(deal.contributions, deal.plain, deal.marked))
 
 
-def apply_shuffle(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_shuffle(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     rows = _decode_rows(body["cards"], deal.cards)
     proof = ShuffleProof.decode(body["proof"], deal.cards, 2)
-    verify_shuffle_rows(deal.deck, rows, deal.pk, proof, context)
+    verify_shuffle_rows(deal.deck, rows, deal.pk, proof, record.context)
     deal = replace(deal, deck=rows, shuffles=deal.shuffles + 1)
     if deal.shuffles == deal.seats:
         deal = replace(deal, stage=DEAL)
     return deal
 
 
-def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_deal_tokens(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     seat = record.seat
     raw = body["tokens"]
     if len(raw) != deal.cards - 1:
@@ -197,7 +195,7 @@ def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes
             continue
         pair = next(others)
         tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
-        recognition.verify_role_tokens(deal.deck[card], public, tokens, context)
+        recognition.verify_role_tokens(deal.deck[card], public, tokens, record.context)
         faces.append(tokens[0].share)
         keys.append(tokens[1].share)
     deal = replace(
@@ -210,7 +208,7 @@ def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes
     return deal
 
 
-def apply_spy_tag(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_spy_tag(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     deal = replace(deal, tags=deal.tags + (body["tag"],), tag_seqs=deal.tag_seqs + (record.seq,))
     if len(deal.tags) == deal.seats:
         deal = replace(deal, stage=DONE)

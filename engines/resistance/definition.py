@@ -38,7 +38,7 @@ Seat = ResistanceSeat
 
 MOVES: dict[str, Move[State]] = moves(
     # setup: the role deal with recognition (engines.protocols.role_deal)
-    *role_deal.PROTOCOL.moves(P.NAME, lambda s: s.deal, lambda s, deal: replace(s, deal=deal)),
+    *role_deal.PROTOCOL.moves(lambda s: s.deal, lambda s, deal: replace(s, deal=deal)),
     # decisions (rules section 9)
     Move(
         "strong_leader", body(play=BOOL), P.apply_strong_leader, Seat.build_strong_leader,

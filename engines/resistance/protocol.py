@@ -57,7 +57,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
@@ -307,10 +307,6 @@ class ResistanceRules(KeyShareRules[State]):
         return None
 
 
-def _context(record: Record) -> bytes:
-    return record_context(NAME, record)
-
-
 def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
     play = body["play"]
     if not isinstance(play, bool):
@@ -371,14 +367,14 @@ def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
     return replace(state, game=R.propose(state.game, record.seat, proposal))
 
 
-def apply_look(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_look(state: State, record: Played, body: dict[str, Any]) -> State:
     look = state.pending_look()
     assert look is not None and look.subject == record.seat
     sealed = SealedShare.decode(body["sealed"])
     keys = state.key_shares
     face = state.deck[look.subject][0]
     verify_sealed_share(sealed, face.c1, keys[look.subject], keys[look.viewer],
-                        _context(record))
+                        record.context)
     role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
     return replace(
         state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
@@ -408,9 +404,9 @@ def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
 
 
-def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mission_card(state: State, record: Played, body: dict[str, Any]) -> State:
     proven = ProvenCiphertext.decode(body["card"], 2)
-    mix.verify_contribution(state.pk, MISSION_FACES, proven, _context(record))
+    mix.verify_contribution(state.pk, MISSION_FACES, proven, record.context)
     card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
     state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
     if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
@@ -418,14 +414,14 @@ def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> St
     return state
 
 
-def apply_spotlight_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_spotlight_shares(state: State, record: Played, body: dict[str, Any]) -> State:
     shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
     shares = _decode_shares(record, body["shares"], len(shown))
     mix.verify_decryption_shares(
         [c.ciphertext for c in shown],
         state.key_shares[record.seat],
         shares,
-        _context(record),
+        record.context,
     )
     collected = state.spotlight_shares + (tuple(s.share for s in shares),)
     state = replace(state, spotlight_shares=collected)
@@ -442,29 +438,29 @@ def _mission_played(state: State, shown: dict[int, str]) -> State:
     )
 
 
-def apply_eye_token(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_eye_token(state: State, record: Played, body: dict[str, Any]) -> State:
     eye = state.open_eye()
     assert eye is not None
     share = DecryptionShare.decode(body["share"])
     elgamal.verify_decryption_share(
-        eye.ciphertext, state.key_shares[record.seat], share, _context(record)
+        eye.ciphertext, state.key_shares[record.seat], share, record.context
     )
     eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
     return replace(state, eyes=state.eyes[:-1] + (eye,))
 
 
-def apply_mix(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mix(state: State, record: Played, body: dict[str, Any]) -> State:
     count = len(state.mixed)
     outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
     proof = ShuffleProof.decode(body["proof"], count)
-    mix.verify_mix(state.mixed, outputs, state.pk, proof, _context(record))
+    mix.verify_mix(state.mixed, outputs, state.pk, proof, record.context)
     return replace(state, mixed=outputs, mixes=state.mixes + 1)
 
 
-def apply_mission_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mission_shares(state: State, record: Played, body: dict[str, Any]) -> State:
     shares = _decode_shares(record, body["shares"], len(state.mixed))
     mix.verify_decryption_shares(
-        state.mixed, state.key_shares[record.seat], shares, _context(record)
+        state.mixed, state.key_shares[record.seat], shares, record.context
     )
     collected = state.mission_shares + (tuple(s.share for s in shares),)
     if len(collected) < state.n:

@@ -25,9 +25,7 @@ Seat = ShadyAgentsSeat
 DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
 
 MOVES: dict[str, Move[State]] = moves(
-    *role_deal.PROTOCOL.moves(
-        P.GAME_NAME, lambda s: s.deal, lambda s, deal: replace(s, deal=deal), DEAL_KINDS
-    ),
+    *role_deal.PROTOCOL.moves(lambda s: s.deal, lambda s, deal: replace(s, deal=deal), DEAL_KINDS),
     Move(
         "round_one",
         body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),

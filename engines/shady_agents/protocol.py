@@ -57,7 +57,7 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, record_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents import scoring
@@ -227,10 +227,6 @@ def natural_result(state: State) -> Result | None:
 # --- applying records ------------------------------------------------------------------------
 
 
-def _context(record: Record) -> bytes:
-    return record_context(GAME_NAME, record)
-
-
 def _key(state: State, seat: int) -> Point:
     """A seat's role-deal key share: tools are sealed to it, discards and copies kept under it."""
     return state.deal.key_shares[seat]
@@ -243,14 +239,14 @@ def spent(state: State, seat: int) -> list[Ciphertext]:
                     if d.seat == seat]
 
 
-def _sealed_tool(state: State, record: Record, receiver: int, raw: object) -> SealedChoice:
+def _sealed_tool(state: State, record: Played, receiver: int, raw: object) -> SealedChoice:
     sealed = SealedChoice.decode(raw, len(TOOL_POINTS))
     verify_sealed_choice(sealed, TOOL_POINTS, _key(state, record.seat), _key(state, receiver),
-                         _context(record))
+                         record.context)
     return sealed
 
 
-def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_round_one(state: State, record: Played, body: dict[str, Any]) -> State:
     give, discard = body["give"], body["discard"]
     if give is not None and discard is not None:
         raise Illegal("a round-1 turn is a Move or an Interrogation, not both")
@@ -263,7 +259,7 @@ def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State
     if discard is None:
         return replace(state, game=game)
     proven = ProvenCiphertext.decode(discard, len(TOOL_POINTS))
-    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, _context(record))
+    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, record.context)
     return replace(state, game=game, discard_seals=state.discard_seals + (proven,))
 
 
@@ -271,7 +267,7 @@ def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
     return replace(state, game=M.answer(state.game, record.seat, body["answer"], record.seq))
 
 
-def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_round_two(state: State, record: Played, body: dict[str, Any]) -> State:
     pairs = body["gifts"]
     receivers = tuple(receiver for receiver, _ in pairs)
     game = M.give_all(state.game, record.seat, receivers, record.seq)
@@ -281,7 +277,7 @@ def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State
     state = replace(state, game=game, seals=state.seals + sealed)
     both = LinearProof.decode(body["both"], 1)
     elgamal.verify_plaintext(elgamal.ciphertext_sum(spent(state, record.seat)),
-                             _key(state, record.seat), BOTH_TOOLS, both, _context(record))
+                             _key(state, record.seat), BOTH_TOOLS, both, record.context)
     return state
 
 

@@ -83,7 +83,7 @@ from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
-from spycraft.engines.game import Move, Rules, record_context
+from spycraft.engines.game import Move, Played, Rules
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
@@ -235,13 +235,12 @@ def apply_layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.commit_layout(b, r.seat, _bytes32(r, body["digest"], "digest"))
 
 
-def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_tokens(b: Board, r: Played, body: dict[str, Any]) -> Board:
     tokens = [_bool(r, t, "a token") for t in _list(r, body["tokens"], 4, "tokens")]
     nonce = _bytes32(r, body["nonce"], "nonce")
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
     if not commitment.opens_to([r.seat, b.day, tokens], nonce):
         raise BadOpening(r.seat, r.seq, "the tokens do not open this seat's layout commitment")
-    context = record_context(GAME, r)
     for index, (token, proof) in enumerate(zip(tokens, body["proofs"])):
         allowed = token_set(b, r.seat, token)
         mission = f"M{index + 1}"
@@ -251,7 +250,7 @@ def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
         try:
             membership.verify_member(card_commitment(b, r.seat, index),
                                      rank_domain(r.seat, b.day, index + 1), allowed,
-                                     membership.decode_proof(proof, allowed), context)
+                                     membership.decode_proof(proof, allowed), r.context)
         except ProofError:
             raise ProofError(f"{mission} is not proven to hold a soldier of the hand that "
                              f"agrees with its {'token' if token else 'missing token'}") from None

@@ -27,7 +27,7 @@ Seat = SpyNetSeat
 
 MOVES: dict[str, Move[State]] = moves(
     # the deck: keys, every seat's proven shuffle, reveals (engines.protocols.deck_ops)
-    *deck_ops.PROTOCOL.moves(P.GAME, lambda s: s.ops, lambda s, ops: replace(s, ops=ops)),
+    *deck_ops.PROTOCOL.moves(lambda s: s.ops, lambda s, ops: replace(s, ops=ops)),
     # decisions (rules §13)
     Move("draft_pick", body(card=POSITION), P.apply_draft_pick, Seat.build_draft_pick,
          "draft_pick"),

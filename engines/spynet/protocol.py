@@ -66,7 +66,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, Played
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
@@ -289,7 +289,7 @@ apply_pile = _step(lambda g, r, b: M.pile_choice(g, r.seat, b["take"]))
 apply_play_agent = _step(
     lambda g, r, b: M.play_agent(g, r.seat, b["card"], M.branch_of(b["branch"]), b["funding"])
 )
-def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_play_mission(state: State, record: Played, body: dict[str, Any]) -> State:
     """§7.2, and the face-down card proven at once to be a mission of its branch: an OR-proof
     over the branch's missions against the card's statement (``mission_statement``). Under S03
     the card is shown instead, so the proof is null."""
@@ -312,7 +312,7 @@ def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> St
     candidates = mission_points(branch)
     proofs.verify_encrypts_one_of(
         base, state.ops.key_shares[record.seat], residue, candidates,
-        OneOfProof.decode(proof, len(candidates)), record_context(GAME, record),
+        OneOfProof.decode(proof, len(candidates)), record.context,
     )
     return state
 
