@@ -342,9 +342,13 @@ class SubProtocol(Generic[P, H]):
 
 # --- the final reveal of one key share per seat ----------------------------------------------
 
+SETUP = "setup"
 PLAY = "play"
 REVEAL = "reveal"
 DONE = "done"
+ACTS = (SETUP, PLAY, REVEAL, DONE)
+"""The acts of a game of key shares (``Revealing.act``), in order: the sub-protocol that deals
+the key shares (and the roles or the deck), play, the final reveal, and the end."""
 
 
 @dataclass(frozen=True)
@@ -384,6 +388,22 @@ class Revealing(Protocol):
     def unjudged(self) -> tuple[Unjudged, ...]: ...
 
 
+class Dealing(Protocol):
+    """The sub-protocol state that deals every seat's key share and what is hidden under them
+    (``role_deal.RoleDeal``, ``deck_ops.DeckOps``), as ``KeyShareRules`` asks it."""
+
+    @property
+    def key_shares(self) -> tuple[Point, ...]: ...
+    @property
+    def dealt(self) -> bool:
+        """Whether a seat may hold a secret of it: a forfeit from then on leaves a reveal."""
+        ...
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from ("its role"), or None."""
+        ...
+
+
 K = TypeVar("K", bound=Revealing)
 REVEAL_BODY = body(secret=Encoded("key share secret"))
 
@@ -397,10 +417,13 @@ class KeyShareRules(Rules[K]):
     public share at once (a false one is a ``BadOpening``). Once the last is in, the game's
     ``audit`` judges what the opened secrets prove and the act is ``done``: ``next`` is the
     ``Over`` of the game's ``natural`` result, the ``violations`` as cheats and the
-    ``unjudged``. A forfeit stops play: before anything is dealt (``dealt``) nobody has a secret
-    to open and the game is done; afterwards the others reveal (``engines.table``, "What a
-    forfeiter owes"). The game gives ``play`` (what play needs), ``key_share``, ``dealt``,
-    ``audit`` and ``natural``; ``opened`` reads what one secret opens as it arrives.
+    ``unjudged``. A forfeit stops play: before anything is dealt (``dealt``: still in act
+    ``setup`` and the ``Dealing`` has dealt nothing) nobody has a secret to open and the game
+    is done; afterwards the others reveal (``engines.table``, "What a forfeiter owes"). Each
+    seat's public key share and what a seat has seen (``seen_secret``) are the ``Dealing``'s
+    too. The game gives ``play`` (what play needs), ``dealing`` (where its state keeps the
+    ``Dealing``), ``audit`` and ``natural``; ``opened`` reads what one secret opens as it
+    arrives.
     """
 
     final_reveal = ("reveal",)
@@ -419,11 +442,8 @@ class KeyShareRules(Rules[K]):
     def play(self, state: K) -> GameNeed:
         raise NotImplementedError
 
-    def key_share(self, state: K, seat: int) -> Point:
-        raise NotImplementedError
-
-    def dealt(self, state: K) -> bool:
-        """Whether a seat may hold a secret now (after the deal): a forfeit then leaves a reveal."""
+    def dealing(self, state: K) -> Dealing:
+        """The sub-protocol state that dealt the key shares (the role deal, the deck)."""
         raise NotImplementedError
 
     def audit(self, state: K) -> K:
@@ -437,6 +457,16 @@ class KeyShareRules(Rules[K]):
         return state
 
     # --- the kit's part ---------------------------------------------------------------------
+
+    def key_share(self, state: K, seat: int) -> Point:
+        return self.dealing(state).key_shares[seat]
+
+    def dealt(self, state: K) -> bool:
+        """Whether a seat may hold a secret now: a forfeit then leaves a reveal."""
+        return state.act != SETUP or self.dealing(state).dealt
+
+    def seen_secret(self, state: K, seat: int) -> str | None:
+        return self.dealing(state).seen_by(seat)
 
     def next(self, state: K) -> GameNeed:
         if state.act == DONE:

@@ -135,6 +135,15 @@ class DeckOps:
         """Whether ``seat`` may know the card's face (revealed to it, or to everyone)."""
         return seat in self.viewers[card] or self.face(card) is not None
 
+    @property
+    def dealt(self) -> bool:
+        """Some card was shown to one seat alone (``engines.game.Dealing``)."""
+        return any(self.viewers)
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from (``engines.game.Dealing``)."""
+        return "its cards" if any(seat in viewers for viewers in self.viewers) else None
+
 
 def duty(ops: DeckOps, seat: int, card: int, to: int | None) -> str | None:
     """What ``seat`` owes for ``card`` in a reveal to ``to`` (module docstring)."""

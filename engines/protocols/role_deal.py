@@ -110,6 +110,16 @@ class RoleDeal:
             return True
         return self.stage == DEAL and len(self.face_tokens) == self.seats - 1 == seat
 
+    @property
+    def dealt(self) -> bool:
+        """Every card is dealt (every seat published its tokens): each seat holds its role
+        (``engines.game.Dealing``)."""
+        return self.stage in (TAGS, DONE)
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from (``engines.game.Dealing``)."""
+        return "its role" if self.reads_role(seat) else None
+
     def leftover(self) -> str | None:
         """The face of the card no seat holds, public once the deal is over (None if none)."""
         if self.cards == self.seats or len(self.face_tokens) < self.seats:

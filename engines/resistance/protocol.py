@@ -57,7 +57,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Option, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
@@ -126,7 +126,7 @@ class State:
     game: Game
     table: bytes
     deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
-    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
+    act: str = SETUP  # the deal, then play, reveal, done (engines.game.ACTS)
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -155,7 +155,7 @@ class State:
     @property
     def stage(self) -> str:
         """The deal's stage during setup (keys ... tags), then play, reveal, done."""
-        return self.deal.stage if self.act == "setup" else self.act
+        return self.deal.stage if self.act == SETUP else self.act
 
     @property
     def pk(self) -> Point:
@@ -213,7 +213,7 @@ class ResistanceRules(KeyShareRules[State]):
     )
 
     def after(self, state: State) -> State:
-        if state.act == "setup" and state.deal.done:
+        if state.act == SETUP and state.deal.done:
             return replace(state, act=PLAY)
         if state.act == PLAY and state.game.phase == R.END:
             return replace(state, act=REVEAL)
@@ -236,7 +236,7 @@ class ResistanceRules(KeyShareRules[State]):
 
     def play(self, state: State) -> GameNeed:
         n = state.n
-        dealing = role_deal.turn(state.deal) if state.act == "setup" else None
+        dealing = role_deal.turn(state.deal) if state.act == SETUP else None
         if dealing is not None:
             return dealing
         look = state.pending_look()
@@ -281,11 +281,8 @@ class ResistanceRules(KeyShareRules[State]):
                 index += 1
         return replace(state, game=game)
 
-    def dealt(self, state: State) -> bool:
-        return state.act != "setup" or state.stage == "tags"  # else no role is dealt yet
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return state.key_shares[seat]
+    def dealing(self, state: State) -> role_deal.RoleDeal:
+        return state.deal
 
     def audit(self, state: State) -> State:
         return _audit(state)
@@ -299,13 +296,6 @@ class ResistanceRules(KeyShareRules[State]):
         if role is None:
             return None
         return R.SPIES if role == recognition.SPY else R.RESISTANCE
-
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        """A seat reads its role once every other seat has published its tokens for its card."""
-        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
-            return "its role"
-        return None
-
 
 def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
     play = body["play"]

@@ -57,7 +57,7 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents import scoring
@@ -91,7 +91,7 @@ class State:
     game: M.Game
     table: bytes
     deal: role_deal.RoleDeal
-    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
+    act: str = SETUP  # the deal, then play, reveal, done (engines.game.ACTS)
     seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
     discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
@@ -110,7 +110,7 @@ class State:
 
     @property
     def stage(self) -> str:
-        return self.deal.stage if self.act == "setup" else self.act
+        return self.deal.stage if self.act == SETUP else self.act
 
 
 class ShadyAgentsRules(KeyShareRules[State]):
@@ -122,7 +122,7 @@ class ShadyAgentsRules(KeyShareRules[State]):
     sides: tuple[str, ...] = SIDES
 
     def after(self, state: State) -> State:
-        if state.act == "setup" and state.deal.done:
+        if state.act == SETUP and state.deal.done:
             face = state.deal.leftover()
             leftover = None if face is None else team_of_face(face)
             return replace(state, act=PLAY, game=replace(state.game, leftover=leftover))
@@ -145,7 +145,7 @@ class ShadyAgentsRules(KeyShareRules[State]):
         )
 
     def play(self, state: State) -> GameNeed:
-        if state.act == "setup":
+        if state.act == SETUP:
             turn = role_deal.turn(state.deal)
             assert turn is not None
             return turn
@@ -166,11 +166,8 @@ class ShadyAgentsRules(KeyShareRules[State]):
         value = uniform_from(seed, 0, len(game.remaining))
         return self.after(replace(state, game=M.draw_card(game, value)))
 
-    def dealt(self, state: State) -> bool:
-        return state.act != "setup" or state.deal.done
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return _key(state, seat)
+    def dealing(self, state: State) -> role_deal.RoleDeal:
+        return state.deal
 
     def opened(self, state: State, seat: int, secret: Scalar) -> State:
         return _open_tools(state, seat, secret)
@@ -184,12 +181,6 @@ class ShadyAgentsRules(KeyShareRules[State]):
     def side_of(self, state: State, seat: int) -> str | None:
         team = state.roles[seat] if state.roles else None
         return None if team is None else TEAM_NAME[team]
-
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
-            return "its role"
-        return None
-
 
 def final_facts(state: State) -> scoring.FinalFacts | None:
     """Everything the final reveal opened, or None if something stayed closed."""

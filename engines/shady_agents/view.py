@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.engines.game import SETUP
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Snapshot
 from spycraft.engines.shady_agents.components import (
@@ -83,7 +84,7 @@ def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
         return [state.game for state in states]
     views: list[Any] = []
     for state in states:
-        if state.act == "setup" and not state.deal.reads_role(seat):
+        if state.act == SETUP and not state.deal.reads_role(seat):
             views.append(state.game)
             continue
         game: M.Game = state.game

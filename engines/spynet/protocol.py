@@ -66,7 +66,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Option, Played
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
@@ -108,7 +108,7 @@ class State:
     table: bytes
     ops: deck_ops.DeckOps
     game: M.Game | None = None  # None until the beacon names the first player
-    act: str = "setup"  # setup, play, reveal, done (the kit's: engines.game)
+    act: str = SETUP  # the deck, then play, reveal, done (engines.game.ACTS)
     asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
     revealing: bool = False
     secrets: tuple[Scalar | None, ...] = ()
@@ -184,11 +184,8 @@ class SpyNetRules(KeyShareRules[State]):
             replace(state, game=M.new_game(state.n, first, situation), act=PLAY)
         )
 
-    def dealt(self, state: State) -> bool:
-        return state.game is not None  # else no card was seen yet: nothing to open
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return state.ops.key_shares[seat]
+    def dealing(self, state: State) -> deck_ops.DeckOps:
+        return state.ops
 
     def audit(self, state: State) -> State:
         return _audit(state)
@@ -234,12 +231,6 @@ class SpyNetRules(KeyShareRules[State]):
     def public_opponents(self, state: State, seat: int) -> frozenset[int]:
         """At four seats the teams sit opposite, known to all: the other team is one party."""
         return frozenset(opponents(seat, state.n)) if state.n == 4 else frozenset()
-
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        if any(seat in viewers for viewers in state.ops.viewers):
-            return "its cards"
-        return None
-
 
 TIE_BREAK = "tie broken by funding cards"
 

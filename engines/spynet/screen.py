@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from spycraft.engines.game import DONE, PLAY, REVEAL
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
@@ -252,7 +253,7 @@ def _turn_text(state: State, game: M.Game) -> str:
         text = f"{who} decides the effect of {card_name(game.special)}"
     elif game.phase == M.PAPER:
         text = f"{who} discards down to {PAPER_TRAIL_HAND_LIMIT} cards (Paper Trail)"
-    elif state.act == "reveal":
+    elif state.act == REVEAL:
         text = "final reveal: every player opens its cards"
     else:
         text = "the game is over"
@@ -279,10 +280,10 @@ def _status(state: State, game: M.Game | None, seat: int | None) -> tuple[Fact, 
         return tuple(facts)
     facts.append(_situation_fact(game))
     facts.append(Fact("First player", seat_name(game.first)))
-    if state.act in ("play", "reveal") and game.phase != M.END:
+    if state.act in (PLAY, REVEAL) and game.phase != M.END:
         tone = "you" if game.current == seat else "turn"
         facts.append(Fact("Now", _turn_text(state, game), tone))
-    elif state.act == "reveal":
+    elif state.act == REVEAL:
         facts.append(Fact("Now", _turn_text(state, game), "turn"))
     facts.append(Fact("Deck", f"{len(game.deck)} cards"))
     if game.final_turns is not None and game.phase != M.END:
@@ -692,7 +693,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         if new_state.final is not None and (old_state is None or old_state.final is None):
             return Event(seq, "Every card is turned face up; final score: "
                          + _score_line(new_state.final), why=score_why(new_state.final))
-        if new_state.act == "done" and (old_state is None or old_state.act != "done"):
+        if new_state.act == DONE and (old_state is None or old_state.act != DONE):
             return Event(seq, "Every player has opened its cards", tone="bad"
                          if new_state.violations else "")
         return None
