@@ -32,9 +32,10 @@ it as ``record.context`` (``Rules.apply`` hands each move the record as a ``Play
 seat's ``Build`` carries the same bytes for the record it writes (``GameSeat.seq`` is its seq),
 so no game names itself to make or check a proof.
 
-Decisions are asked once: ``GameSeat.choose`` makes the ``Decision`` (the seat's view, the
-options and their labels) and ``GameSeat.ask`` writes the chosen option to the seat's memo
-(keyed by the seq of the record being built and the decision kind) before the record is signed,
+Decisions are asked one way and once: ``GameSeat.ask`` makes the ``Decision`` (the seat's view,
+the options, the question from the game's ``prompts`` or ``prompt``, each option's ``label``)
+and ``GameSeat.asked_once`` writes the chosen option to the seat's memo (keyed by the seq of
+the record being built and the decision kind) before the record is signed,
 so a seat asked again at the same seq (after a crash, or because its record lost a race)
 answers the same and never signs two different records for one seq. A turn that offers several
 kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
@@ -234,8 +235,11 @@ class Rules(Generic[S]):
 
 
 class GameSeat(Generic[S, V]):
-    """The kit's half of a game's seat: the one build dispatch, the ask-once memo, and the
-    seat's typed view ``V`` of a state ``S`` (what its agent and the UI read)."""
+    """The kit's half of a game's seat: the one build dispatch, the one way to ask the player
+    (``ask``, with the game's ``prompts`` or ``prompt`` and its ``label``s), the ask-once memo,
+    and the seat's typed view ``V`` of a state ``S`` (what its agent and the UI read)."""
+
+    prompts: Mapping[str, str] = {}  # decision kind -> its question (``prompt``)
 
     def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
         self.context = context
@@ -272,7 +276,38 @@ class GameSeat(Generic[S, V]):
         build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
         return kind, self.moves[kind].build(self, state, build)
 
-    def ask(self, seq: int, decision: Decision, agent: Agent) -> Any:
+    def prompt(self, state: S, kind: str, options: Sequence[Any]) -> str:
+        """The question of decision ``kind``: ``prompts[kind]``, unless the game words it from
+        the state."""
+        return self.prompts[kind]
+
+    def label(self, view: V, kind: str, option: Any) -> str:
+        """How ``option`` of decision ``kind`` reads to a person (unique among the options: the
+        line prompt takes it typed back), from what this seat knows."""
+        return str(option)
+
+    def ask(
+        self,
+        state: S,
+        agent: Agent,
+        kind: str,
+        options: Sequence[Any],
+        *,
+        prompt: str | None = None,
+        labels: Sequence[str] | None = None,
+        seq: int | None = None,
+    ) -> Any:
+        """The player's choice of one of ``options`` for the record being built (or at ``seq``,
+        for a record that asks several times): the decision as the agent reads it, with this
+        seat's view of ``state``, the question (``prompt``, if not given) and each option's
+        label (``label``, if not given), asked once (``asked_once``)."""
+        view = self.view(state)
+        question = self.prompt(state, kind, options) if prompt is None else prompt
+        shown = [self.label(view, kind, o) for o in options] if labels is None else labels
+        decision = Decision(self.seat, kind, question, tuple(options), tuple(shown), view)
+        return self.asked_once(self.seq if seq is None else seq, decision, agent)
+
+    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Any:
         """The option chosen for ``decision`` at ``seq``: asked once, then read from the memo."""
         key = f"ask/{seq}/{decision.kind}"
         if key not in self.context.memo:
@@ -281,25 +316,6 @@ class GameSeat(Generic[S, V]):
                 raise ValueError(f"agent chose option {index} of {len(decision.options)}")
             self.context.memo[key] = index
         return decision.options[self.context.memo[key]]
-
-    def choose(
-        self,
-        state: S,
-        agent: Agent,
-        kind: str,
-        prompt: str,
-        options: Sequence[Any],
-        labels: Sequence[str] | Callable[[V], Sequence[str]],
-        seq: int | None = None,
-    ) -> Any:
-        """The player's choice of one of ``options`` for the record being built (or at ``seq``,
-        for a record that asks several times): the decision as the agent reads it, with this
-        seat's view of ``state`` and each option's label (given, or made from the view), asked
-        once (``ask``)."""
-        view = self.view(state)
-        shown = labels(view) if callable(labels) else labels
-        decision = Decision(self.seat, kind, prompt, tuple(options), tuple(shown), view)
-        return self.ask(self.seq if seq is None else seq, decision, agent)
 
 
 # --- sub-protocols: a hidden step with a state of its own ------------------------------------

@@ -182,7 +182,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         options = model.token_options(g) + [("resign", ())]
         labels = [token_label(g, t, s) for t, s in options]
         prompt = f"{SIDE_NAMES[self.side]}: use a token?"
-        token, spies = self.choose(g, b.agent, "token", prompt, options, labels)
+        token, spies = self.ask(g, b.agent, "token", options, prompt=prompt, labels=labels)
         return {"token": token, "spies": list(spies)}
 
     def build_show(self, g: Game, b: Build) -> Body:
@@ -194,13 +194,15 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
         options = model.free_options(g, da)
         labels = [free_label(g, a, s) for a, s in options]
-        action, spy = self.choose(g, b.agent, "free_action", "Free action?", options, labels)
+        action, spy = self.ask(g, b.agent, "free_action", options, prompt="Free action?",
+                               labels=labels)
         proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
         return {"action": action, "spy": spy, "proof": proof}
 
     def build_announce(self, g: Game, b: Build) -> Body:
         options, labels = announce_menu(g)
-        chosen = self.choose(g, b.agent, "announce", "Announce a move", options, labels)
+        chosen = self.ask(g, b.agent, "announce", options, prompt="Announce a move",
+                          labels=labels)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
     def build_answer(self, g: Game, b: Build) -> Body:
@@ -208,8 +210,8 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         spy = g.pending.spy
         type_id = self.enemy_types(g)[spy]
         prompt, options = answer_question(g, type_id)
-        yes = bool(self.choose(g, b.agent, "answer", prompt, options,
-                               tuple("yes" if o else "no" for o in options)))
+        yes = bool(self.ask(g, b.agent, "answer", options, prompt=prompt,
+                            labels=tuple("yes" if o else "no" for o in options)))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
                                                        .for_answer(yes)), "promotion": None}
         if yes and model.promotion_due(g):

@@ -16,7 +16,7 @@ showed (its own token added to the other seats' tokens of that card).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
@@ -47,7 +47,7 @@ PROMPTS = {
 }
 
 
-def prompt(game: R.Game, kind: str, options: tuple[Any, ...]) -> str:
+def prompt(game: R.Game, kind: str, options: Sequence[Any]) -> str:
     """The question of a decision; a Leader chooses the mission only under Targeting, else
     the team for the one mission that is next."""
     if kind == "propose" and not game.targeting:
@@ -119,9 +119,11 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         role = recognition.look(state.deck[subject], [*state.others_face_tokens(subject), token])
         return role == recognition.SPY
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        labels = [label(kind, o) for o in options]
-        return self.choose(state, agent, kind, prompt(state.game, kind, options), options, labels)
+    def prompt(self, state: State, kind: str, options: Sequence[Any]) -> str:
+        return prompt(state.game, kind, options)
+
+    def label(self, view: SeatView, kind: str, option: Any) -> str:
+        return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
 
@@ -139,7 +141,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
     def build_vote_commit(self, state: State, b: Build) -> Body:
         key = self._vote_key(state)
         if key not in self.context.memo:
-            self.context.memo[key] = bool(self._ask(state, b.agent, "vote", (True, False)))
+            self.context.memo[key] = bool(self.ask(state, b.agent, "vote", (True, False)))
         game = state.game
         purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, self.seat)
         commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
@@ -155,7 +157,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
             reading = self.reading(state)
             spy = reading is not None and reading.role == recognition.SPY
             options = R.mission_card_options(spy)
-            self.context.memo[key] = str(self._ask(state, b.agent, "mission_card", options))
+            self.context.memo[key] = str(self.ask(state, b.agent, "mission_card", options))
         card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], b.context, b.entropy)
         return {"card": card.encode()}
 
@@ -187,7 +189,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
     def _decide(self, state: State, agent: Agent) -> tuple[str, Any]:
         point = R.decision(state.game)
         assert point is not None and self.seat in point.seats
-        return point.kind, self._ask(state, agent, point.kind, point.options)
+        return point.kind, self.ask(state, agent, point.kind, point.options)
 
     def build_strong_leader(self, state: State, b: Build) -> Body:
         return {"play": self._decide(state, b.agent)[1] is True}

@@ -23,7 +23,6 @@ from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
-from spycraft.engines.agent import Agent
 from spycraft.engines.game import Body, Build, KeyShareSeat, Move
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.seat import SeatContext
@@ -67,6 +66,8 @@ def _kinds(tools: tuple[Tool, ...]) -> str:
 
 
 class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
+    prompts = PROMPTS
+
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, GAME_NAME)
         self.hand = role_deal.RoleHand(self.seat, self.key)
@@ -104,9 +105,8 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return SeatView(state.game, self.knowledge(state))
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        labels = [label(kind, o) for o in options]
-        return self.choose(state, agent, kind, PROMPTS[kind], options, labels)
+    def label(self, view: SeatView, kind: str, option: Any) -> str:
+        return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
 
@@ -125,7 +125,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
         return moves + tuple(("interrogate", kind) for kind in holding)
 
     def build_round_one(self, state: State, b: Build) -> Body:
-        choice = self._ask(state, b.agent, "round_one", self.round_one_options(state))
+        choice = self.ask(state, b.agent, "round_one", self.round_one_options(state))
         if choice[1] is not None:
             self.context.memo[f"used/{b.seq}"] = choice[1]
         if choice[0] == "move":
@@ -149,7 +149,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
         )
 
     def build_answer(self, state: State, b: Build) -> Body:
-        return {"answer": self._ask(state, b.agent, "answer", self.answer_options(state))}
+        return {"answer": self.ask(state, b.agent, "answer", self.answer_options(state))}
 
     def round_two_options(self, state: State) -> tuple[Any, ...]:
         holding = self.knowledge(state).holding
@@ -160,7 +160,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
 
     def build_round_two(self, state: State, b: Build) -> Body:
         holding = self.knowledge(state).holding
-        choice = self._ask(state, b.agent, "round_two", self.round_two_options(state))
+        choice = self.ask(state, b.agent, "round_two", self.round_two_options(state))
         gifts: list[tuple[int, Tool]]
         if isinstance(choice, tuple):  # listed by receiver: the order tells nothing
             gifts = sorted([(choice[0], BULLET), (choice[1], MEDKIT)])

@@ -39,6 +39,8 @@ PROMPTS = {
 
 
 class SpyNetSeat(KeyShareSeat[State, SeatView]):
+    prompts = PROMPTS
+
     def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
         super().__init__(context, table, GAME)
         self.hand = deck_ops.DeckHand(self.seat, self.key)
@@ -57,12 +59,8 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return seat_view(state, self.seat, lambda position: self.face(state, position))
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...],
-             seq: int | None = None) -> Any:
-        def labels(view: SeatView) -> list[str]:
-            return [describe_option(kind, o, view) for o in options]
-
-        return self.choose(state, agent, kind, PROMPTS[kind], options, labels, seq)
+    def label(self, view: SeatView, kind: str, option: Any) -> str:
+        return describe_option(kind, option, view)
 
     # --- building records --------------------------------------------------------------------
 
@@ -70,22 +68,22 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         """Deploy offers several kinds at once: the player's choice says which is written."""
         if turn.kinds != DECISION_KINDS:
             return super().kind_of(state, turn, agent)
-        kind: str = self._ask(state, agent, "deploy", self.deploy_options(state))[0]
+        kind: str = self.ask(state, agent, "deploy", self.deploy_options(state))[0]
         return kind
 
     def build_draft_pick(self, state: State, b: Build) -> Body:
         game = _game(state)
-        return {"card": self._ask(state, b.agent, "draft_pick", game.draft)}
+        return {"card": self.ask(state, b.agent, "draft_pick", game.draft)}
 
     def build_action(self, state: State, b: Build) -> Body:
-        return {"recruit": bool(self._ask(state, b.agent, "turn_action", (True, False)))}
+        return {"recruit": bool(self.ask(state, b.agent, "turn_action", (True, False)))}
 
     def build_pile(self, state: State, b: Build) -> Body:
-        return {"take": bool(self._ask(state, b.agent, "pile", (True, False)))}
+        return {"take": bool(self.ask(state, b.agent, "pile", (True, False)))}
 
     def build_deploy(self, state: State, b: Build) -> Body:
         """One of the deploy kinds: the choice was asked in ``build`` (same seq, memo)."""
-        choice = self._ask(state, b.agent, "deploy", self.deploy_options(state))
+        choice = self.ask(state, b.agent, "deploy", self.deploy_options(state))
         kind = choice[0]
         if kind == "play_agent":
             return {"card": choice[1], "branch": str(choice[2]), "funding": list(choice[3])}
@@ -112,7 +110,7 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         return proof.encode()
 
     def build_effect(self, state: State, b: Build) -> Body:
-        chosen = self._ask(state, b.agent, "effect", self.effect_options(state))
+        chosen = self.ask(state, b.agent, "effect", self.effect_options(state))
         if chosen is None:
             return {"use": None}
         use, discard = chosen
@@ -127,7 +125,7 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         # one pick per card, each asked once: the memo keys them by seq * 100 + pick number
         for i in range(len(left) - PAPER_TRAIL_HAND_LIMIT):
             options = tuple(p for p in left if p not in chosen)
-            chosen.append(self._ask(state, b.agent, "paper_trail", options, b.seq * 100 + i))
+            chosen.append(self.ask(state, b.agent, "paper_trail", options, seq=b.seq * 100 + i))
         return {"cards": chosen}
 
     # --- the legal options of §13 ------------------------------------------------------------

@@ -79,10 +79,10 @@ def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
     context = SeatContext(None, 0, bytes(32), {})  # type: ignore[arg-type]
     seat: GameSeat[Any, Any] = GameSeat(context, SPIES.moves, "test")
     decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
-    assert seat.ask(7, decision, Always(2)) == 3
-    assert seat.ask(7, decision, Always(0)) == 3
+    assert seat.asked_once(7, decision, Always(2)) == 3
+    assert seat.asked_once(7, decision, Always(0)) == 3
     assert context.memo == {"ask/7/guess": 2}
-    assert seat.ask(8, decision, Always(0)) == 1
+    assert seat.asked_once(8, decision, Always(0)) == 1
 
 
 def test_a_game_that_declares_the_kits_reveal_itself_is_refused() -> None:

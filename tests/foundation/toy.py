@@ -99,8 +99,8 @@ class PenniesSeat(GameSeat[Pennies, Pennies]):
         return self.context.secret("coin", state.round)
 
     def build_coin(self, state: Pennies, b: Build) -> Body:
-        coin: int = self.choose(state, b.agent, "coin", "heads or tails?", (0, 1),
-                                ("heads", "tails"))
+        coin: int = self.ask(state, b.agent, "coin", (0, 1), prompt="heads or tails?",
+                             labels=("heads", "tails"))
         self.context.memo[f"coin/{state.round}"] = coin  # kept until this seat opens it
         return {"commit": Commitment.to(PURPOSE, coin, self.nonce(state)).digest}
 
