@@ -8,10 +8,10 @@ declaration (``definition.py``: the moves, the rules, the ``GameDefinition``) on
 ``GAME`` or any other name of the declaration. ``registry.about`` reads the first,
 ``registry.load`` the second.
 
-The engine declares the same facts for itself (``Rules.options``, ``Rules.seat_counts``,
-``GameDefinition.title``), and the genesis is checked against the engine's, never against
-``ABOUT``; ``tests/conformance/test_about.py`` holds every game's ``ABOUT`` equal to what its
-engine declares, so the two cannot drift apart.
+``ABOUT`` is the one declaration of these facts: the engine reads it (a game's ``Rules`` name it
+as ``about``, which gives ``Rules.name``, ``seat_counts`` and ``options``;
+``registry.declare`` takes the name and the title from it), and the genesis is checked against
+the engine's rules; ``tests/conformance/test_about.py`` holds every game to it.
 """
 
 from __future__ import annotations

@@ -48,9 +48,12 @@ share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet)
 declares what play needs, each seat's public share, when the deal is done, its ``audit`` of the
 opened secrets (``Cheat``: a hidden move proven illegal) and its natural result.
 
-Options are declared once (``Option``): the genesis checks them (``Rules.check_options``), the
-command line offers one flag per option (``cli``) and ``GameDefinition.options`` makes genesis
-options from keywords, so adding a game touches no shared file but the registry's list.
+A game's name, seat counts and options are declared once, in its package's ``ABOUT``
+(``engines.about``), which its ``Rules`` name as ``about``: the genesis checks the options
+(``Rules.check_options``), the command line offers one flag per option (``cli``, from ``ABOUT``
+without the engine) and ``GameDefinition.options`` makes genesis options from keywords, so
+adding a game touches no shared file but the registry's list. ``registry.declare`` makes the
+``GameDefinition`` from the parts, each named once.
 
 Adding a game (docs/adding-a-game.md walks through it, with Liar's Dice of ``tests/kit`` as the
 example): write the package above (hidden steps composed from ``engines.protocols``: the
@@ -99,7 +102,8 @@ from spycraft.engines.table import (
     still_to_reveal,
 )
 
-Option = about.Option  # declared in engines.about, which the command line reads without an engine
+About = about.About  # a game as the command line knows it (engines.about: read without an engine)
+Option = about.Option
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -177,20 +181,23 @@ def check_body(move: Move[Any], record: Record, seats: int) -> Body:
 class Rules(Generic[S]):
     """The kit's half of ``table.GameRules``: options and the one record dispatch.
 
-    A game's protocol subclasses it and adds ``initial``, ``next``, ``on_draw``, ``forfeit``,
-    ``side_of`` and ``seen_secret`` (and ``public_opponents`` where teams are public); ``after``
-    is the hook that runs after every move. The table has checked the record's seat, kind and
-    place in the chain (``Table.apply``) before a move sees it, so no move checks the turn again;
-    the seq of a record is on the record, so no game state counts records.
+    A game's rules subclass it, name the game's ``about`` (its ``ABOUT``: the name, the seat
+    counts and the options, declared once, which the command line reads without the engine) and
+    add ``initial``, ``next``, ``on_draw``, ``forfeit``, ``side_of`` and ``seen_secret`` (and
+    ``public_opponents`` where teams are public); ``after`` is the hook that runs after every
+    move. The table has checked the record's seat, kind and place in the chain
+    (``Table.apply``) before a move sees it, so no move checks the turn again; the seq of a
+    record is on the record, so no game state counts records.
     """
 
-    name: str
-    seat_counts: tuple[int, ...]
+    about: About
     sides: tuple[str, ...]
-    options: tuple[Option, ...] = ()
     final_reveal: tuple[str, ...] = ()  # the record kinds that open what was hidden until the end
 
     def __init__(self, table: Mapping[str, Move[S]]) -> None:
+        self.name: str = self.about.name
+        self.seat_counts: tuple[int, ...] = self.about.seat_counts
+        self.options: tuple[Option, ...] = self.about.options
         self.moves = dict(table)
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> None:
@@ -233,6 +240,18 @@ class Rules(Generic[S]):
     def next(self, state: S) -> GameNeed:
         raise NotImplementedError
 
+    def on_draw(self, state: S, seed: bytes) -> S:
+        raise NotImplementedError
+
+    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S:
+        raise NotImplementedError
+
+    def side_of(self, state: S, seat: int) -> str | None:
+        raise NotImplementedError
+
+    def seen_secret(self, state: S, seat: int) -> str | None:
+        raise NotImplementedError
+
 
 class GameSeat(Generic[S, V]):
     """The kit's half of a game's seat: the one build dispatch, the one way to ask the player
@@ -241,11 +260,11 @@ class GameSeat(Generic[S, V]):
 
     prompts: Mapping[str, str] = {}  # decision kind -> its question (``prompt``)
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
+    def __init__(self, context: SeatContext, rules: Rules[S]) -> None:
         self.context = context
         self.seat = context.index
-        self.moves = table
-        self.game_name = game
+        self.moves: Mapping[str, Move[S]] = rules.moves
+        self.game_name = rules.name
 
     def view(self, state: S) -> V:
         raise NotImplementedError
@@ -528,8 +547,8 @@ class KeyShareSeat(GameSeat[S, V]):
     """A seat whose secret is one key share (``KeyShareRules``), derived from its master secret,
     kept until the final reveal, where it is the whole ``reveal`` record."""
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
-        super().__init__(context, table, game)
+    def __init__(self, context: SeatContext, rules: Rules[S]) -> None:
+        super().__init__(context, rules)
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
 

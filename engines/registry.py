@@ -2,9 +2,10 @@
 
 A new game adds one line to ``_MODULES`` and nothing else outside its package: the command
 line takes its options from the package's ``ABOUT`` (``about``, which imports no engine; the
-conformance suite holds it equal to ``rules.options``), setuptools finds the package, and the
-conformance suite (``tests/conformance``) tests every game listed here. ``load`` imports a
-game's declaration (``definition``) and with it its engine.
+engine's rules read the same ``ABOUT``), setuptools finds the package, and the conformance
+suite (``tests/conformance``) tests every game listed here. ``load`` imports a game's
+declaration (``definition``) and with it its engine; a game on the kit makes its
+``GameDefinition`` with ``declare``, naming each part once.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from spycraft.engines.about import About, Option
 if TYPE_CHECKING:  # the registry imports no engine until a game is loaded
     from spycraft.crypto.entropy import Entropy
     from spycraft.engines.agent import Agent
-    from spycraft.engines.game import Move
-    from spycraft.engines.seat import SeatFactory
+    from spycraft.engines.game import Move, Rules
+    from spycraft.engines.seat import PrivateSide, SeatContext, SeatFactory
     from spycraft.engines.table import GameRules, Table
     from spycraft.engines.viewmodel import Event, Screen
 
@@ -94,6 +95,31 @@ class GameDefinition:
         options = {o.name: o.value(given.get(o.name)) for o in self.flags}
         self.rules.check_options(options, players)
         return options
+
+
+def declare(
+    about: About,
+    rules: Rules[Any],
+    seat: Callable[[SeatContext, Rules[Any]], PrivateSide],
+    bots: Mapping[str, Callable[[Entropy, int], Agent]],
+    screen: Callable[[Any, int | None, Any], Screen],
+    story: Callable[[Any, Any, Any], Event | None],
+    hindsight: Callable[[Sequence[Any], int], list[Any]],
+    *,
+    paced: frozenset[str] = frozenset(),
+    talk: str = TALK_ALWAYS,
+) -> GameDefinition:
+    """A game on the kit, from its parts, each named once: its ``ABOUT`` (name, title), its
+    rules (``engines.game.Rules``, whose moves are the definition's), its seat class (a
+    ``GameSeat`` of these rules), its bots and its one presentation."""
+
+    def seat_of(context: SeatContext) -> PrivateSide:
+        return seat(context, rules)
+
+    return GameDefinition(
+        about.name, about.title, rules, seat_of, bots, screen, story, hindsight, rules.moves,
+        paced, talk,
+    )
 
 
 _MODULES = {

@@ -26,10 +26,9 @@ if TYPE_CHECKING:
         NAME,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat"]
 
 ABOUT = About(
     name="confusion",

@@ -6,6 +6,7 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
+from spycraft.engines.confusion import ABOUT
 from spycraft.engines.confusion import protocol as P
 from spycraft.engines.confusion.bots import BOTS
 from spycraft.engines.confusion.model import Game
@@ -14,9 +15,8 @@ from spycraft.engines.confusion.screen import screen, story
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.confusion.view import hindsight
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, ListOf, Nullable, Text, body
-from spycraft.engines.seat import SeatContext
 
 NAME = Text(16)  # spy ids, squares, modes, types, tokens, actions: the rules judge the value
 Seat = ConfusionSeat
@@ -42,21 +42,5 @@ MOVES: dict[str, Move[Game]] = moves(
 )
 
 RULES = Confusion(MOVES)
-
-
-def seat(context: SeatContext) -> ConfusionSeat:
-    return ConfusionSeat(context, MOVES)
-
-
-GAME = GameDefinition(
-    name="confusion",
-    title="Confusion: Espionage and Deception in the Cold War",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-    paced=frozenset({"answer", "statement"}),
-)
+GAME = declare(ABOUT, RULES, ConfusionSeat, BOTS, screen, story, hindsight,
+               paced=frozenset({"answer", "statement"}))

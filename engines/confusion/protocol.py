@@ -69,9 +69,9 @@ from spycraft.crypto.membership import (
     verify_permutation,
 )
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.confusion import model
+from spycraft.engines.confusion import ABOUT, model
 from spycraft.engines.confusion.board import SIDE_NAMES, side_of, square
-from spycraft.engines.confusion.model import FIRST_CHOICES, Game
+from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.movement import (
     MODES,
     TYPE_IDS,
@@ -81,7 +81,7 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
 )
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import Option, Played, Rules
+from spycraft.engines.game import Played, Rules
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "confusion"
@@ -91,13 +91,8 @@ TYPE_DOMAIN = "confusion/type"
 class Confusion(Rules[Game]):
     """The ``GameRules`` of Confusion: two seats, options ``tokens`` and ``first``."""
 
-    name = GAME
-    seat_counts: tuple[int, ...] = (2,)
+    about = ABOUT
     sides: tuple[str, ...] = SIDE_NAMES
-    options = (
-        Option("tokens", "the special action tokens (reveal, double, swap), §10"),
-        Option("first", "who moves first", FIRST_CHOICES, "random"),
-    )
     final_reveal = ("final",)
 
     def seats_of(self, state: Game) -> int:

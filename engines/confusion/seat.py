@@ -19,7 +19,6 @@ proof of ``crypto.membership`` on its own commitment, bound to the record's cont
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto.entropy import SeededEntropy, below
@@ -37,10 +36,10 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
     promotion_statement,
 )
-from spycraft.engines.confusion.protocol import GAME, TYPE_DOMAIN
+from spycraft.engines.confusion.protocol import TYPE_DOMAIN
 from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.game import Body, Build, GameSeat, Rules
 from spycraft.engines.seat import SeatContext
 
 
@@ -126,8 +125,8 @@ def answer_question(g: Game, type_id: str) -> tuple[str, tuple[bool, ...]]:
 
 
 class ConfusionSeat(GameSeat[Game, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[Game]]) -> None:
-        super().__init__(context, table, GAME)
+    def __init__(self, context: SeatContext, rules: Rules[Game]) -> None:
+        super().__init__(context, rules)
         self.side: Side = 0 if context.index == 0 else 1
         self.enemy: Side = opp(self.side)
 

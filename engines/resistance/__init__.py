@@ -24,10 +24,9 @@ if TYPE_CHECKING:
         RULES,
         SHARES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat", "seat"]
+__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat"]
 
 ABOUT = About(
     name="resistance",

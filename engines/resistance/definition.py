@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
+from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import protocol as P
 from spycraft.engines.resistance.bots import BOTS
 from spycraft.engines.resistance.model import MISSIONS
@@ -30,7 +31,6 @@ from spycraft.engines.schema import (
     Text,
     body,
 )
-from spycraft.engines.seat import SeatContext
 
 CARD = Text(32)  # a plot card id
 SHARES = ListOf(Encoded("decryption share"), high=64)
@@ -87,20 +87,4 @@ MOVES: dict[str, Move[State]] = moves(
 )  # the final reveal is the kit's (engines.game.KeyShareRules)
 
 RULES = ResistanceRules(MOVES)
-
-
-def seat(context: SeatContext) -> ResistanceSeat:
-    return ResistanceSeat(context, RULES.moves)
-
-
-GAME = GameDefinition(
-    name="resistance",
-    title="The Resistance",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=RULES.moves,
-)
+GAME = declare(ABOUT, RULES, ResistanceSeat, BOTS, screen, story, hindsight)

@@ -57,8 +57,9 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Option, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
 from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
@@ -203,14 +204,8 @@ class ResistanceRules(KeyShareRules[State]):
     """The table's ``GameRules`` of The Resistance; the moves come from the package's table,
     the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
-    name = NAME
-    seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
+    about = ABOUT
     sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
-    options = (
-        Option("plot", "The Plot Thickens expansion"),
-        Option("targeting", "variant: the Leader picks the mission (Targeting)"),
-        Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
-    )
 
     def after(self, state: State) -> State:
         if state.act == SETUP and state.deal.done:

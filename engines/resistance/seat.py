@@ -16,14 +16,14 @@ showed (its own token added to the other seats' tokens of that card).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
@@ -76,8 +76,8 @@ def label(kind: str, option: Any) -> str:
 
 
 class ResistanceSeat(KeyShareSeat[State, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, "resistance")
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[int, bool] = {}
 

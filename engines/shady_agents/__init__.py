@@ -24,11 +24,10 @@ if TYPE_CHECKING:
         RULES,
         SEALED_TOOL,
         Seat,
-        seat,
     )
 
 __all__ = [
-    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat", "seat",
+    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat",
 ]
 
 ABOUT = About(

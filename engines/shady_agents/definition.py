@@ -10,9 +10,9 @@ from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.shady_agents import ABOUT
 from spycraft.engines.shady_agents import protocol as P
 from spycraft.engines.shady_agents.bots import BOTS
 from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
@@ -45,20 +45,4 @@ MOVES: dict[str, Move[State]] = moves(
 )  # the final reveal is the kit's (engines.game.KeyShareRules)
 
 RULES = ShadyAgentsRules(MOVES)
-
-
-def seat(context: SeatContext) -> ShadyAgentsSeat:
-    return ShadyAgentsSeat(context, RULES.moves)
-
-
-GAME = GameDefinition(
-    name="shady-agents",
-    title="Shady Agents",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=RULES.moves,
-)
+GAME = declare(ABOUT, RULES, ShadyAgentsSeat, BOTS, screen, story, hindsight)

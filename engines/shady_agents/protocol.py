@@ -59,8 +59,8 @@ from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed
 from spycraft.engines.errors import Illegal
 from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.shady_agents import ABOUT, scoring
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents import scoring
 from spycraft.engines.shady_agents.components import (
     CORRUPT,
     LAW_ABIDING,
@@ -117,8 +117,7 @@ class ShadyAgentsRules(KeyShareRules[State]):
     """The table's ``GameRules`` of Shady Agents; the moves come from the package's table,
     the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
-    name = GAME_NAME
-    seat_counts: tuple[int, ...] = tuple(range(4, 11))
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
 
     def after(self, state: State) -> State:

@@ -18,12 +18,11 @@ opened with its key share: every engine checked it when it was sealed, so it alw
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
@@ -32,7 +31,6 @@ from spycraft.engines.shady_agents.cards import Answer
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT, TOOLS, Tool
 from spycraft.engines.shady_agents.protocol import (
     BOTH_TOOLS,
-    GAME_NAME,
     TOOL_POINTS,
     State,
     spent,
@@ -68,8 +66,8 @@ def _kinds(tools: tuple[Tool, ...]) -> str:
 class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     prompts = PROMPTS
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, GAME_NAME)
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)
         self._received: dict[int, Tool] = {}
 

@@ -21,10 +21,9 @@ if TYPE_CHECKING:
         NUMBER,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat"]
 
 ABOUT = About(
     name="spies-and-lies",

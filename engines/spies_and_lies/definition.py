@@ -7,9 +7,9 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 from __future__ import annotations
 
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, Int, ListOf, body
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.spies_and_lies import ABOUT
 from spycraft.engines.spies_and_lies import protocol as P
 from spycraft.engines.spies_and_lies.bots import BOTS
 from spycraft.engines.spies_and_lies.model import Board
@@ -40,20 +40,4 @@ MOVES: dict[str, Move[Board]] = moves(
 )
 
 RULES = SpiesAndLies(MOVES)
-
-
-def seat(context: SeatContext) -> SpiesAndLiesSeat:
-    return SpiesAndLiesSeat(context, MOVES)
-
-
-GAME = GameDefinition(
-    name="spies-and-lies",
-    title="Stratego: Spies & Lies",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-)
+GAME = declare(ABOUT, RULES, SpiesAndLiesSeat, BOTS, screen, story, hindsight)

@@ -84,7 +84,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
 from spycraft.engines.game import Move, Played, Rules
-from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
@@ -124,8 +124,7 @@ def token_set(board: Board, seat: int, token: bool) -> tuple[str, ...]:
 class SpiesAndLies(Rules[Board]):
     """The ``GameRules`` of Stratego: Spies & Lies (no options, two seats)."""
 
-    name = "spies-and-lies"
-    seat_counts: tuple[int, ...] = (2,)
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
 
     final_reveal = ("final",)

@@ -13,14 +13,14 @@ deployment broke that rule could not write it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from spycraft.crypto import membership
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.game import Body, Build, GameSeat, Rules
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
@@ -68,8 +68,8 @@ def label(kind: str, option: Any) -> str:
 class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
     prompts = PROMPTS
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[Board]]) -> None:
-        super().__init__(context, table, "spies-and-lies")
+    def __init__(self, context: SeatContext, rules: Rules[Board]) -> None:
+        super().__init__(context, rules)
         self.index = context.index
 
     # --- private choices, kept in memo -----------------------------------------------------

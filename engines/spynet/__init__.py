@@ -32,10 +32,9 @@ if TYPE_CHECKING:
         POSITION,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat"]
 
 ABOUT = About(
     name="spynet",

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import deck_ops
-from spycraft.engines.registry import TALK_AFTER, GameDefinition
+from spycraft.engines.registry import TALK_AFTER, declare
 from spycraft.engines.schema import BOOL, SEAT, Encoded, Fixed, Int, ListOf, Nullable, Text, body
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.spynet import ABOUT
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.protocol import SpyNetRules, State
@@ -56,21 +56,5 @@ MOVES: dict[str, Move[State]] = moves(
 )  # the final reveal (§9.2) is the kit's (engines.game.KeyShareRules)
 
 RULES = SpyNetRules(MOVES)
-
-
-def seat(context: SeatContext) -> SpyNetSeat:
-    return SpyNetSeat(context, RULES.moves)
-
-
-GAME = GameDefinition(
-    name="spynet",
-    title="SpyNet",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=RULES.moves,
-    talk=TALK_AFTER,  # rules §11: no channel between players while the game runs
-)
+# rules §11: no channel between players while the game runs
+GAME = declare(ABOUT, RULES, SpyNetSeat, BOTS, screen, story, hindsight, talk=TALK_AFTER)

@@ -66,8 +66,9 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Option, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
 from spycraft.engines.protocols import deck_ops
+from spycraft.engines.spynet import ABOUT
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
@@ -81,7 +82,6 @@ from spycraft.engines.spynet.cards import (
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
 from spycraft.engines.spynet.scoring import (
-    PLAYER_COUNTS,
     Board,
     Score,
     condition_holds,
@@ -131,17 +131,8 @@ class SpyNetRules(KeyShareRules[State]):
     """The table's ``GameRules`` of SpyNet; the moves come from the package's table, the final
     reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
-    name = GAME
-    seat_counts: tuple[int, ...] = PLAYER_COUNTS
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
-    options = (
-        Option(
-            "situation",
-            "situation card in play: off, random or S01 ... S08",
-            SU.SITUATION_OPTIONS,
-            SU.OFF,
-        ),
-    )
 
     def initial(self, genesis: Genesis) -> State:
         n = len(genesis.seats)

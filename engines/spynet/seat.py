@@ -12,19 +12,18 @@ seat asks first and then writes the kind of the chosen option.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from spycraft.crypto import proofs
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch
 from spycraft.engines.spynet.labels import describe_option
-from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
+from spycraft.engines.spynet.protocol import DECISION_KINDS, State
 from spycraft.engines.spynet.view import SeatView, seat_view
 from spycraft.engines.table import Turn
 
@@ -41,8 +40,8 @@ PROMPTS = {
 class SpyNetSeat(KeyShareSeat[State, SeatView]):
     prompts = PROMPTS
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, GAME)
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = deck_ops.DeckHand(self.seat, self.key)
         self._faces: dict[int, str] = {}
 

@@ -47,7 +47,7 @@ def cheating_seat(cheater: int, tamper: Tamper) -> Callable[[SeatContext], Resis
 
     def factory(context: SeatContext) -> ResistanceSeat:
         seat_class = CheatingSeat if context.index == cheater else ResistanceSeat
-        return seat_class(context, GAME.moves)
+        return seat_class(context, GAME.rules)
 
     return factory
 

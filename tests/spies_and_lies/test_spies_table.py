@@ -44,7 +44,7 @@ def test_a_resumed_seat_reads_its_private_choices_from_memo(kind: str) -> None:
     first = seat.game.build(table.state.game, turn, agents[RED])
     context = seat.context
     resumed = SpiesAndLiesSeat(
-        SeatContext(context.genesis, RED, context.master, dict(context.memo)), GAME.moves
+        SeatContext(context.genesis, RED, context.master, dict(context.memo)), GAME.rules
     )
     assert resumed.build(table.state.game, turn, Refuses()) == first
 

@@ -7,14 +7,14 @@ rules apply it, how a seat builds it and the decision it asks ("bid": a bid or a
 from __future__ import annotations
 
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BYTES32, Int, body
-from spycraft.engines.seat import SeatContext
 
+from . import ABOUT
 from . import protocol as P
 from .bots import BOTS
 from .protocol import LiarsDice, Table
-from .screen import TITLE, screen, story
+from .screen import screen, story
 from .seat import LiarsDiceSeat as Seat
 from .view import hindsight
 
@@ -30,20 +30,4 @@ MOVES: dict[str, Move[Table]] = moves(
 )
 
 RULES = LiarsDice(MOVES)
-
-
-def seat(context: SeatContext) -> Seat:
-    return Seat(context, MOVES, P.GAME)
-
-
-GAME = GameDefinition(
-    name=P.GAME,
-    title=TITLE,
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-)
+GAME = declare(ABOUT, RULES, Seat, BOTS, screen, story, hindsight)

@@ -14,12 +14,10 @@ from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
 from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
-from . import model
+from . import ABOUT, model
 from .model import Counted, Game
 from .protocol import SIDES, Table, still_in
 from .view import SeatView
-
-TITLE = "Liar's Dice"
 
 
 def _table(state: Any) -> Table:
@@ -122,7 +120,7 @@ def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
         side = SIDES[seat] if seat is not None and seat < t.game.n else None
         why = [sentence(result.reason)] if not result.forfeits else []
         end = outcome(result, side, str, why, _reveal(t))
-    return Screen(TITLE, _status(t, seat), grids, private, end)
+    return Screen(ABOUT.title, _status(t, seat), grids, private, end)
 
 
 # --- history ---------------------------------------------------------------------------------
