@@ -44,9 +44,12 @@ What every game of hidden key shares does alike is the kit's too. A sub-protocol
 (``engines.protocols``: the role deal, the deck) is a ``SubProtocol``; a game composes it with
 ``SubProtocol.moves``, naming where its state keeps the sub-protocol's, and gets its records,
 schemas, apply and build. ``KeyShareRules`` and ``KeyShareSeat`` are the final reveal of one key
-share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet): the game
-declares what play needs, each seat's public share, when the deal is done, its ``audit`` of the
-opened secrets (``Cheat``: a hidden move proven illegal) and its natural result.
+share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet), over the
+kit's fields of their state (``KeyShareState``: the act, the secrets, who revealed, who
+forfeited, what was proven or left unjudged): the game declares what play needs, where its
+state keeps the sub-protocol that dealt the key shares (a ``Dealing``: each seat's public share,
+when a secret is dealt, what a seat has seen), its ``audit`` of the opened secrets (``Cheat``: a
+hidden move proven illegal) and its natural result.
 
 A game's name, seat counts and options are declared once, in its package's ``ABOUT``
 (``engines.about``), which its ``Rules`` name as ``about``: the genesis checks the options
@@ -382,7 +385,7 @@ PLAY = "play"
 REVEAL = "reveal"
 DONE = "done"
 ACTS = (SETUP, PLAY, REVEAL, DONE)
-"""The acts of a game of key shares (``Revealing.act``), in order: the sub-protocol that deals
+"""The acts of a game of key shares (``KeyShareState.act``), in order: the sub-protocol that deals
 the key shares (and the roles or the deck), play, the final reveal, and the end."""
 
 
@@ -402,25 +405,19 @@ class Cheat:
         return Forfeit(self.seat, self.seq, FRAUD, f"rule violation: {self.what}")
 
 
-class Revealing(Protocol):
-    """The kit's fields of a game whose final reveal opens one key share per seat
-    (``KeyShareRules``): the act, the secrets opened, the seats that opened theirs and those
-    that forfeited, and what the reveal proved (``violations``) or could not judge."""
+@dataclass(frozen=True, kw_only=True)
+class KeyShareState:
+    """The kit's fields of the state of a game whose final reveal opens one key share per seat
+    (``KeyShareRules``); the game's state subclasses it and adds its rulebook model and its
+    sub-protocols. ``secrets`` holds one entry per seat from the start (None until opened), so
+    its length is the table's seat count."""
 
-    @property
-    def n(self) -> int: ...
-    @property
-    def act(self) -> str: ...
-    @property
-    def secrets(self) -> tuple[Scalar | None, ...]: ...
-    @property
-    def revealed(self) -> tuple[int, ...]: ...
-    @property
-    def forfeits(self) -> tuple[int, ...]: ...
-    @property
-    def violations(self) -> tuple[Cheat, ...]: ...
-    @property
-    def unjudged(self) -> tuple[Unjudged, ...]: ...
+    act: str = SETUP  # one of ACTS
+    secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
+    revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
+    forfeits: tuple[int, ...] = ()  # the seats that forfeited
+    violations: tuple[Cheat, ...] = ()  # what the opened secrets proved illegal
+    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
 
 
 class Dealing(Protocol):
@@ -439,7 +436,7 @@ class Dealing(Protocol):
         ...
 
 
-K = TypeVar("K", bound=Revealing)
+K = TypeVar("K", bound=KeyShareState)
 REVEAL_BODY = body(secret=Encoded("key share secret"))
 
 
@@ -470,7 +467,7 @@ class KeyShareRules(Rules[K]):
         super().__init__({**table, REVEAL: reveal})
 
     def seats_of(self, state: K) -> int:
-        return state.n
+        return len(state.secrets)
 
     # --- what the game declares -----------------------------------------------------------
 
@@ -515,7 +512,7 @@ class KeyShareRules(Rules[K]):
         return Over(self.natural(state), cheats, state.unjudged)
 
     def still_to_reveal(self, state: K) -> tuple[int, ...]:
-        return still_to_reveal(state.n, state.forfeits, state.revealed)
+        return still_to_reveal(len(state.secrets), state.forfeits, state.revealed)
 
     def forfeit(self, state: K, seat: int, seq: int, reason: str) -> K:
         state = evolve(state, forfeits=state.forfeits + (seat,))

@@ -52,12 +52,20 @@ from spycraft.crypto.deck import Faces
 from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, ProvenCiphertext
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
-from spycraft.crypto.group import Point, Scalar, scalar_sum
+from spycraft.crypto.group import Point, scalar_sum
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
+from spycraft.engines.game import (
+    PLAY,
+    REVEAL,
+    SETUP,
+    Cheat,
+    KeyShareRules,
+    KeyShareState,
+    Played,
+)
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import model as R
@@ -123,11 +131,13 @@ class Eye:
 
 
 @dataclass(frozen=True)
-class State:
+class State(KeyShareState):
+    """The rulebook's game and the role deal, with what the records add to them; the act, the
+    final reveal and the forfeits are the kit's fields (``KeyShareState``)."""
+
     game: Game
     table: bytes
     deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
-    act: str = SETUP  # the deal, then play, reveal, done (engines.game.ACTS)
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -142,11 +152,6 @@ class State:
     # the whole game, for the final reveal
     played: tuple[PlayedCard, ...] = ()
     role_looks: tuple[RoleLook, ...] = ()
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
-    forfeits: tuple[int, ...] = ()  # the seats that forfeited
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[str | None, ...] = ()  # None: a forfeiter's card the spy count leaves open
 
     @property

@@ -57,7 +57,7 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, KeyShareRules, KeyShareState, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.shady_agents import ABOUT, scoring
 from spycraft.engines.shady_agents import model as M
@@ -71,7 +71,7 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
+from spycraft.engines.table import Draw, GameNeed, Result, Turn
 
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
@@ -87,21 +87,18 @@ def team_of_face(face: str) -> Team:
 
 
 @dataclass(frozen=True)
-class State:
+class State(KeyShareState):
+    """The rulebook's game and the role deal, with the tools as sealed; the act, the final
+    reveal and the forfeits are the kit's fields (``KeyShareState``)."""
+
     game: M.Game
     table: bytes
     deal: role_deal.RoleDeal
-    act: str = SETUP  # the deal, then play, reveal, done (engines.game.ACTS)
     seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
     discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
     gift_kinds: tuple[Tool | None, ...] = ()  # parallel to game.gifts, once opened
     discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
-    forfeits: tuple[int, ...] = ()  # the seats that forfeited
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[Team | None, ...] = ()  # None: a forfeiter's card the deck count leaves open
 
     @property

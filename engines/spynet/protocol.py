@@ -61,12 +61,12 @@ from typing import Any
 from spycraft.crypto import proofs
 from spycraft.crypto.deck import Faces
 from spycraft.crypto.errors import MalformedRecord
-from spycraft.crypto.group import Point, Scalar
+from spycraft.crypto.group import Point
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, SETUP, Cheat, KeyShareRules, Played
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, KeyShareState, Played
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.spynet import ABOUT
 from spycraft.engines.spynet import model as M
@@ -89,7 +89,7 @@ from spycraft.engines.spynet.scoring import (
     score,
     teams,
 )
-from spycraft.engines.table import SHARED, Draw, GameNeed, Over, Result, Turn, Unjudged
+from spycraft.engines.table import SHARED, Draw, GameNeed, Over, Result, Turn
 
 GAME = "spynet"
 FACES = Faces.of("spynet/deck", DECK)
@@ -102,20 +102,18 @@ def side_name(team: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class State:
+class State(KeyShareState):
+    """The rulebook's game over deck positions and the deck, with what the records add; the
+    act, the final reveal and the forfeits are the kit's fields (``KeyShareState``: nothing is
+    ever ``unjudged``, every hidden card is proven when played)."""
+
     n: int
     option: str
     table: bytes
     ops: deck_ops.DeckOps
     game: M.Game | None = None  # None until the beacon names the first player
-    act: str = SETUP  # the deck, then play, reveal, done (engines.game.ACTS)
     asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
     revealing: bool = False
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
-    forfeits: tuple[int, ...] = ()
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # always none: every hidden card is proven when played
     faces: tuple[str, ...] = ()  # every position's face, after the final reveal
     final: Score | None = None  # the score, once every mission in play is open
     outcome: Result | None = None  # the result of play, where the final reveal decides it
