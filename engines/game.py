@@ -5,7 +5,7 @@ Theory of operation
 A game is a package with one file per role (the same layout for every game):
 
 ``model.py``     the rulebook as pure functions over the public state (no records, no crypto);
-``protocol.py``  the game's rules: the ``Rules`` subclass (state, what it needs next, how each
+``rules.py``     the game's rules: the ``Rules`` subclass (state, what it needs next, how each
                  record applies);
 ``seat.py``      the ``GameSeat`` subclass: the seat's private side, how it builds each record;
 ``bots.py``      decision policies (``Agent``s);

@@ -36,7 +36,7 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
     promotion_statement,
 )
-from spycraft.engines.confusion.protocol import TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.game import Body, Build, GameSeat, Rules

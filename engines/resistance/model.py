@@ -5,7 +5,7 @@ Theory of operation
 This module is ``rules/resistance.md`` in code, in the rulebook's words. A ``Game`` is the public
 state of section 4.1 plus the point of the flow (section 4.2) where the game now waits. Every
 transition is a pure function ``Game -> Game`` that checks its input and raises ``IllegalMove``
-(attributed to a seat and a seq by the protocol layer) if the rules forbid it.
+(attributed to a seat and a seq by the game's rules, ``rules``) if the rules forbid it.
 
 The game waits for one of three kinds of input, named by ``game.phase``:
 
@@ -22,7 +22,7 @@ After every transition the state is *settled*: windows with no eligible seat are
 Establish Confidence resolves by itself, rejections, scoring and the next round follow at once,
 so ``phase`` always names something that needs input (or ``END``). Private looks are recorded
 publicly as ``Look`` facts (who looked at whom); what the viewer saw is not part of this state:
-the protocol layer carries it to the viewer alone.
+the game's rules (``rules``) carry it to the viewer alone.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the protocol state (public game, and after the final reveal every role and
+``screen`` reads the game's state (public game, and after the final reveal every role and
 mission card) plus, for a seat, its ``SeatView`` (``view.Knowledge``: role, spies, looks, own
 cards). The board is what the online tables show: the mission track (team, Leader, result of
 each mission), the vote history (one row per proposal, one column per seat), the plot cards in

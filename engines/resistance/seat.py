@@ -26,7 +26,7 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
+from spycraft.engines.resistance.rules import MISSION_FACES, State, vote_purpose
 from spycraft.engines.resistance.screen import card_title
 from spycraft.engines.resistance.view import Knowledge, SeatView
 from spycraft.engines.screens import seat_list

@@ -20,7 +20,7 @@ from typing import Any
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.group import scalar_sum
 from spycraft.engines.resistance.model import Game
-from spycraft.engines.resistance.protocol import MISSION_FACES, State
+from spycraft.engines.resistance.rules import MISSION_FACES, State
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 ``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
 protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
 ``components``, ``cards`` and ``scoring`` are the rulebook as data; ``model`` the public game,
-``protocol`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
+``rules`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
 policies, ``view`` what a seat sees (and, with ``hindsight``, saw).
 
 Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the

@@ -12,10 +12,9 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.registry import declare
 from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
-from spycraft.engines.shady_agents import ABOUT
-from spycraft.engines.shady_agents import protocol as P
+from spycraft.engines.shady_agents import ABOUT, rules
 from spycraft.engines.shady_agents.bots import BOTS
-from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
+from spycraft.engines.shady_agents.rules import ShadyAgentsRules, State
 from spycraft.engines.shady_agents.screen import screen, story
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
 from spycraft.engines.shady_agents.view import hindsight
@@ -29,16 +28,16 @@ MOVES: dict[str, Move[State]] = moves(
     Move(
         "round_one",
         body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
-        P.apply_round_one,
+        rules.apply_round_one,
         Seat.build_round_one,
         "round_one",
     ),
-    Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
+    Move("answer", body(answer=Encoded("answer")), rules.apply_answer, Seat.build_answer, "answer"),
     Move(
         "round_two",
         body(gifts=ListOf(SEALED_TOOL, low=1, high=2),
              both=Encoded("proof of one Bullet and one Medkit")),
-        P.apply_round_two,
+        rules.apply_round_two,
         Seat.build_round_two,
         "round_two",
     ),

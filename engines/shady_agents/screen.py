@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the protocol state (the public game; after the final reveal every role, tool
+``screen`` reads the game's state (the public game; after the final reveal every role, tool
 and discard) and, for a seat, its ``SeatView`` (``view.Knowledge``: its team and the kinds of
 the tools it gave, received and discarded). Face-down tools read "a tool" to everyone but the
 giver and the receiver until the final reveal turns them over. The board is each player's tools
@@ -34,7 +34,7 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.shady_agents.protocol import State, final_facts
+from spycraft.engines.shady_agents.rules import State, final_facts
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
 from spycraft.engines.table import game_state
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen

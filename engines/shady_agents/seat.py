@@ -29,7 +29,7 @@ from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Answer
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT, TOOLS, Tool
-from spycraft.engines.shady_agents.protocol import (
+from spycraft.engines.shady_agents.rules import (
     BOTH_TOOLS,
     TOOL_POINTS,
     State,

@@ -25,7 +25,7 @@ then captain? and marshal? when an ability needs its owner's choice) -> ``exhaus
 ``over``: the seats that have not forfeited open their remaining cards, then the result stands.
 
 Every card is proven to be in the hand and to agree with its token when the tokens are opened
-(``token_ranks`` are the ranks a card with that token may hold; ``protocol`` checks the
+(``token_ranks`` are the ranks a card with that token may hold; ``rules`` checks the
 proofs). What no proof covers is how the four cards relate (distinct, the rank order): a seat
 may reveal a card only while some legal deployment of its hand still agrees with every card it
 has revealed and every token it showed; the first reveal after which none does is the violation.

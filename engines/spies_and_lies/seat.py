@@ -7,7 +7,7 @@ are read back from ``memo`` whenever present, so a resumed seat never decides th
 secret is derived from the seat's master secret: the blinding of a Mission card's commitment
 from ``secret("deploy", day, mission)`` and the token layout's nonce from ``secret("tokens",
 day)``. The tokens record carries, for each card, the membership proof that its rank is in the
-hand and agrees with its token (``protocol``): only a true statement has one, so a seat whose
+hand and agrees with its token (``rules``): only a true statement has one, so a seat whose
 deployment broke that rule could not write it.
 """
 
@@ -24,7 +24,7 @@ from spycraft.engines.game import Body, Build, GameSeat, Rules
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
-from spycraft.engines.spies_and_lies.protocol import (
+from spycraft.engines.spies_and_lies.rules import (
     card_commitment,
     layout_commitment,
     mission_commitment,

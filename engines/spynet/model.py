@@ -10,7 +10,7 @@ position, the discard pile, the per-turn counters and the point of the turn (``p
 
 Transitions are pure functions that check the rules they can check in public and raise
 ``Illegal`` otherwise. A step that needs a hidden card shown sets ``reveal`` (which positions,
-to whom, and what follows); the protocol layer runs the deck operation and then calls
+to whom, and what follows); the game's rules (``rules``) run the deck operation and then call
 ``revealed`` with the faces of a public reveal. What ``revealed`` finds wrong in those faces (an
 agent that is no agent, a funding card that is none) was the writer's lie, so the protocol
 turns its ``Illegal`` into a violation of the record that asked for the reveal.

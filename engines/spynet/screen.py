@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the table state (``TableState`` over ``protocol.State``) and, for a seat, the
+``screen`` reads the table state (``TableState`` over ``rules.State``) and, for a seat, the
 seat's ``view.SeatView`` (live or rebuilt in hindsight). It never looks at a card the viewer
 could not see: faces come from the public game (agents in play, the discard pile, face-up
 missions, and after the final reveal every card) or from the seat's view (its hand, its own
@@ -45,7 +45,7 @@ from spycraft.engines.spynet.cards import (
     Kind,
     Verb,
 )
-from spycraft.engines.spynet.protocol import TIE_BREAK, State, effect_use, side_name
+from spycraft.engines.spynet.rules import TIE_BREAK, State, effect_use, side_name
 from spycraft.engines.spynet.scoring import (
     CELL_MISSIONS,
     DEEP_AGENTS,
@@ -223,7 +223,7 @@ def seat_name(seat: int) -> str:
 
 
 def _side_text(side: str) -> str:
-    """A side as ``protocol.side_name`` writes it ("seat 1", "team 0+2"), in words."""
+    """A side as ``rules.side_name`` writes it ("seat 1", "team 0+2"), in words."""
     for team in teams(4) + teams(3):
         if side_name(team) == side:
             return seat_list(team)

@@ -20,10 +20,15 @@ from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch
 from spycraft.engines.spynet.labels import describe_option
-from spycraft.engines.spynet.protocol import DECISION_KINDS, State
+from spycraft.engines.spynet.rules import (
+    DECISION_KINDS,
+    State,
+    mission_faces,
+    mission_points,
+    mission_statement,
+)
 from spycraft.engines.spynet.view import SeatView, seat_view
 from spycraft.engines.table import Turn
 
@@ -95,15 +100,15 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
 
     def mission_proof(self, state: State, position: int, branch: Branch, b: Build) -> Any:
         """The proof that a face-down mission is a mission of ``branch``
-        (``protocol.mission_statement``); None under S03, where it is played face up."""
-        statement = P.mission_statement(state, self.seat, position)
+        (``rules.mission_statement``); None under S03, where it is played face up."""
+        statement = mission_statement(state, self.seat, position)
         face = self.face(state, position)
         if statement is None or face is None:
             return None
         base, residue = statement
-        faces = P.mission_faces(branch)
+        faces = mission_faces(branch)
         proof = proofs.prove_encrypts_one_of(
-            base, self.public, residue, P.mission_points(branch), faces.index(face), self.key,
+            base, self.public, residue, mission_points(branch), faces.index(face), self.key,
             b.context, b.entropy.child("mission"),
         )
         return proof.encode()

@@ -26,12 +26,12 @@ from typing import Any
 
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import BRANCHES, Branch
-from spycraft.engines.spynet.protocol import State
+from spycraft.engines.spynet.rules import State
 
 
 @dataclass(frozen=True)
 class SeatView:
-    state: Any  # protocol.State
+    state: Any  # rules.State
     seat: int
     hand: tuple[tuple[int, str], ...]  # (position, face)
     piles: tuple[tuple[str | None, ...], ...]  # per pile, the faces this seat has seen

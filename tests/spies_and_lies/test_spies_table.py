@@ -11,7 +11,7 @@ from spycraft.engines.registry import load
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME, RULES, model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
-from spycraft.engines.spies_and_lies.protocol import outcome
+from spycraft.engines.spies_and_lies.rules import outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.table import ABANDONED, FRAUD, Forfeit, Over, Turn, settle

@@ -10,10 +10,9 @@ from spycraft.engines.game import Move, moves
 from spycraft.engines.registry import declare
 from spycraft.engines.schema import BYTES32, Int, body
 
-from . import ABOUT
-from . import protocol as P
+from . import ABOUT, rules
 from .bots import BOTS
-from .protocol import LiarsDice, Table
+from .rules import LiarsDice, Table
 from .screen import screen, story
 from .seat import LiarsDiceSeat as Seat
 from .view import hindsight
@@ -23,10 +22,10 @@ from .view import hindsight
 COUNT = Int(1, 2**16)
 
 MOVES: dict[str, Move[Table]] = moves(
-    Move("cup", body(digest=BYTES32), P.apply_cup, Seat.build_cup),
-    Move("bid", body(count=COUNT, face=Int(1, 6)), P.apply_bid, Seat.build_bid, "bid"),
-    Move("liar", body(), P.apply_liar, Seat.build_liar, "bid"),
-    Move("open", body(nonce=BYTES32), P.apply_open, Seat.build_open),
+    Move("cup", body(digest=BYTES32), rules.apply_cup, Seat.build_cup),
+    Move("bid", body(count=COUNT, face=Int(1, 6)), rules.apply_bid, Seat.build_bid, "bid"),
+    Move("liar", body(), rules.apply_liar, Seat.build_liar, "bid"),
+    Move("open", body(nonce=BYTES32), rules.apply_open, Seat.build_open),
 )
 
 RULES = LiarsDice(MOVES)

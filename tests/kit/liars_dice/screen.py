@@ -16,7 +16,7 @@ from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
 from . import ABOUT, model
 from .model import Counted, Game
-from .protocol import SIDES, Table, still_in
+from .rules import SIDES, Table, still_in
 from .view import SeatView
 
 

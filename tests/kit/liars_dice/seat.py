@@ -2,7 +2,7 @@
 
 Theory of operation: a seat's nonce for round r is ``secret("cup", r)``, derived from its
 master secret, so a resumed seat has the same cups; its dice follow from the nonce and the
-round's public seed (``protocol.dice``) and are never written anywhere before it opens its cup.
+round's public seed (``rules.dice``) and are never written anywhere before it opens its cup.
 Its one decision, each turn, is a bid or a call of the last bid (``bid_or_call``): asked once
 through the kit's memo (``GameSeat.ask``), then read back both to pick the record kind
 (``kind_of``) and to write the bid, so a seat asked again at the same seq says the same.
@@ -16,7 +16,7 @@ from spycraft.engines.table import Turn
 
 from . import model
 from .model import Bid
-from .protocol import Table, cup_commitment, dice
+from .rules import Table, cup_commitment, dice
 from .view import SeatView
 
 CALL = None  # the option that calls the last bid a lie

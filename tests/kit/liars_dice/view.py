@@ -1,7 +1,7 @@
 """What one seat knows of Liar's Dice: the public table and its own dice, live and in hindsight.
 
 ``SeatView`` is what a seat's agent gets with each decision and what its screen shows it: the
-public state (``protocol.Table``) and the dice under its own cup once they are rolled, nothing
+public state (``rules.Table``) and the dice under its own cup once they are rolled, nothing
 of anyone else's. ``hindsight`` rebuilds it for ``replay --as``: every cup is opened when its
 round is counted, so the transcript alone tells each seat's dice of every counted round (and of
 a round stopped by a forfeit, where it opened its cup).
@@ -15,7 +15,7 @@ from typing import Any
 
 from spycraft.engines.table import game_state
 
-from .protocol import Table
+from .rules import Table
 
 
 @dataclass(frozen=True)

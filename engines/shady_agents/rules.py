@@ -1,4 +1,4 @@
-"""Shady Agents over signed records: the protocol that makes its hidden elements real.
+"""Shady Agents over signed records: the rules that make its hidden elements real.
 
 Theory of operation
 -------------------

@@ -1,4 +1,4 @@
-"""The Resistance over signed records: the protocol that makes the hidden information real.
+"""The Resistance over signed records: the rules that make the hidden information real.
 
 Theory of operation
 -------------------
