@@ -33,6 +33,7 @@ from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import IllegalAction, MalformedRecord
 from spycraft.crypto.identity import Identity, verify_signature
 from spycraft.crypto.records import Genesis, Record
+from spycraft.engines.schema import Body
 
 VOTE_DOMAIN = b"spycraft/absent/v1\x00"
 SIGNATURE_SIZE = 64
@@ -81,7 +82,7 @@ def vote_valid(
     return verify_signature(seats[voter].identity, signature, message)
 
 
-def abandon_body(accused: int, votes: dict[int, bytes]) -> dict[str, Any]:
+def abandon_body(accused: int, votes: dict[int, bytes]) -> Body:
     """The body of an abandon record from the votes held (all of them, in voter order)."""
     return {"seat": accused, "votes": [[voter, votes[voter]] for voter in sorted(votes)]}
 

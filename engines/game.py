@@ -92,7 +92,7 @@ from spycraft.crypto.records import Genesis, Record
 from spycraft.engines import about
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.evolve import evolve
-from spycraft.engines.schema import Encoded, Fields, body
+from spycraft.engines.schema import Body, Encoded, Fields, body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.table import (
     FRAUD,
@@ -112,7 +112,6 @@ S = TypeVar("S")
 V = TypeVar("V")
 P = TypeVar("P")  # the state of a sub-protocol (engines.protocols)
 H = TypeVar("H")  # a seat's private hand in a sub-protocol
-Body = dict[str, Any]
 
 
 def proof_context(game: str, table: bytes, seq: int, seat: int, kind: str) -> bytes:

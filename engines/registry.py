@@ -13,17 +13,21 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from spycraft.engines.about import About, Option
 
 if TYPE_CHECKING:  # the registry imports no engine until a game is loaded
     from spycraft.crypto.entropy import Entropy
+    from spycraft.crypto.records import Record
     from spycraft.engines.agent import Agent
-    from spycraft.engines.game import Move, Rules
-    from spycraft.engines.seat import PrivateSide, SeatContext, SeatFactory
-    from spycraft.engines.table import GameRules, Table
+    from spycraft.engines.game import GameSeat, Move, Rules
+    from spycraft.engines.seat import SeatContext, SeatFactory
+    from spycraft.engines.table import GameRules, Table, TableState
     from spycraft.engines.viewmodel import Event, Screen
+
+S = TypeVar("S")  # a game's state
+V = TypeVar("V")  # what one seat of it knows (its seat's view)
 
 TALK_ALWAYS = "always"
 TALK_NEVER = "never"
@@ -47,7 +51,7 @@ class GameDefinition:
     screen: Callable[[Any, int | None, Any], Screen]
     story: Callable[[Any, Any, Any], Event | None]
     # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
-    hindsight: Callable[[Sequence[Any], int], list[Any]]
+    hindsight: Callable[[Sequence[Any], int], Sequence[Any]]
     moves: Mapping[str, Move[Any]] = field(default_factory=dict)  # kind -> its declaration
     # Record kinds whose timing could tell who decided (Confusion's answers: automatic unless
     # the spy is the Double Agent): on the LAN a person's are held to one minimum delay.
@@ -99,21 +103,28 @@ class GameDefinition:
 
 def declare(
     about: About,
-    rules: Rules[Any],
-    seat: Callable[[SeatContext, Rules[Any]], PrivateSide],
+    rules: Rules[S],
+    seat: Callable[[SeatContext, Rules[S]], GameSeat[S, V]],
     bots: Mapping[str, Callable[[Entropy, int], Agent]],
-    screen: Callable[[Any, int | None, Any], Screen],
-    story: Callable[[Any, Any, Any], Event | None],
-    hindsight: Callable[[Sequence[Any], int], list[Any]],
+    screen: Callable[[TableState[S], int | None, V | S | None], Screen],
+    story: Callable[[S | None, Record, S], Event | None],
+    hindsight: Callable[[Sequence[S], int], Sequence[V | S | None]],
     *,
     paced: frozenset[str] = frozenset(),
     talk: str = TALK_ALWAYS,
 ) -> GameDefinition:
     """A game on the kit, from its parts, each named once: its ``ABOUT`` (name, title), its
     rules (``engines.game.Rules``, whose moves are the definition's), its seat class (a
-    ``GameSeat`` of these rules), its bots and its one presentation."""
+    ``GameSeat`` of these rules), its bots and its one presentation.
 
-    def seat_of(context: SeatContext) -> PrivateSide:
+    Here the parts are typed by the game's state ``S`` and its seat's view ``V``: the rules,
+    the seat, ``screen``, ``story`` and ``hindsight`` must agree on both, so a game wired to
+    another's view or state is a type error (``mypy --strict``). ``hindsight`` gives, for each
+    state, what the seat knew: its view, or where the transcript cannot show it, None or the
+    public state itself; ``screen`` draws any of them. The ``GameDefinition`` made holds every
+    game alike, so what the command line and the peers read of it is untyped."""
+
+    def seat_of(context: SeatContext) -> GameSeat[S, V]:
         return seat(context, rules)
 
     return GameDefinition(

@@ -98,6 +98,7 @@ from spycraft.crypto.records import (
 )
 from spycraft.engines import absence
 from spycraft.engines.evolve import evolve
+from spycraft.engines.schema import Body
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
 # The reasons a forfeit result gives, so the audit can tell a cheat from a desertion.
@@ -147,7 +148,7 @@ class Result:
         """Every side that won: one, several for a shared win, none."""
         return (self.winner,) if self.winner is not None else self.shared
 
-    def to_cbor(self) -> dict[str, Any]:
+    def to_cbor(self) -> Body:
         return {
             "winner": list(self.shared) if self.shared else self.winner,
             "reason": self.reason,

@@ -82,6 +82,7 @@ from spycraft.engines.confusion.movement import (
 )
 from spycraft.engines.errors import Illegal
 from spycraft.engines.game import Played, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "confusion"
@@ -157,7 +158,7 @@ def _check(g: Game, record: Played, spy: str, allowed: tuple[str, ...], proof: A
 # --- record bodies ----------------------------------------------------------------------------
 
 
-def apply_assign(g: Game, r: Played, body: dict[str, Any]) -> Game:
+def apply_assign(g: Game, r: Played, body: Body) -> Game:
     commitments = tuple(Commitment.decode(c) for c in body["commitments"])
     proof = decode_permutation_proof(body["proof"], TYPE_IDS)
     verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, r.context)
@@ -165,19 +166,19 @@ def apply_assign(g: Game, r: Played, body: dict[str, Any]) -> Game:
     return model.commit_assignment(g, r.seat, encoded)
 
 
-def apply_token(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_token(g: Game, r: Record, body: Body) -> Game:
     spies = tuple(_spy(s) for s in body["spies"])
     return model.use_token(g, body["token"], spies)
 
 
-def apply_show(g: Game, r: Played, body: dict[str, Any]) -> Game:
+def apply_show(g: Game, r: Played, body: Body) -> Game:
     assert g.reveal is not None
     shown = _type(body["type"])
     _check(g, r, g.reveal, (shown,), body["proof"])
     return model.show(g, shown, r.seq)
 
 
-def apply_free(g: Game, r: Played, body: dict[str, Any]) -> Game:
+def apply_free(g: Game, r: Played, body: Body) -> Game:
     action, spy, proof = body["action"], body["spy"], body["proof"]
     if action not in model.FREE_ACTIONS:
         raise Illegal(f"no free action is called {action!r}")
@@ -192,14 +193,14 @@ def apply_free(g: Game, r: Played, body: dict[str, Any]) -> Game:
     return model.free_action(g, action, spy, r.seq)
 
 
-def apply_announce(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_announce(g: Game, r: Record, body: Body) -> Game:
     mode = body["mode"]
     if mode not in MODES:
         raise Illegal(f"no mode is called {mode!r}")
     return model.announce(g, Announcement(_spy(body["spy"]), mode, square(body["to"])))
 
 
-def apply_answer(g: Game, r: Played, body: dict[str, Any]) -> Game:
+def apply_answer(g: Game, r: Played, body: Body) -> Game:
     assert g.pending is not None and g.asked is not None
     spy, yes = g.pending.spy, body["yes"]
     _check(g, r, spy, answer_sets(g.asked).for_answer(yes), body["proof"])
@@ -210,13 +211,13 @@ def apply_answer(g: Game, r: Played, body: dict[str, Any]) -> Game:
     return model.answer(g, yes, promoted, r.seq)
 
 
-def apply_statement(g: Game, r: Played, body: dict[str, Any]) -> Game:
+def apply_statement(g: Game, r: Played, body: Body) -> Game:
     promoted = body["promoted"]
     _check(g, r, g.statements[0], promotion_sets().for_answer(promoted), body["proof"])
     return model.statement(g, promoted, r.seq)
 
 
-def apply_final(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_final(g: Game, r: Record, body: Body) -> Game:
     commitments = g.commitments[1 - r.seat]
     opened = []
     for i, (type_id, blinding) in enumerate(body["openings"]):

@@ -39,7 +39,8 @@ from spycraft.engines.confusion.movement import (
 from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.game import Body, Build, GameSeat, Rules
+from spycraft.engines.game import Build, GameSeat, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 
 

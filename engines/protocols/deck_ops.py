@@ -51,8 +51,8 @@ from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.seal import SealedShare
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import Body, Played, SubProtocol
-from spycraft.engines.schema import Encoded, Fields, ListOf, body
+from spycraft.engines.game import Played, SubProtocol
+from spycraft.engines.schema import Body, Encoded, Fields, ListOf, body
 from spycraft.engines.table import Turn
 
 KINDS = ("deck_key", "deck_shuffle", "deck_tokens")

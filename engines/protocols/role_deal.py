@@ -46,8 +46,8 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
-from spycraft.engines.game import Body, Played, SubProtocol
-from spycraft.engines.schema import Bytes, Encoded, Fields, Fixed, ListOf, body
+from spycraft.engines.game import Played, SubProtocol
+from spycraft.engines.schema import Body, Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
 RoleCard = recognition.RoleCard

@@ -70,6 +70,7 @@ from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
@@ -297,27 +298,27 @@ class ResistanceRules(KeyShareRules[State]):
             return None
         return R.SPIES if role == recognition.SPY else R.RESISTANCE
 
-def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_strong_leader(state: State, record: Record, body: Body) -> State:
     play = body["play"]
     if not isinstance(play, bool):
         raise MalformedRecord(record.seat, record.seq, "play is true or false")
     return _window(state, record, True if play else None)
 
 
-def apply_no_confidence(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_no_confidence(state: State, record: Record, body: Body) -> State:
     return apply_strong_leader(state, record, body)
 
 
-def apply_spotlight(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_spotlight(state: State, record: Record, body: Body) -> State:
     return _window(state, record, body["target"])
 
 
-def apply_take_responsibility(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_take_responsibility(state: State, record: Record, body: Body) -> State:
     take = body["take"]
     return _window(state, record, None if take is None else tuple(take))
 
 
-def apply_close_eye(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_close_eye(state: State, record: Record, body: Body) -> State:
     target = body["target"]
     state = _window(state, record, target)
     if target is None:
@@ -333,7 +334,7 @@ def _window(state: State, record: Record, choice: Any) -> State:
     return replace(state, game=R.play_window(state.game, record.seat, choice))
 
 
-def apply_plot_deal(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_plot_deal(state: State, record: Record, body: Body) -> State:
     pairs = body["deal"]
     deal = {card: seat for card, seat in pairs}
     if len(deal) != len(pairs):
@@ -341,15 +342,15 @@ def apply_plot_deal(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, game=R.deal_plot(state.game, record.seat, deal))
 
 
-def apply_overheard(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_overheard(state: State, record: Record, body: Body) -> State:
     return replace(state, game=R.resolve_overheard(state.game, record.seat, body["target"]))
 
 
-def apply_open_up(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_open_up(state: State, record: Record, body: Body) -> State:
     return replace(state, game=R.resolve_open_up(state.game, record.seat, body["viewer"]))
 
 
-def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_propose(state: State, record: Record, body: Body) -> State:
     team = body["team"]
     if not isinstance(team, tuple) or not all(isinstance(s, int) for s in team):
         raise MalformedRecord(record.seat, record.seq, "a team is a list of seats")
@@ -357,7 +358,7 @@ def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
     return replace(state, game=R.propose(state.game, record.seat, proposal))
 
 
-def apply_look(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_look(state: State, record: Played, body: Body) -> State:
     look = state.pending_look()
     assert look is not None and look.subject == record.seat
     sealed = SealedShare.decode(body["sealed"])
@@ -371,14 +372,14 @@ def apply_look(state: State, record: Played, body: dict[str, Any]) -> State:
     )
 
 
-def apply_vote_commit(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_vote_commit(state: State, record: Record, body: Body) -> State:
     digest = body["commitment"]
     if not isinstance(digest, bytes) or len(digest) != 32:
         raise MalformedRecord(record.seat, record.seq, "a commitment is 32 bytes")
     return replace(state, commits=state.commits + (digest,))
 
 
-def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_vote_open(state: State, record: Record, body: Body) -> State:
     game = state.game
     index = len(state.opened)
     vote, nonce = body["vote"], body["nonce"]
@@ -394,7 +395,7 @@ def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
 
 
-def apply_mission_card(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_mission_card(state: State, record: Played, body: Body) -> State:
     proven = ProvenCiphertext.decode(body["card"], 2)
     mix.verify_contribution(state.pk, MISSION_FACES, proven, record.context)
     card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
@@ -404,7 +405,7 @@ def apply_mission_card(state: State, record: Played, body: dict[str, Any]) -> St
     return state
 
 
-def apply_spotlight_shares(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_spotlight_shares(state: State, record: Played, body: Body) -> State:
     shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
     shares = _decode_shares(record, body["shares"], len(shown))
     mix.verify_decryption_shares(
@@ -428,7 +429,7 @@ def _mission_played(state: State, shown: dict[int, str]) -> State:
     )
 
 
-def apply_eye_token(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_eye_token(state: State, record: Played, body: Body) -> State:
     eye = state.open_eye()
     assert eye is not None
     share = DecryptionShare.decode(body["share"])
@@ -439,7 +440,7 @@ def apply_eye_token(state: State, record: Played, body: dict[str, Any]) -> State
     return replace(state, eyes=state.eyes[:-1] + (eye,))
 
 
-def apply_mix(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_mix(state: State, record: Played, body: Body) -> State:
     count = len(state.mixed)
     outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
     proof = ShuffleProof.decode(body["proof"], count)
@@ -447,7 +448,7 @@ def apply_mix(state: State, record: Played, body: dict[str, Any]) -> State:
     return replace(state, mixed=outputs, mixes=state.mixes + 1)
 
 
-def apply_mission_shares(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_mission_shares(state: State, record: Played, body: Body) -> State:
     shares = _decode_shares(record, body["shares"], len(state.mixed))
     mix.verify_decryption_shares(
         state.mixed, state.key_shares[record.seat], shares, record.context

@@ -23,12 +23,13 @@ from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.rules import MISSION_FACES, State, vote_purpose
 from spycraft.engines.resistance.screen import card_title
 from spycraft.engines.resistance.view import Knowledge, SeatView
+from spycraft.engines.schema import Body
 from spycraft.engines.screens import seat_list
 from spycraft.engines.seat import SeatContext
 

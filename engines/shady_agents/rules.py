@@ -46,7 +46,6 @@ decides.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.elgamal import Ciphertext, ProvenCiphertext
@@ -59,6 +58,7 @@ from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed
 from spycraft.engines.errors import Illegal
 from spycraft.engines.game import PLAY, REVEAL, SETUP, KeyShareRules, KeyShareState, Played
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.schema import Body
 from spycraft.engines.shady_agents import ABOUT, scoring
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.components import (
@@ -233,7 +233,7 @@ def _sealed_tool(state: State, record: Played, receiver: int, raw: object) -> Se
     return sealed
 
 
-def apply_round_one(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_round_one(state: State, record: Played, body: Body) -> State:
     give, discard = body["give"], body["discard"]
     if give is not None and discard is not None:
         raise Illegal("a round-1 turn is a Move or an Interrogation, not both")
@@ -250,11 +250,11 @@ def apply_round_one(state: State, record: Played, body: dict[str, Any]) -> State
     return replace(state, game=game, discard_seals=state.discard_seals + (proven,))
 
 
-def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_answer(state: State, record: Record, body: Body) -> State:
     return replace(state, game=M.answer(state.game, record.seat, body["answer"], record.seq))
 
 
-def apply_round_two(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_round_two(state: State, record: Played, body: Body) -> State:
     pairs = body["gifts"]
     receivers = tuple(receiver for receiver, _ in pairs)
     game = M.give_all(state.game, record.seat, receivers, record.seq)

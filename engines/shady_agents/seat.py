@@ -22,8 +22,9 @@ from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
-from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M

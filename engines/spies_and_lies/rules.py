@@ -84,6 +84,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
 from spycraft.engines.game import Move, Played, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
@@ -225,16 +226,16 @@ def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]
     return value
 
 
-def apply_deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deploy(b: Board, r: Record, body: Body) -> Board:
     commitments = [membership.Commitment.decode(c) for c in body["missions"]]
     return model.deploy(b, r.seat, [(c.point.encode(), c.tag.encode()) for c in commitments])
 
 
-def apply_layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_layout(b: Board, r: Record, body: Body) -> Board:
     return model.commit_layout(b, r.seat, _bytes32(r, body["digest"], "digest"))
 
 
-def apply_tokens(b: Board, r: Played, body: dict[str, Any]) -> Board:
+def apply_tokens(b: Board, r: Played, body: Body) -> Board:
     tokens = [_bool(r, t, "a token") for t in _list(r, body["tokens"], 4, "tokens")]
     nonce = _bytes32(r, body["nonce"], "nonce")
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
@@ -256,15 +257,15 @@ def apply_tokens(b: Board, r: Played, body: dict[str, Any]) -> Board:
     return model.open_layout(b, r.seat, tokens)
 
 
-def apply_deceive(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deceive(b: Board, r: Record, body: Body) -> Board:
     return model.deceive(b, _bool(r, body["place"], "place"))
 
 
-def apply_guess(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_guess(b: Board, r: Record, body: Body) -> Board:
     return model.guess(b, _int(r, body["rank"], "rank"))
 
 
-def apply_reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_reveal(b: Board, r: Record, body: Body) -> Board:
     rank = _int(r, body["rank"], "rank")
     nonce = _bytes32(r, body["nonce"], "nonce")
     index = model.target_index(b)
@@ -273,15 +274,15 @@ def apply_reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.reveal(b, rank)
 
 
-def apply_captain(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_captain(b: Board, r: Record, body: Body) -> Board:
     return model.captain(b, _int(r, body["copy"], "copy"))
 
 
-def apply_marshal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_marshal(b: Board, r: Record, body: Body) -> Board:
     return model.marshal(b, _bool(r, body["split"], "split"))
 
 
-def apply_final(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_final(b: Board, r: Record, body: Body) -> Board:
     hidden = model.hidden_indices(b, r.seat)
     ranks = []
     for index, entry in zip(hidden, _list(r, body["cards"], len(hidden), "cards")):

@@ -20,7 +20,8 @@ from spycraft.crypto import membership
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, GameSeat, Rules
+from spycraft.engines.game import Build, GameSeat, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label

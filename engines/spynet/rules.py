@@ -68,6 +68,7 @@ from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
 from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, KeyShareState, Played
 from spycraft.engines.protocols import deck_ops
+from spycraft.engines.schema import Body
 from spycraft.engines.spynet import ABOUT
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
@@ -253,10 +254,10 @@ def _game(state: State) -> M.Game:
 
 def _step(
     move: Callable[..., M.Game],
-) -> Callable[[State, Record, dict[str, Any]], State]:
+) -> Callable[[State, Record, Body], State]:
     """A decision record: the model's move by the writer, remembered for its reveal."""
 
-    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+    def apply(state: State, record: Record, body: Body) -> State:
         game = move(_game(state), record, body)
         return replace(state, game=game, asked_by=(record.seat, record.seq))
 
@@ -269,7 +270,7 @@ apply_pile = _step(lambda g, r, b: M.pile_choice(g, r.seat, b["take"]))
 apply_play_agent = _step(
     lambda g, r, b: M.play_agent(g, r.seat, b["card"], M.branch_of(b["branch"]), b["funding"])
 )
-def apply_play_mission(state: State, record: Played, body: dict[str, Any]) -> State:
+def apply_play_mission(state: State, record: Played, body: Body) -> State:
     """§7.2, and the face-down card proven at once to be a mission of its branch: an OR-proof
     over the branch's missions against the card's statement (``mission_statement``). Under S03
     the card is shown instead, so the proof is null."""
@@ -333,7 +334,7 @@ def effect_use(value: Any) -> tuple[EffectUse | None, int | None]:
     return EffectUse(target, None, dest), discard
 
 
-def _apply_effect(g: M.Game, r: Record, b: dict[str, Any]) -> M.Game:
+def _apply_effect(g: M.Game, r: Record, b: Body) -> M.Game:
     use, discard = effect_use(b["use"])
     return M.play_effect(g, r.seat, use, discard)
 

@@ -27,8 +27,8 @@ names and branches by their full names; card ids are for records only.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from spycraft.crypto.records import Record, SignedRecord
 from spycraft.engines.game import DONE, PLAY, REVEAL
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
@@ -478,7 +478,7 @@ def _tie_line(final: Score) -> str | None:
     return f"Tied on points and on funding cards ({funding}): the win is shared"
 
 
-def _result(state: State, table: TableState[Any], seat: int | None) -> Result | None:
+def _result(state: State, table: TableState[State], seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
@@ -511,9 +511,9 @@ def _result(state: State, table: TableState[Any], seat: int | None) -> Result | 
     return outcome(result, mine, lambda side: sentence(_side_text(side)), detail, reveal)
 
 
-def screen(table: TableState[Any], seat: int | None, view: Any) -> Screen:
+def screen(table: TableState[State], seat: int | None, view: SeatView | State | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture, for spectators and replay)."""
-    state: State = table.game
+    state = table.game
     game = state.game
     seat_view = view if isinstance(view, SeatView) and seat is not None else None
     status = _status(state, game, seat)
@@ -632,7 +632,7 @@ def _tokens_story(before: State, after: State, seq: int) -> Event | None:
     return None
 
 
-def _result_text(body: Any) -> str:
+def _result_text(body: object) -> str:
     winner = body.get("winner") if isinstance(body, dict) else None
     reason = body.get("reason") if isinstance(body, dict) else None
     if isinstance(winner, tuple) and winner:
@@ -655,13 +655,13 @@ def _result_text(body: Any) -> str:
     return text
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
-    """One history line for ``record`` (None for a card-protocol step that says nothing yet)."""
-    rec = getattr(record, "record", record)
+def story(before: State | None, record: Record | SignedRecord, after: State) -> Event | None:
+    """One history line for ``record`` (or the signed record that carries it; None for a
+    card-protocol step that says nothing yet)."""
+    rec = record.record if isinstance(record, SignedRecord) else record
     kind, seq, body = rec.kind, rec.seq, rec.body
     who = sentence(seat_name(rec.seat))
-    old_state: State | None = before
-    new_state: State = after
+    old_state, new_state = before, after
     old = None if old_state is None else old_state.game
     new = new_state.game
     if kind == "deck_key":

@@ -16,8 +16,9 @@ from typing import Any
 
 from spycraft.crypto import proofs
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Rules
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch

@@ -18,9 +18,9 @@ from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.agent import RandomAgent
-from spycraft.engines.game import About, Body, Build, GameSeat, Move, Rules, moves
+from spycraft.engines.game import About, Build, GameSeat, Move, Rules, moves
 from spycraft.engines.registry import declare
-from spycraft.engines.schema import BYTES32, Int, body
+from spycraft.engines.schema import BYTES32, Body, Int, body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 from spycraft.engines.viewmodel import Event, Fact, Screen
 

@@ -45,7 +45,8 @@ from spycraft.crypto.commit import Commitment
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import tagged_hash, uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Body, Rules
+from spycraft.engines.game import Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn, Unjudged
 
 from . import ABOUT, model

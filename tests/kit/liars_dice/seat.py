@@ -11,7 +11,8 @@ through the kit's memo (``GameSeat.ask``), then read back both to pick the recor
 from __future__ import annotations
 
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, GameSeat
+from spycraft.engines.game import Build, GameSeat
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Turn
 
 from . import model

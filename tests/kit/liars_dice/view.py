@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from spycraft.engines.table import game_state
 
 from .rules import Table
 
@@ -25,9 +22,9 @@ class SeatView:
     dice: tuple[int, ...] | None = None  # this seat's dice this round, once rolled
 
 
-def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
+def hindsight(states: Sequence[Table], seat: int) -> list[SeatView]:
     """What ``seat`` saw at each state of a finished game: the table and its own dice."""
-    tables: list[Table] = [game_state(s) for s in states]
+    tables = list(states)
     known: dict[int, tuple[int, ...]] = {}
     for t in tables:
         for counted in t.game.counted:
