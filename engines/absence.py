@@ -27,7 +27,6 @@ This module is sans-IO; the session protocol decides *when* to vote (``p2p.proto
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import IllegalAction, MalformedRecord
@@ -118,7 +117,7 @@ def check_abandon(genesis: Genesis, expected: int, record: Record) -> tuple[int,
     return voters
 
 
-def _is_seat(value: Any, genesis: Genesis) -> bool:
+def _is_seat(value: object, genesis: Genesis) -> bool:
     return (
         isinstance(value, int)
         and not isinstance(value, bool)
@@ -126,7 +125,7 @@ def _is_seat(value: Any, genesis: Genesis) -> bool:
     )
 
 
-def _is_vote(vote: Any, genesis: Genesis) -> bool:
+def _is_vote(vote: object, genesis: Genesis) -> bool:
     return (
         isinstance(vote, tuple)
         and len(vote) == 2

@@ -112,6 +112,8 @@ S = TypeVar("S")
 V = TypeVar("V")
 P = TypeVar("P")  # the state of a sub-protocol (engines.protocols)
 H = TypeVar("H")  # a seat's private hand in a sub-protocol
+H_co = TypeVar("H_co", covariant=True)
+O = TypeVar("O")  # an option of a decision
 
 
 def proof_context(game: str, table: bytes, seq: int, seat: int, kind: str) -> bytes:
@@ -156,7 +158,7 @@ class Move(Generic[S]):
     kind: str
     body: Fields
     apply: Callable[[S, Played, Body], S]
-    build: Callable[[Any, S, Build], Body]  # (the game's seat, state, build) -> body
+    build: Callable[[Any, S, Build], Body]  # (the game's own GameSeat subclass, ...) -> body
     asks: str | None = None  # the decision kind the builder asks the player, if any
 
 
@@ -170,7 +172,7 @@ def moves(*declared: Move[S]) -> dict[str, Move[S]]:
     return table
 
 
-def check_body(move: Move[Any], record: Record, seats: int) -> Body:
+def check_body(move: Move[S], record: Record, seats: int) -> Body:
     """The record's body if it fits the move's schema; MalformedRecord naming the field if not."""
     try:
         move.body.check(record.body, seats, record.kind)
@@ -202,7 +204,7 @@ class Rules(Generic[S]):
         self.options: tuple[Option, ...] = self.about.options
         self.moves = dict(table)
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+    def check_options(self, options: Mapping[str, object], seats: int) -> None:
         names = {o.name for o in self.options}
         if set(options) != names:
             wanted = ", ".join(sorted(names)) or "none"
@@ -291,18 +293,18 @@ class GameSeat(Generic[S, V]):
         a turn that offers several (SpyNet's deploy) asks the player here."""
         return turn.kinds[0]
 
-    def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Any]:
+    def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Body]:
         kind = self.kind_of(state, turn, agent)
         seq = self.seq
         build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
         return kind, self.moves[kind].build(self, state, build)
 
-    def prompt(self, state: S, kind: str, options: Sequence[Any]) -> str:
+    def prompt(self, state: S, kind: str, options: Sequence[object]) -> str:
         """The question of decision ``kind``: ``prompts[kind]``, unless the game words it from
         the state."""
         return self.prompts[kind]
 
-    def label(self, view: V, kind: str, option: Any) -> str:
+    def label(self, view: V, kind: str, option: object) -> str:
         """How ``option`` of decision ``kind`` reads to a person (unique among the options: the
         line prompt takes it typed back), from what this seat knows."""
         return str(option)
@@ -312,12 +314,12 @@ class GameSeat(Generic[S, V]):
         state: S,
         agent: Agent,
         kind: str,
-        options: Sequence[Any],
+        options: Sequence[O],
         *,
         prompt: str | None = None,
         labels: Sequence[str] | None = None,
         seq: int | None = None,
-    ) -> Any:
+    ) -> O:
         """The player's choice of one of ``options`` for the record being built (or at ``seq``,
         for a record that asks several times): the decision as the agent reads it, with this
         seat's view of ``state``, the question (``prompt``, if not given) and each option's
@@ -326,9 +328,10 @@ class GameSeat(Generic[S, V]):
         question = self.prompt(state, kind, options) if prompt is None else prompt
         shown = [self.label(view, kind, o) for o in options] if labels is None else labels
         decision = Decision(self.seat, kind, question, tuple(options), tuple(shown), view)
-        return self.asked_once(self.seq if seq is None else seq, decision, agent)
+        chosen: O = self.asked_once(self.seq if seq is None else seq, decision, agent)
+        return chosen
 
-    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Any:
+    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Any:  # one of its options
         """The option chosen for ``decision`` at ``seq``: asked once, then read from the memo."""
         key = f"ask/{seq}/{decision.kind}"
         if key not in self.context.memo:
@@ -340,6 +343,13 @@ class GameSeat(Generic[S, V]):
 
 
 # --- sub-protocols: a hidden step with a state of its own ------------------------------------
+
+
+class Holding(Protocol[H_co]):
+    """A game's seat in a sub-protocol: it holds its private side of it as ``hand``."""
+
+    @property
+    def hand(self) -> H_co: ...
 
 
 @dataclass(frozen=True)
@@ -369,7 +379,7 @@ class SubProtocol(Generic[P, H]):
             def apply(state: S, record: Played, body: Body) -> S:
                 return put(state, step(part(state), record, body))
 
-            def build(seat: Any, state: S, b: Build) -> Body:
+            def build(seat: Holding[H], state: S, b: Build) -> Body:
                 return builder(seat.hand, part(state), b.context, b.entropy)
 
             return Move(kind, self.schemas[kind], apply, build)

@@ -25,9 +25,8 @@ from typing import Any
 
 from spycraft.crypto.errors import MalformedValue
 
-Body = dict[str, Any]
-"""A record's body as CBOR decodes it: a map of text to any CBOR value (Any: a move reads the
-fields its schema checked, each of the type declared; the map's own type cannot say which)."""
+Body = dict[str, Any]  # a move reads each field as the type its schema checked
+"""A record's body as CBOR decodes it: a map of text to CBOR values."""
 
 
 class Shape:

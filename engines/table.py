@@ -371,7 +371,7 @@ class GameRules(Protocol[S]):
     seat_counts: tuple[int, ...]
     sides: tuple[str, ...]  # the teams a result can name as winner
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+    def check_options(self, options: Mapping[str, object], seats: int) -> None:
         """Raise ValueError naming the problem if these options are not playable."""
 
     def initial(self, genesis: Genesis) -> S: ...
@@ -559,7 +559,7 @@ class Table(Generic[S]):
             raise ChainBroken(record.seat, record.seq, "prev does not match the previous record")
 
     def _advance(
-        self, state: TableState[S], signed: SignedRecord, game: S, **changes: Any
+        self, state: TableState[S], signed: SignedRecord, game: S, **changes: object
     ) -> TableState[S]:
         record = signed.record
         return evolve(  # once per record: dataclasses.replace would cost more than the checks

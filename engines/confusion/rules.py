@@ -56,8 +56,6 @@ each other, and openings that are not the 13 types or contradict an earlier answ
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
@@ -149,7 +147,7 @@ def _type(value: str) -> str:
     return value
 
 
-def _check(g: Game, record: Played, spy: str, allowed: tuple[str, ...], proof: Any) -> None:
+def _check(g: Game, record: Played, spy: str, allowed: tuple[str, ...], proof: object) -> None:
     commitment = Commitment.decode(g.commitment_of(spy))
     verify_member(commitment, TYPE_DOMAIN, allowed, decode_proof(proof, allowed),
                   record.context)

@@ -19,8 +19,6 @@ proof of ``crypto.membership`` on its own commitment, bound to the record's cont
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.membership import Commitment, commit, prove_member, prove_permutation
@@ -160,7 +158,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def view(self, state: Game) -> SeatView:
         return SeatView(state, self.seat, tuple(self.enemy_types(state).items()))
 
-    def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> Any:
+    def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> list[list[bytes]]:
         index = self._index_of(g, spy)
         type_id = self.order()[index]
         blinding = self.blinding(index)
@@ -196,7 +194,10 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         labels = [free_label(g, a, s) for a, s in options]
         action, spy = self.ask(g, b.agent, "free_action", options, prompt="Free action?",
                                labels=labels)
-        proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
+        proof = None
+        if action == "eliminate_opp_da":
+            assert spy is not None  # the option names the opponent's Double Agent
+            proof = self._prove(g, b, spy, ("DA",))
         return {"action": action, "spy": spy, "proof": proof}
 
     def build_announce(self, g: Game, b: Build) -> Body:

@@ -41,7 +41,6 @@ a seal is left for the final reveal.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.deck import Deck, Faces, RevealToken
@@ -318,8 +317,8 @@ class DeckHand:
     def deck_tokens(self, ops: DeckOps, context: bytes, entropy: Entropy) -> Body:
         reveal = ops.pending
         assert reveal is not None, "tokens are written while a reveal is open"
-        tokens: list[Any] = []
-        sealed: list[Any] = []
+        tokens: list[object] = []
+        sealed: list[object] = []
         for i, card in enumerate(reveal.cards):
             owed = duty(ops, self.seat, card, reveal.to)
             tokens.append(

@@ -509,7 +509,7 @@ def _audit(state: State) -> State:
     return replace(state, roles=final, violations=tuple(violations))
 
 
-def _decode_shares(record: Record, value: Any, count: int) -> tuple[DecryptionShare, ...]:
+def _decode_shares(record: Record, value: object, count: int) -> tuple[DecryptionShare, ...]:
     if not isinstance(value, tuple) or len(value) != count:
         raise MalformedRecord(record.seat, record.seq, f"{count} decryption shares expected")
     return tuple(DecryptionShare.decode(v) for v in value)

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from spycraft.engines.errors import Illegal, Violation
 from spycraft.engines.evolve import evolve
@@ -158,7 +158,7 @@ def _put(pair: Pair[T], seat: int, value: T) -> Pair[T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _put_card(board: Board, seat: int, index: int, card: Card, **changes: Any) -> Board:
+def _put_card(board: Board, seat: int, index: int, card: Card, **changes: object) -> Board:
     """The board with ``card`` at M(index+1) of ``seat`` (and any other ``changes``)."""
     cards = list(board.cards[seat])
     cards[index] = card

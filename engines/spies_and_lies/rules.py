@@ -74,7 +74,6 @@ decision: the engine takes 6 IP and no ``captain`` record is written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from spycraft.crypto import membership
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
@@ -202,25 +201,25 @@ def outcome(board: Board) -> Result:
 # --- record bodies ---------------------------------------------------------------------------
 
 
-def _int(record: Record, value: Any, what: str) -> int:
+def _int(record: Record, value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise MalformedRecord(record.seat, record.seq, f"{what} must be an integer")
     return value
 
 
-def _bool(record: Record, value: Any, what: str) -> bool:
+def _bool(record: Record, value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise MalformedRecord(record.seat, record.seq, f"{what} must be a boolean")
     return value
 
 
-def _bytes32(record: Record, value: Any, what: str) -> bytes:
+def _bytes32(record: Record, value: object, what: str) -> bytes:
     if not isinstance(value, bytes) or len(value) != NONCE_BYTES:
         raise MalformedRecord(record.seat, record.seq, f"{what} must be 32 bytes")
     return value
 
 
-def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]:
+def _list(record: Record, value: object, length: int, what: str) -> tuple[object, ...]:
     if not isinstance(value, tuple) or len(value) != length:
         raise MalformedRecord(record.seat, record.seq, f"{what} must be a list of {length}")
     return value

@@ -51,7 +51,7 @@ from spycraft.engines.spynet.scoring import Board, Tableau, may_play_mission, te
 T = TypeVar("T")
 
 
-def replace(obj: T, **changes: Any) -> T:
+def replace(obj: T, **changes: object) -> T:
     """``dataclasses.replace`` for this module's frozen dataclasses, without running
     ``__init__`` again: they have no ``__post_init__`` and no field computed from another, so
     the instance's dictionary with the changes is the same value, several times faster (the

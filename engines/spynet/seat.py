@@ -99,7 +99,8 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
             return {"card": choice[1]}
         return {}
 
-    def mission_proof(self, state: State, position: int, branch: Branch, b: Build) -> Any:
+    def mission_proof(self, state: State, position: int, branch: Branch, b: Build
+                      ) -> list[list[bytes]] | None:
         """The proof that a face-down mission is a mission of ``branch``
         (``rules.mission_statement``); None under S03, where it is played face up."""
         statement = mission_statement(state, self.seat, position)
