@@ -13,13 +13,18 @@ from typing import Any, Protocol
 
 from spycraft.crypto.entropy import Entropy, below
 
+Choice = Any  # one decision's option; its type is its kind's: a seat, a team, a bid, yes or no
+"""An option of a decision. Each decision kind has options of its own type (The Resistance's
+``propose`` a ``Proposal``, a vote a bool, a pass None); a seat's ``label`` and a game's bots
+read them as the kind says."""
+
 
 @dataclass(frozen=True)
 class Decision:
     seat: int
     kind: str  # the rulebook's name for the choice, e.g. "deploy", "guess"
     prompt: str  # the question, in the rulebook's words
-    options: tuple[Any, ...]  # legal options, in canonical order
+    options: tuple[Choice, ...]  # legal options, in canonical order
     labels: tuple[str, ...]  # how each option is shown and typed
     view: Any  # what this seat knows right now (game-specific, read by bots and the UI)
 

@@ -90,7 +90,7 @@ from spycraft.crypto.errors import (
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines import about
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Agent, Choice, Decision
 from spycraft.engines.evolve import evolve
 from spycraft.engines.schema import Body, Encoded, Fields, body
 from spycraft.engines.seat import SeatContext
@@ -331,7 +331,7 @@ class GameSeat(Generic[S, V]):
         chosen: O = self.asked_once(self.seq if seq is None else seq, decision, agent)
         return chosen
 
-    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Any:  # one of its options
+    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Choice:
         """The option chosen for ``decision`` at ``seq``: asked once, then read from the memo."""
         key = f"ask/{seq}/{decision.kind}"
         if key not in self.context.memo:

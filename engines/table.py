@@ -712,7 +712,7 @@ class Table(Generic[S]):
             return accused, exc
         raise IllegalAction(record.seat, record.seq, "the evidence record is valid: no fraud shown")
 
-def frozen(value: Any) -> Any:
+def frozen(value: Any) -> Any:  # any CBOR value, and it as decoding gives it back
     """A value as it reads after a CBOR round trip (lists become tuples)."""
     if isinstance(value, list):
         return tuple(frozen(v) for v in value)

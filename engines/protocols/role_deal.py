@@ -38,7 +38,6 @@ and reads its card. Faces are the two labels of ``crypto.recognition.ROLE_FACES`
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.elgamal import DecryptionShare, KeyShare
@@ -234,7 +233,7 @@ APPLY = {
 }
 
 
-def _decode_rows(value: Any, cards: int) -> tuple[RoleCard, ...]:
+def _decode_rows(value: tuple[object, ...], cards: int) -> tuple[RoleCard, ...]:
     if len(value) != cards:
         raise MalformedValue(f"a role deck has {cards} cards")
     rows = []

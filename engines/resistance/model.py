@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
-from typing import Any
 
+from spycraft.engines.agent import Choice
 from spycraft.engines.errors import Illegal
 
 # --- tables of section 1 -----------------------------------------------------------------------
@@ -274,7 +274,7 @@ class Game:
     looks: tuple[Look, ...] = ()
     vote_log: tuple[VoteRecord, ...] = ()
     ending: Ending | None = None
-    plays: tuple[tuple[int, str, Any], ...] = field(default=())  # (seat, card id, target) log
+    plays: tuple[tuple[int, str, Choice], ...] = field(default=())  # (seat, card id, target) log
 
     @property
     def successes(self) -> int:
@@ -336,7 +336,7 @@ class DecisionPoint:
 
     kind: str
     seats: tuple[int, ...]
-    options: tuple[Any, ...]
+    options: tuple[Choice, ...]
 
 
 def decision(game: Game) -> DecisionPoint | None:
@@ -377,13 +377,13 @@ def mission_card_options(is_spy: bool) -> tuple[str, ...]:
     return (SUCCESS, FAIL) if is_spy else (SUCCESS,)
 
 
-def window_options(game: Game, seat: int) -> tuple[Any, ...]:
+def window_options(game: Game, seat: int) -> tuple[Choice, ...]:
     """Every legal answer of ``seat`` in the open window, "pass" (None) first."""
     assert game.window is not None
     phase = game.window.phase
     if not game.holds(seat, WINDOW_CARD[phase]):
         return ()
-    plays: tuple[Any, ...]
+    plays: tuple[Choice, ...]
     if phase in (WINDOW_STRONG_LEADER, WINDOW_NO_CONFIDENCE):
         plays = (True,) if phase != WINDOW_STRONG_LEADER or seat != game.leader else ()
     elif phase == WINDOW_TAKE_RESPONSIBILITY:
@@ -490,7 +490,7 @@ def propose(game: Game, seat: int, proposal: Proposal) -> Game:
     return _begin_vote(game)
 
 
-def play_window(game: Game, seat: int, choice: Any) -> Game:
+def play_window(game: Game, seat: int, choice: Choice) -> Game:
     """One turn in the open window: ``None`` passes, anything else plays one card."""
     window = game.window
     if window is None:

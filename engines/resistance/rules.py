@@ -44,7 +44,6 @@ unjudged (the mission cards, the spy tags) is said in the result. A seat that ca
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
@@ -57,6 +56,7 @@ from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
+from spycraft.engines.agent import Choice
 from spycraft.engines.game import (
     PLAY,
     REVEAL,
@@ -328,7 +328,7 @@ def apply_close_eye(state: State, record: Record, body: Body) -> State:
     return replace(state, eyes=state.eyes + (eye,))
 
 
-def _window(state: State, record: Record, choice: Any) -> State:
+def _window(state: State, record: Record, choice: Choice) -> State:
     if state.game.window is None or R.WINDOW_CARD[state.game.phase] != record.kind:
         raise IllegalAction(record.seat, record.seq, f"no {record.kind} window is open")
     return replace(state, game=R.play_window(state.game, record.seat, choice))

@@ -17,12 +17,11 @@ showed (its own token added to the other seats' tokens of that card).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
-from spycraft.engines.agent import Agent
+from spycraft.engines.agent import Agent, Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
@@ -48,7 +47,7 @@ PROMPTS = {
 }
 
 
-def prompt(game: R.Game, kind: str, options: Sequence[Any]) -> str:
+def prompt(game: R.Game, kind: str, options: Sequence[Choice]) -> str:
     """The question of a decision; a Leader chooses the mission only under Targeting, else
     the team for the one mission that is next."""
     if kind == "propose" and not game.targeting:
@@ -58,7 +57,7 @@ def prompt(game: R.Game, kind: str, options: Sequence[Any]) -> str:
     return PROMPTS[kind]
 
 
-def label(kind: str, option: Any) -> str:
+def label(kind: str, option: Choice) -> str:
     if option is None:
         return "pass"
     if kind in ("strong_leader", "no_confidence"):
@@ -120,10 +119,10 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         role = recognition.look(state.deck[subject], [*state.others_face_tokens(subject), token])
         return role == recognition.SPY
 
-    def prompt(self, state: State, kind: str, options: Sequence[Any]) -> str:
+    def prompt(self, state: State, kind: str, options: Sequence[Choice]) -> str:
         return prompt(state.game, kind, options)
 
-    def label(self, view: SeatView, kind: str, option: Any) -> str:
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
         return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
@@ -187,7 +186,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
 
     # --- decisions ---------------------------------------------------------------------------
 
-    def _decide(self, state: State, agent: Agent) -> tuple[str, Any]:
+    def _decide(self, state: State, agent: Agent) -> tuple[str, Choice]:
         point = R.decision(state.game)
         assert point is not None and self.seat in point.seats
         return point.kind, self.ask(state, agent, point.kind, point.options)

@@ -18,10 +18,9 @@ opened with its key share: every engine checked it when it was sealed, so it alw
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto import elgamal
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
+from spycraft.engines.agent import Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.schema import Body
@@ -46,7 +45,7 @@ PROMPTS = {
 }
 
 
-def label(kind: str, option: Any) -> str:
+def label(kind: str, option: Choice) -> str:
     if kind == "round_one":
         if option[0] == "move":
             return f"give a {TOOL[option[1]]} to seat {option[2]}"
@@ -104,7 +103,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return SeatView(state.game, self.knowledge(state))
 
-    def label(self, view: SeatView, kind: str, option: Any) -> str:
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
         return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
@@ -115,7 +114,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
             b.context, b.entropy.child(f"tool/{slot}"),
         )
 
-    def round_one_options(self, state: State) -> tuple[Any, ...]:
+    def round_one_options(self, state: State) -> tuple[Choice, ...]:
         holding = self.knowledge(state).holding
         others = [s for s in range(state.n) if s != self.seat]
         moves = tuple(("move", kind, r) for kind in holding for r in others)
@@ -150,7 +149,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     def build_answer(self, state: State, b: Build) -> Body:
         return {"answer": self.ask(state, b.agent, "answer", self.answer_options(state))}
 
-    def round_two_options(self, state: State) -> tuple[Any, ...]:
+    def round_two_options(self, state: State) -> tuple[Choice, ...]:
         holding = self.knowledge(state).holding
         others = [s for s in range(state.n) if s != self.seat]
         if len(holding) == 2:

@@ -14,12 +14,11 @@ deployment broke that rule could not write it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from spycraft.crypto import membership
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
-from spycraft.engines.agent import Agent
+from spycraft.engines.agent import Agent, Choice
 from spycraft.engines.game import Build, GameSeat, Rules
 from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
@@ -54,7 +53,7 @@ YES_NO = {  # decision kind -> the words of True and False
 }
 
 
-def label(kind: str, option: Any) -> str:
+def label(kind: str, option: Choice) -> str:
     """One option of decision ``kind`` in words."""
     if kind == "deploy":
         return deployment_label(option)
@@ -88,7 +87,7 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             board, self.index, self.deployment(board.day), self.sergeant_token(board.day)
         )
 
-    def prompt(self, board: Board, kind: str, options: Sequence[Any]) -> str:
+    def prompt(self, board: Board, kind: str, options: Sequence[Choice]) -> str:
         question = self.question(board, kind)
         own = self.deployment(board.day)
         if own is None:
@@ -114,7 +113,7 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             return f"Guess the rank of {where}"
         return self.prompts[kind]
 
-    def label(self, view: SeatView, kind: str, option: Any) -> str:
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
         return label(kind, option)
 
     def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:

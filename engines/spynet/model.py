@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from spycraft.engines.agent import Choice
 from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
@@ -354,13 +355,13 @@ def pass_card(game: Game, seat: int, position: int) -> Game:
     return replace(game, passed=True, reveal=Need((position,), mate, AFTER_PASS))
 
 
-def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tuple[Any, ...]:
+def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tuple[Choice, ...]:
     """§13's deploy decisions for ``seat`` holding ``hand`` ((position, face) pairs), in the
     order a seat offers them: ``("play_agent", card, branch, funding)``, ``("play_mission",
     card, branch)``, ``("pass_card", card)`` and ``("end_deploy",)``."""
     counters = game.counters
     funding = sorted(p for p, f in hand if card(f).kind is Kind.FUNDING)
-    options: list[Any] = []
+    options: list[Choice] = []
     for p, f in hand:
         printed = card(f)
         if not printed.is_agent:

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import proofs
 from spycraft.crypto.deck import Faces
@@ -323,7 +322,9 @@ apply_end_deploy = _step(lambda g, r, b: M.end_deploy(g, r.seat))
 apply_paper_trail = _step(lambda g, r, b: M.paper_trail(g, r.seat, b["cards"]))
 
 
-def effect_use(value: Any) -> tuple[EffectUse | None, int | None]:
+def effect_use(
+    value: tuple[int | None, int, str, int, str | None] | None,
+) -> tuple[EffectUse | None, int | None]:
     """The body's ``use``: null, or [discard position or null, seat, branch, depth, destination
     or null]; the discard's face is shown before the use applies."""
     if value is None:

@@ -12,10 +12,8 @@ seat asks first and then writes the kind of the chosen option.
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto import proofs
-from spycraft.engines.agent import Agent
+from spycraft.engines.agent import Agent, Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.schema import Body
@@ -64,7 +62,7 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return seat_view(state, self.seat, lambda position: self.face(state, position))
 
-    def label(self, view: SeatView, kind: str, option: Any) -> str:
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
         return describe_option(kind, option, view)
 
     # --- building records --------------------------------------------------------------------
@@ -141,10 +139,10 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         known = [(p, self.face(state, p)) for p in game.hands[self.seat]]
         return [(p, f) for p, f in known if f is not None]
 
-    def deploy_options(self, state: State) -> tuple[Any, ...]:
+    def deploy_options(self, state: State) -> tuple[Choice, ...]:
         return M.deploy_options(_game(state), self.seat, self.hand_faces(state))
 
-    def effect_options(self, state: State) -> tuple[Any, ...]:
+    def effect_options(self, state: State) -> tuple[Choice, ...]:
         return M.effect_options(_game(state), self.seat, self.hand_faces(state))
 
 
