@@ -45,7 +45,7 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
-from spycraft.engines.game import Played, SubProtocol
+from spycraft.engines.game import SETUP, KeyShareState, Played, SubProtocol
 from spycraft.engines.schema import Body, Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
@@ -125,6 +125,19 @@ class RoleDeal:
             return None
         card = self.seats
         return recognition.look(self.deck[card], self.others_face_tokens(card))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleDealState(KeyShareState):
+    """The kit's fields of a game whose key shares and roles come from the role deal (The
+    Resistance, Shady Agents): the deal beside the act, the final reveal and the forfeits."""
+
+    deal: RoleDeal
+
+    @property
+    def stage(self) -> str:
+        """The deal's stage during setup (keys ... tags), then play, reveal, done."""
+        return self.deal.stage if self.act == SETUP else self.act
 
 
 def new(

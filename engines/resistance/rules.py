@@ -63,7 +63,6 @@ from spycraft.engines.game import (
     SETUP,
     Cheat,
     KeyShareRules,
-    KeyShareState,
     Played,
 )
 from spycraft.engines.protocols import role_deal
@@ -132,13 +131,13 @@ class Eye:
 
 
 @dataclass(frozen=True)
-class State(KeyShareState):
-    """The rulebook's game and the role deal, with what the records add to them; the act, the
-    final reveal and the forfeits are the kit's fields (``KeyShareState``)."""
+class State(role_deal.RoleDealState):
+    """The rulebook's game, with what the records add to it; the role deal (keys, recognition,
+    the role deck, the deal, the tags), the act, the final reveal and the forfeits are the kit's
+    fields (``RoleDealState``)."""
 
     game: Game
     table: bytes
-    deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -158,11 +157,6 @@ class State(KeyShareState):
     @property
     def n(self) -> int:
         return self.game.n
-
-    @property
-    def stage(self) -> str:
-        """The deal's stage during setup (keys ... tags), then play, reveal, done."""
-        return self.deal.stage if self.act == SETUP else self.act
 
     @property
     def pk(self) -> Point:

@@ -56,7 +56,7 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, SETUP, KeyShareRules, KeyShareState, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, KeyShareRules, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.schema import Body
 from spycraft.engines.shady_agents import ABOUT, scoring
@@ -87,13 +87,12 @@ def team_of_face(face: str) -> Team:
 
 
 @dataclass(frozen=True)
-class State(KeyShareState):
-    """The rulebook's game and the role deal, with the tools as sealed; the act, the final
-    reveal and the forfeits are the kit's fields (``KeyShareState``)."""
+class State(role_deal.RoleDealState):
+    """The rulebook's game, with the tools as sealed; the role deal, the act, the final reveal
+    and the forfeits are the kit's fields (``RoleDealState``)."""
 
     game: M.Game
     table: bytes
-    deal: role_deal.RoleDeal
     seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
     discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
@@ -104,10 +103,6 @@ class State(KeyShareState):
     @property
     def n(self) -> int:
         return self.game.n
-
-    @property
-    def stage(self) -> str:
-        return self.deal.stage if self.act == SETUP else self.act
 
 
 class ShadyAgentsRules(KeyShareRules[State]):
