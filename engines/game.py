@@ -12,12 +12,13 @@ A game is a package with one file per role (the same layout for every game):
 ``view.py``      what one seat knows (its ``SeatView``), live and in hindsight for replay;
 ``screen.py``    what one seat sees, as view models (``engines.viewmodel``): ``screen`` and
                  ``story``, the game's one presentation (the application and the line mode);
-``definition.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``;
+``definition.py``  the declaration: the ``moves`` table, the rules and the ``GameDefinition``
+                 (``registry.declare``);
 ``__init__.py``  its ``ABOUT`` (``engines.about``: title, seat counts, options as plain data, read
                  without importing the engine) and, on first use, the declaration's names.
 
 Each record kind is declared once, as a ``Move``: the schema of its body (``engines.schema``),
-how the protocol applies it, how a seat builds it, and which decision (if any) it asks the
+how the rules apply it, how a seat builds it, and which decision (if any) it asks the
 player. ``Rules.apply`` is the only dispatch: an unknown kind or a body that does not fit its
 schema is the writer's ``MalformedRecord``; an ``Unattributed`` toolkit error is attributed to
 the record's seat and seq; any other exception inside a move (``KeyError``, ``TypeError``) is a
@@ -56,7 +57,8 @@ A game's name, seat counts and options are declared once, in its package's ``ABO
 (``Rules.check_options``), the command line offers one flag per option (``cli``, from ``ABOUT``
 without the engine) and ``GameDefinition.options`` makes genesis options from keywords, so
 adding a game touches no shared file but the registry's list. ``registry.declare`` makes the
-``GameDefinition`` from the parts, each named once.
+``GameDefinition`` from the parts, each named once, typed by the game's state and its seat's
+view so that parts wired to another game's are a type error.
 
 Adding a game (docs/adding-a-game.md walks through it, with Liar's Dice of ``tests/kit`` as the
 example): write the package above (hidden steps composed from ``engines.protocols``: the

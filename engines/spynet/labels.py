@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-A seat asks its agent for a §13 decision with every legal option (``seat.SpyNetSeat._ask``);
+A seat asks its agent for a §13 decision with every legal option (``GameSeat.ask``);
 ``describe_option`` gives each option the label a person sees and types. Labels use the words of
 the screen (``screen.card_name``, ``screen.branch_name``, ``screen.seat_name``): cards by their
 printed names, branches by their full names, never a card id or a record kind. They read the
