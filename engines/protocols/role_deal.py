@@ -33,11 +33,17 @@ proven deck's count leaves the closed cards a single face; otherwise it stays un
 ``RoleHand`` is the private side: it builds this seat's five records from its key share secret
 and reads its card. Faces are the two labels of ``crypto.recognition.ROLE_FACES`` ("resistance"
 = plain, "spy" = marked); a game names them in its own words.
+
+A game whose key shares are the deal's (The Resistance, Shady Agents) keeps the deal in a
+``RoleDealState`` (the kit's ``KeyShareState`` with the deal, and the deal's stage during
+setup) and its rules are ``RoleDealRules``: the kit's final reveal with the deal as its
+``Dealing`` (the public key shares, when a role is dealt, who has read its role).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.elgamal import DecryptionShare, KeyShare
@@ -45,7 +51,7 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
-from spycraft.engines.game import SETUP, KeyShareState, Played, SubProtocol
+from spycraft.engines.game import SETUP, KeyShareRules, KeyShareState, Played, SubProtocol
 from spycraft.engines.schema import Body, Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
@@ -138,6 +144,17 @@ class RoleDealState(KeyShareState):
     def stage(self) -> str:
         """The deal's stage during setup (keys ... tags), then play, reveal, done."""
         return self.deal.stage if self.act == SETUP else self.act
+
+
+R = TypeVar("R", bound=RoleDealState)
+
+
+class RoleDealRules(KeyShareRules[R]):
+    """The kit's rules of a game whose key shares come from the role deal: its ``Dealing`` is
+    the deal its state keeps (``RoleDealState``)."""
+
+    def dealing(self, state: R) -> RoleDeal:
+        return state.deal
 
 
 def new(

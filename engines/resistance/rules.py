@@ -62,7 +62,6 @@ from spycraft.engines.game import (
     REVEAL,
     SETUP,
     Cheat,
-    KeyShareRules,
     Played,
 )
 from spycraft.engines.protocols import role_deal
@@ -200,9 +199,10 @@ class State(role_deal.RoleDealState):
         return self.deal.others_face_tokens(card)
 
 
-class ResistanceRules(KeyShareRules[State]):
+class ResistanceRules(role_deal.RoleDealRules[State]):
     """The table's ``GameRules`` of The Resistance; the moves come from the package's table,
-    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``, over the
+    role deal: ``role_deal.RoleDealRules``)."""
 
     about = ABOUT
     sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
@@ -275,9 +275,6 @@ class ResistanceRules(KeyShareRules[State]):
                 game = R.draw_plot_card(game, uniform_from(seed, index, len(game.deck)))
                 index += 1
         return replace(state, game=game)
-
-    def dealing(self, state: State) -> role_deal.RoleDeal:
-        return state.deal
 
     def audit(self, state: State) -> State:
         return _audit(state)

@@ -56,7 +56,7 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, SETUP, KeyShareRules, Played
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Played
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.schema import Body
 from spycraft.engines.shady_agents import ABOUT, scoring
@@ -105,9 +105,10 @@ class State(role_deal.RoleDealState):
         return self.game.n
 
 
-class ShadyAgentsRules(KeyShareRules[State]):
+class ShadyAgentsRules(role_deal.RoleDealRules[State]):
     """The table's ``GameRules`` of Shady Agents; the moves come from the package's table,
-    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``, over the
+    role deal: ``role_deal.RoleDealRules``)."""
 
     about = ABOUT
     sides: tuple[str, ...] = SIDES
@@ -156,9 +157,6 @@ class ShadyAgentsRules(KeyShareRules[State]):
             return replace(state, game=M.set_first(game, uniform_from(seed, 0, game.n)))
         value = uniform_from(seed, 0, len(game.remaining))
         return self.after(replace(state, game=M.draw_card(game, value)))
-
-    def dealing(self, state: State) -> role_deal.RoleDeal:
-        return state.deal
 
     def opened(self, state: State, seat: int, secret: Scalar) -> State:
         return _open_tools(state, seat, secret)
