@@ -3,7 +3,8 @@
 A seat (the private side of one player) asks its agent only for choices the rulebook gives a
 player, as a ``Decision`` listing every legal option in the rules' canonical order. The agent
 answers with the index of one option: a bot computes it, a human picks it at the prompt. The
-same interface serves bots in selfplay, bot peers on the LAN and the terminal UI.
+same interface serves bots in selfplay, bot peers on the LAN and the terminal UI. An option is
+a ``Choice``: its type is its decision kind's, as the game's seat and bots read it.
 """
 
 from __future__ import annotations

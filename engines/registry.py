@@ -4,8 +4,10 @@ A new game adds one line to ``_MODULES`` and nothing else outside its package: t
 line takes its options from the package's ``ABOUT`` (``about``, which imports no engine; the
 engine's rules read the same ``ABOUT``), setuptools finds the package, and the conformance
 suite (``tests/conformance``) tests every game listed here. ``load`` imports a game's
-declaration (``definition``) and with it its engine; a game on the kit makes its
-``GameDefinition`` with ``declare``, naming each part once.
+declaration (``definition``) and with it its engine; a game on the kit makes its definition
+with ``declare``, naming each part once. A ``Definition`` is typed by its game's state and its
+seat's view; ``GameDefinition`` is the same for whichever game, as the registry, the command
+line and the peers hold it.
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ that commits to them is sent; the p2p layer persists master and memo (mode 0600)
 peer resumes with exactly the secrets it had.
 
 ``TableSeat.build`` answers ``Table.expect``: beacon pre-images and the result record are
-automatic; every other kind goes to the game's seat, which asks its agent when the rulebook
-gives the player a choice.
+automatic; every other kind goes to the game's seat (its ``PrivateSide``, a ``GameSeat`` of the
+kit), which asks its agent when the rulebook gives the player a choice. ``TableSeatOf`` is typed
+by the game's state and its seat's view; ``TableSeat`` is the same for whichever game, as the
+peer protocol holds it.
 """
 
 from __future__ import annotations
