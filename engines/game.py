@@ -391,13 +391,12 @@ class SubProtocol(Generic[P, H]):
 
 # --- the final reveal of one key share per seat ----------------------------------------------
 
+# The acts of a game of key shares (``KeyShareState.act``), in order: the sub-protocol that
+# deals the key shares (and the roles or the deck), play, the final reveal, and the end.
 SETUP = "setup"
 PLAY = "play"
 REVEAL = "reveal"
 DONE = "done"
-ACTS = (SETUP, PLAY, REVEAL, DONE)
-"""The acts of a game of key shares (``KeyShareState.act``), in order: the sub-protocol that deals
-the key shares (and the roles or the deck), play, the final reveal, and the end."""
 
 
 @dataclass(frozen=True)
@@ -423,7 +422,7 @@ class KeyShareState:
     sub-protocols. ``secrets`` holds one entry per seat from the start (None until opened), so
     its length is the table's seat count."""
 
-    act: str = SETUP  # one of ACTS
+    act: str = SETUP  # SETUP, PLAY, REVEAL or DONE
     secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
     revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
     forfeits: tuple[int, ...] = ()  # the seats that forfeited
