@@ -246,7 +246,7 @@ def check_resistance(config: Config, cell: Cell, seed: int) -> None:
 def shady_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
                check: bool) -> Outcome:
     from spycraft.engines.shady_agents import GAME
-    from spycraft.engines.shady_agents.protocol import TEAM_NAME
+    from spycraft.engines.shady_agents.rules import TEAM_NAME
     from spycraft.engines.shady_agents.simulation import Deal, Simulation, World, outcome
 
     deal = Deal.draw(SeededEntropy(seed).child("deal"), config.players)
@@ -263,7 +263,7 @@ def check_shady(config: Config, cell: Cell, seed: int) -> None:
     """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
     kind, options, labels, answer) and the winner must be the same."""
     from spycraft.engines.shady_agents import GAME
-    from spycraft.engines.shady_agents.protocol import TEAM_NAME
+    from spycraft.engines.shady_agents.rules import TEAM_NAME
     from spycraft.engines.shady_agents.simulation import Simulation, World, deal_of, outcome
     from spycraft.engines.shady_agents.view import SeatView
 
@@ -364,7 +364,7 @@ def check_confusion(config: Config, cell: Cell, seed: int) -> None:
 def spynet_game(config: Config, cell: Cell, seed: int, times: dict[str, list[float]],
                 check: bool) -> Outcome:
     from spycraft.engines.spynet import GAME
-    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.rules import side_name
     from spycraft.engines.spynet.scoring import team_of
     from spycraft.engines.spynet.simulation import Deal, play
 
@@ -382,7 +382,7 @@ def check_spynet(config: Config, cell: Cell, seed: int) -> None:
     """Play ``seed`` through the full engine, then its deal on the model: every decision (seat,
     kind, prompt, options, labels, the view's cards and public game, answer) must be the same."""
     from spycraft.engines.spynet import GAME
-    from spycraft.engines.spynet.protocol import side_name
+    from spycraft.engines.spynet.rules import side_name
     from spycraft.engines.spynet.scoring import team_of
     from spycraft.engines.spynet.simulation import Simulation, deal_of, same_view
 

@@ -41,7 +41,7 @@ from spycraft.engines.local import new_local_table
 
 # the package's ``seat`` function hides its ``seat`` module as an attribute: take the modules
 bots_mod = sys.modules["spycraft.engines.confusion.bots"]
-protocol_mod = sys.modules["spycraft.engines.confusion.protocol"]
+rules_mod = sys.modules["spycraft.engines.confusion.rules"]
 seat_mod = sys.modules["spycraft.engines.confusion.seat"]
 
 
@@ -110,8 +110,8 @@ def games(count: int) -> None:
     split: dict[str, float] = Counter()
     timed(seat_mod, "prove_member", split, "prove")
     timed(seat_mod, "prove_permutation", split, "prove")
-    timed(protocol_mod, "verify_member", split, "verify")
-    timed(protocol_mod, "verify_permutation", split, "verify")
+    timed(rules_mod, "verify_member", split, "verify")
+    timed(rules_mod, "verify_permutation", split, "verify")
     timed(bots_mod.HeuristicBot, "decide", split, "bots")
     setup_times, game_times, records, turns, size = [], [], [], [], []
     for seed in range(1, count + 1):

@@ -34,7 +34,7 @@ from spycraft.engines.audit import audit
 from spycraft.engines.local import new_local_table
 from spycraft.engines.shady_agents.bots import team_bot
 from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
-from spycraft.engines.shady_agents.protocol import TEAM_NAME
+from spycraft.engines.shady_agents.rules import TEAM_NAME
 
 GAME = "shady-agents"
 

@@ -52,7 +52,8 @@ PERSON = 0  # the person's seat at an offline table
 class OfflineGame:
     """An offline table and the folder that keeps it (module docstring)."""
 
-    def __init__(self, local: LocalTable, store: GameStore, seat_file: SeatFile) -> None:
+    def __init__(self, local: LocalTable[Any, Any], store: GameStore, seat_file: SeatFile
+                 ) -> None:
         self.local = local
         self.store = store
         self.seat_file = seat_file

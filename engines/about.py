@@ -8,10 +8,10 @@ declaration (``definition.py``: the moves, the rules, the ``GameDefinition``) on
 ``GAME`` or any other name of the declaration. ``registry.about`` reads the first,
 ``registry.load`` the second.
 
-The engine declares the same facts for itself (``Rules.options``, ``Rules.seat_counts``,
-``GameDefinition.title``), and the genesis is checked against the engine's, never against
-``ABOUT``; ``tests/conformance/test_about.py`` holds every game's ``ABOUT`` equal to what its
-engine declares, so the two cannot drift apart.
+``ABOUT`` is the one declaration of these facts: the engine reads it (a game's ``Rules`` name it
+as ``about``, which gives ``Rules.name``, ``seat_counts`` and ``options``;
+``registry.declare`` takes the name and the title from it), and the genesis is checked against
+the engine's rules; ``tests/conformance/test_about.py`` holds every game to it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,13 @@ class Option:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
-    def value(self, given: Any) -> bool | str:
+    def value(self, given: object) -> bool | str:
         """The genesis value for what the player gave (None: not given)."""
         if not self.choices:
             return given is True
         return self.default if given is None and self.default is not None else str(given)
 
-    def check(self, value: Any) -> None:
+    def check(self, value: object) -> None:
         if self.choices and value not in self.choices:
             raise ValueError(f"{self.name} is one of {', '.join(self.choices)}")
         if not self.choices and not isinstance(value, bool):
@@ -60,11 +59,11 @@ class About:
     options: tuple[Option, ...] = ()
 
 
-def declared_on_use(package: str, names: Sequence[str]) -> Callable[[str], Any]:
+def declared_on_use(package: str, names: Sequence[str]) -> Callable[[str], object]:
     """A game package's module ``__getattr__`` (PEP 562): ``names`` come from its
     ``definition`` module on first use, so reading ``ABOUT`` imports no engine."""
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> object:
         if name in names:
             return getattr(importlib.import_module(f"{package}.definition"), name)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")

@@ -27,12 +27,12 @@ This module is sans-IO; the session protocol decides *when* to vote (``p2p.proto
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import IllegalAction, MalformedRecord
 from spycraft.crypto.identity import Identity, verify_signature
 from spycraft.crypto.records import Genesis, Record
+from spycraft.engines.schema import Body
 
 VOTE_DOMAIN = b"spycraft/absent/v1\x00"
 SIGNATURE_SIZE = 64
@@ -81,7 +81,7 @@ def vote_valid(
     return verify_signature(seats[voter].identity, signature, message)
 
 
-def abandon_body(accused: int, votes: dict[int, bytes]) -> dict[str, Any]:
+def abandon_body(accused: int, votes: dict[int, bytes]) -> Body:
     """The body of an abandon record from the votes held (all of them, in voter order)."""
     return {"seat": accused, "votes": [[voter, votes[voter]] for voter in sorted(votes)]}
 
@@ -117,7 +117,7 @@ def check_abandon(genesis: Genesis, expected: int, record: Record) -> tuple[int,
     return voters
 
 
-def _is_seat(value: Any, genesis: Genesis) -> bool:
+def _is_seat(value: object, genesis: Genesis) -> bool:
     return (
         isinstance(value, int)
         and not isinstance(value, bool)
@@ -125,7 +125,7 @@ def _is_seat(value: Any, genesis: Genesis) -> bool:
     )
 
 
-def _is_vote(vote: Any, genesis: Genesis) -> bool:
+def _is_vote(vote: object, genesis: Genesis) -> bool:
     return (
         isinstance(vote, tuple)
         and len(vote) == 2

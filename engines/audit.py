@@ -15,7 +15,6 @@ unreadable: the bytes are a transcript, and one that no honest peer would have s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from spycraft.crypto.encoding import decode, item_length
 from spycraft.crypto.errors import BadKey, MalformedRecord, RecordError
@@ -36,7 +35,7 @@ class AuditReport:
     result: Result | None = None
     error: RecordError | None = None
     frauds: list[str] = field(default_factory=list)
-    state: TableState[Any] | None = None
+    state: TableState[object] | None = None  # of whichever game: the report reads the table's
     turn_timeout: float | None = None  # the genesis's, in seconds
 
     def _timeout(self) -> str:

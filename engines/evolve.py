@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -38,7 +38,7 @@ def _field_names(cls: type) -> frozenset[str]:
 _FIELDS: dict[type, frozenset[str]] = {}  # the classes ``evolve`` has admitted, by their fields
 
 
-def evolve(state: T, /, **changes: Any) -> T:
+def evolve(state: T, /, **changes: object) -> T:
     """``dataclasses.replace(state, **changes)`` for a frozen dataclass that only stores its
     fields (module docstring)."""
     cls: type = type(state)

@@ -5,19 +5,20 @@ Theory of operation
 A game is a package with one file per role (the same layout for every game):
 
 ``model.py``     the rulebook as pure functions over the public state (no records, no crypto);
-``protocol.py``  the game's rules: the ``Rules`` subclass (state, what it needs next, how each
+``rules.py``     the game's rules: the ``Rules`` subclass (state, what it needs next, how each
                  record applies);
 ``seat.py``      the ``GameSeat`` subclass: the seat's private side, how it builds each record;
 ``bots.py``      decision policies (``Agent``s);
 ``view.py``      what one seat knows (its ``SeatView``), live and in hindsight for replay;
 ``screen.py``    what one seat sees, as view models (``engines.viewmodel``): ``screen`` and
                  ``story``, the game's one presentation (the application and the line mode);
-``definition.py``  the declaration: the ``moves`` table, the options and the ``GameDefinition``;
+``definition.py``  the declaration: the ``moves`` table, the rules and the ``GameDefinition``
+                 (``registry.declare``);
 ``__init__.py``  its ``ABOUT`` (``engines.about``: title, seat counts, options as plain data, read
                  without importing the engine) and, on first use, the declaration's names.
 
 Each record kind is declared once, as a ``Move``: the schema of its body (``engines.schema``),
-how the protocol applies it, how a seat builds it, and which decision (if any) it asks the
+how the rules apply it, how a seat builds it, and which decision (if any) it asks the
 player. ``Rules.apply`` is the only dispatch: an unknown kind or a body that does not fit its
 schema is the writer's ``MalformedRecord``; an ``Unattributed`` toolkit error is attributed to
 the record's seat and seq; any other exception inside a move (``KeyError``, ``TypeError``) is a
@@ -27,12 +28,15 @@ the entropy stream of this very record.
 
 The table checks a record's seat, kind and place in the chain before the game sees it, so no
 move checks the turn again, and the seq is the record's: no game state counts records. Every
-proof in a record is bound to ``record_context`` (game, table, seq, seat, kind); the seat's
-``Build`` carries the same context for the record it writes (``GameSeat.seq`` is its seq).
+proof in a record is bound to ``record_context`` (game, table, seq, seat, kind): a move reads
+it as ``record.context`` (``Rules.apply`` hands each move the record as a ``Played``), and the
+seat's ``Build`` carries the same bytes for the record it writes (``GameSeat.seq`` is its seq),
+so no game names itself to make or check a proof.
 
-Decisions are asked once: ``GameSeat.choose`` makes the ``Decision`` (the seat's view, the
-options and their labels) and ``GameSeat.ask`` writes the chosen option to the seat's memo
-(keyed by the seq of the record being built and the decision kind) before the record is signed,
+Decisions are asked one way and once: ``GameSeat.ask`` makes the ``Decision`` (the seat's view,
+the options, the question from the game's ``prompts`` or ``prompt``, each option's ``label``)
+and ``GameSeat.asked_once`` writes the chosen option to the seat's memo (keyed by the seq of
+the record being built and the decision kind) before the record is signed,
 so a seat asked again at the same seq (after a crash, or because its record lost a race)
 answers the same and never signs two different records for one seq. A turn that offers several
 kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
@@ -41,13 +45,20 @@ What every game of hidden key shares does alike is the kit's too. A sub-protocol
 (``engines.protocols``: the role deal, the deck) is a ``SubProtocol``; a game composes it with
 ``SubProtocol.moves``, naming where its state keeps the sub-protocol's, and gets its records,
 schemas, apply and build. ``KeyShareRules`` and ``KeyShareSeat`` are the final reveal of one key
-share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet): the game
-declares what play needs, each seat's public share, when the deal is done, its ``audit`` of the
-opened secrets (``Cheat``: a hidden move proven illegal) and its natural result.
+share per seat and the forfeits around it (The Resistance, Shady Agents, SpyNet), over the
+kit's fields of their state (``KeyShareState``: the act, the secrets, who revealed, who
+forfeited, what was proven or left unjudged): the game declares what play needs, where its
+state keeps the sub-protocol that dealt the key shares (a ``Dealing``: each seat's public share,
+when a secret is dealt, what a seat has seen), its ``audit`` of the opened secrets (``Cheat``: a
+hidden move proven illegal) and its natural result.
 
-Options are declared once (``Option``): the genesis checks them (``Rules.check_options``), the
-command line offers one flag per option (``cli``) and ``GameDefinition.options`` makes genesis
-options from keywords, so adding a game touches no shared file but the registry's list.
+A game's name, seat counts and options are declared once, in its package's ``ABOUT``
+(``engines.about``), which its ``Rules`` name as ``about``: the genesis checks the options
+(``Rules.check_options``), the command line offers one flag per option (``cli``, from ``ABOUT``
+without the engine) and ``GameDefinition.options`` makes genesis options from keywords, so
+adding a game touches no shared file but the registry's list. ``registry.declare`` makes the
+``GameDefinition`` from the parts, each named once, typed by the game's state and its seat's
+view so that parts wired to another game's are a type error.
 
 Adding a game (docs/adding-a-game.md walks through it, with Liar's Dice of ``tests/kit`` as the
 example): write the package above (hidden steps composed from ``engines.protocols``: the
@@ -81,9 +92,9 @@ from spycraft.crypto.errors import (
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines import about
-from spycraft.engines.agent import Agent, Decision
+from spycraft.engines.agent import Agent, Choice, Decision
 from spycraft.engines.evolve import evolve
-from spycraft.engines.schema import Encoded, Fields, body
+from spycraft.engines.schema import Body, Encoded, Fields, body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.table import (
     FRAUD,
@@ -96,13 +107,15 @@ from spycraft.engines.table import (
     still_to_reveal,
 )
 
-Option = about.Option  # declared in engines.about, which the command line reads without an engine
+About = about.About  # a game as the command line knows it (engines.about: read without an engine)
+Option = about.Option
 
 S = TypeVar("S")
 V = TypeVar("V")
 P = TypeVar("P")  # the state of a sub-protocol (engines.protocols)
 H = TypeVar("H")  # a seat's private hand in a sub-protocol
-Body = dict[str, Any]
+H_co = TypeVar("H_co", covariant=True)
+O = TypeVar("O")  # an option of a decision
 
 
 def proof_context(game: str, table: bytes, seq: int, seat: int, kind: str) -> bytes:
@@ -114,6 +127,19 @@ def record_context(game: str, record: Record) -> bytes:
     """The proof context of ``record`` itself: its table, its seq, its writer and its kind (the
     table has checked that the record is of this table before any game reads it)."""
     return proof_context(game, record.table, record.seq, record.seat, record.kind)
+
+
+@dataclass(frozen=True)
+class Played(Record):
+    """A record as a game's move reads it (``Rules.apply`` makes it): the signed record of
+    ``game``, with its proof context, so no game names itself to check a proof."""
+
+    game: str
+
+    @property
+    def context(self) -> bytes:
+        """``record_context`` of this record: what every proof in it is bound to."""
+        return record_context(self.game, self)
 
 
 @dataclass(frozen=True)
@@ -133,8 +159,8 @@ class Move(Generic[S]):
 
     kind: str
     body: Fields
-    apply: Callable[[S, Record, Body], S]
-    build: Callable[[Any, S, Build], Body]  # (the game's seat, state, build) -> body
+    apply: Callable[[S, Played, Body], S]
+    build: Callable[[Any, S, Build], Body]  # (the game's own GameSeat subclass, ...) -> body
     asks: str | None = None  # the decision kind the builder asks the player, if any
 
 
@@ -148,7 +174,7 @@ def moves(*declared: Move[S]) -> dict[str, Move[S]]:
     return table
 
 
-def check_body(move: Move[Any], record: Record, seats: int) -> Body:
+def check_body(move: Move[S], record: Record, seats: int) -> Body:
     """The record's body if it fits the move's schema; MalformedRecord naming the field if not."""
     try:
         move.body.check(record.body, seats, record.kind)
@@ -161,23 +187,26 @@ def check_body(move: Move[Any], record: Record, seats: int) -> Body:
 class Rules(Generic[S]):
     """The kit's half of ``table.GameRules``: options and the one record dispatch.
 
-    A game's protocol subclasses it and adds ``initial``, ``next``, ``on_draw``, ``forfeit``,
-    ``side_of`` and ``seen_secret`` (and ``public_opponents`` where teams are public); ``after``
-    is the hook that runs after every move. The table has checked the record's seat, kind and
-    place in the chain (``Table.apply``) before a move sees it, so no move checks the turn again;
-    the seq of a record is on the record, so no game state counts records.
+    A game's rules subclass it, name the game's ``about`` (its ``ABOUT``: the name, the seat
+    counts and the options, declared once, which the command line reads without the engine) and
+    add ``initial``, ``next``, ``on_draw``, ``forfeit``, ``side_of`` and ``seen_secret`` (and
+    ``public_opponents`` where teams are public); ``after`` is the hook that runs after every
+    move. The table has checked the record's seat, kind and place in the chain
+    (``Table.apply``) before a move sees it, so no move checks the turn again; the seq of a
+    record is on the record, so no game state counts records.
     """
 
-    name: str
-    seat_counts: tuple[int, ...]
+    about: About
     sides: tuple[str, ...]
-    options: tuple[Option, ...] = ()
     final_reveal: tuple[str, ...] = ()  # the record kinds that open what was hidden until the end
 
     def __init__(self, table: Mapping[str, Move[S]]) -> None:
+        self.name: str = self.about.name
+        self.seat_counts: tuple[int, ...] = self.about.seat_counts
+        self.options: tuple[Option, ...] = self.about.options
         self.moves = dict(table)
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+    def check_options(self, options: Mapping[str, object], seats: int) -> None:
         names = {o.name for o in self.options}
         if set(options) != names:
             wanted = ", ".join(sorted(names)) or "none"
@@ -195,8 +224,10 @@ class Rules(Generic[S]):
         if move is None:
             raise MalformedRecord(record.seat, record.seq, f"no record kind {record.kind!r}")
         body = check_body(move, record, self.seats_of(state))
+        played = Played(record.table, record.seq, record.prev, record.seat, record.kind,
+                        record.body, self.name)
         try:
-            new = move.apply(state, record, body)
+            new = move.apply(state, played, body)
         except Unattributed as exc:
             raise exc.attribute(record.seat, record.seq) from exc
         return self.after(new)
@@ -215,16 +246,31 @@ class Rules(Generic[S]):
     def next(self, state: S) -> GameNeed:
         raise NotImplementedError
 
+    def on_draw(self, state: S, seed: bytes) -> S:
+        raise NotImplementedError
+
+    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S:
+        raise NotImplementedError
+
+    def side_of(self, state: S, seat: int) -> str | None:
+        raise NotImplementedError
+
+    def seen_secret(self, state: S, seat: int) -> str | None:
+        raise NotImplementedError
+
 
 class GameSeat(Generic[S, V]):
-    """The kit's half of a game's seat: the one build dispatch, the ask-once memo, and the
-    seat's typed view ``V`` of a state ``S`` (what its agent and the UI read)."""
+    """The kit's half of a game's seat: the one build dispatch, the one way to ask the player
+    (``ask``, with the game's ``prompts`` or ``prompt`` and its ``label``s), the ask-once memo,
+    and the seat's typed view ``V`` of a state ``S`` (what its agent and the UI read)."""
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
+    prompts: Mapping[str, str] = {}  # decision kind -> its question (``prompt``)
+
+    def __init__(self, context: SeatContext, rules: Rules[S]) -> None:
         self.context = context
         self.seat = context.index
-        self.moves = table
-        self.game_name = game
+        self.moves: Mapping[str, Move[S]] = rules.moves
+        self.game_name = rules.name
 
     def view(self, state: S) -> V:
         raise NotImplementedError
@@ -249,13 +295,45 @@ class GameSeat(Generic[S, V]):
         a turn that offers several (SpyNet's deploy) asks the player here."""
         return turn.kinds[0]
 
-    def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Any]:
+    def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Body]:
         kind = self.kind_of(state, turn, agent)
         seq = self.seq
         build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
         return kind, self.moves[kind].build(self, state, build)
 
-    def ask(self, seq: int, decision: Decision, agent: Agent) -> Any:
+    def prompt(self, state: S, kind: str, options: Sequence[object]) -> str:
+        """The question of decision ``kind``: ``prompts[kind]``, unless the game words it from
+        the state."""
+        return self.prompts[kind]
+
+    def label(self, view: V, kind: str, option: object) -> str:
+        """How ``option`` of decision ``kind`` reads to a person (unique among the options: the
+        line prompt takes it typed back), from what this seat knows."""
+        return str(option)
+
+    def ask(
+        self,
+        state: S,
+        agent: Agent,
+        kind: str,
+        options: Sequence[O],
+        *,
+        prompt: str | None = None,
+        labels: Sequence[str] | None = None,
+        seq: int | None = None,
+    ) -> O:
+        """The player's choice of one of ``options`` for the record being built (or at ``seq``,
+        for a record that asks several times): the decision as the agent reads it, with this
+        seat's view of ``state``, the question (``prompt``, if not given) and each option's
+        label (``label``, if not given), asked once (``asked_once``)."""
+        view = self.view(state)
+        question = self.prompt(state, kind, options) if prompt is None else prompt
+        shown = [self.label(view, kind, o) for o in options] if labels is None else labels
+        decision = Decision(self.seat, kind, question, tuple(options), tuple(shown), view)
+        chosen: O = self.asked_once(self.seq if seq is None else seq, decision, agent)
+        return chosen
+
+    def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Choice:
         """The option chosen for ``decision`` at ``seq``: asked once, then read from the memo."""
         key = f"ask/{seq}/{decision.kind}"
         if key not in self.context.memo:
@@ -265,27 +343,15 @@ class GameSeat(Generic[S, V]):
             self.context.memo[key] = index
         return decision.options[self.context.memo[key]]
 
-    def choose(
-        self,
-        state: S,
-        agent: Agent,
-        kind: str,
-        prompt: str,
-        options: Sequence[Any],
-        labels: Sequence[str] | Callable[[V], Sequence[str]],
-        seq: int | None = None,
-    ) -> Any:
-        """The player's choice of one of ``options`` for the record being built (or at ``seq``,
-        for a record that asks several times): the decision as the agent reads it, with this
-        seat's view of ``state`` and each option's label (given, or made from the view), asked
-        once (``ask``)."""
-        view = self.view(state)
-        shown = labels(view) if callable(labels) else labels
-        decision = Decision(self.seat, kind, prompt, tuple(options), tuple(shown), view)
-        return self.ask(self.seq if seq is None else seq, decision, agent)
-
 
 # --- sub-protocols: a hidden step with a state of its own ------------------------------------
+
+
+class Holding(Protocol[H_co]):
+    """A game's seat in a sub-protocol: it holds its private side of it as ``hand``."""
+
+    @property
+    def hand(self) -> H_co: ...
 
 
 @dataclass(frozen=True)
@@ -296,28 +362,26 @@ class SubProtocol(Generic[P, H]):
 
     kinds: tuple[str, ...]
     schemas: Mapping[str, Fields]
-    steps: Mapping[str, Callable[[P, Record, Body, bytes], P]]
+    steps: Mapping[str, Callable[[P, Played, Body], P]]
     builders: Mapping[str, Callable[[H, P, bytes, Entropy], Body]]
 
     def moves(
         self,
-        game: str,
         part: Callable[[S], P],
         put: Callable[[S, P], S],
         kinds: Sequence[str] | None = None,
     ) -> tuple[Move[S], ...]:
         """The moves of ``kinds`` (all of them by default) in a game whose state holds the
         sub-protocol's state (``part`` reads it, ``put`` writes it back): each record is the
-        sub-protocol's step with the record's proof context, and each seat builds it from the
-        hand it holds as ``hand``."""
+        sub-protocol's step, and each seat builds it from the hand it holds as ``hand``."""
 
         def move(kind: str) -> Move[S]:
             step, builder = self.steps[kind], self.builders[kind]
 
-            def apply(state: S, record: Record, body: Body) -> S:
-                return put(state, step(part(state), record, body, record_context(game, record)))
+            def apply(state: S, record: Played, body: Body) -> S:
+                return put(state, step(part(state), record, body))
 
-            def build(seat: Any, state: S, b: Build) -> Body:
+            def build(seat: Holding[H], state: S, b: Build) -> Body:
                 return builder(seat.hand, part(state), b.context, b.entropy)
 
             return Move(kind, self.schemas[kind], apply, build)
@@ -327,6 +391,9 @@ class SubProtocol(Generic[P, H]):
 
 # --- the final reveal of one key share per seat ----------------------------------------------
 
+# The acts of a game of key shares (``KeyShareState.act``), in order: the sub-protocol that
+# deals the key shares (and the roles or the deck), play, the final reveal, and the end.
+SETUP = "setup"
 PLAY = "play"
 REVEAL = "reveal"
 DONE = "done"
@@ -348,28 +415,38 @@ class Cheat:
         return Forfeit(self.seat, self.seq, FRAUD, f"rule violation: {self.what}")
 
 
-class Revealing(Protocol):
-    """The kit's fields of a game whose final reveal opens one key share per seat
-    (``KeyShareRules``): the act, the secrets opened, the seats that opened theirs and those
-    that forfeited, and what the reveal proved (``violations``) or could not judge."""
+@dataclass(frozen=True, kw_only=True)
+class KeyShareState:
+    """The kit's fields of the state of a game whose final reveal opens one key share per seat
+    (``KeyShareRules``); the game's state subclasses it and adds its rulebook model and its
+    sub-protocols. ``secrets`` holds one entry per seat from the start (None until opened), so
+    its length is the table's seat count."""
 
-    @property
-    def n(self) -> int: ...
-    @property
-    def act(self) -> str: ...
-    @property
-    def secrets(self) -> tuple[Scalar | None, ...]: ...
-    @property
-    def revealed(self) -> tuple[int, ...]: ...
-    @property
-    def forfeits(self) -> tuple[int, ...]: ...
-    @property
-    def violations(self) -> tuple[Cheat, ...]: ...
-    @property
-    def unjudged(self) -> tuple[Unjudged, ...]: ...
+    act: str = SETUP  # SETUP, PLAY, REVEAL or DONE
+    secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
+    revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
+    forfeits: tuple[int, ...] = ()  # the seats that forfeited
+    violations: tuple[Cheat, ...] = ()  # what the opened secrets proved illegal
+    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
 
 
-K = TypeVar("K", bound=Revealing)
+class Dealing(Protocol):
+    """The sub-protocol state that deals every seat's key share and what is hidden under them
+    (``role_deal.RoleDeal``, ``deck_ops.DeckOps``), as ``KeyShareRules`` asks it."""
+
+    @property
+    def key_shares(self) -> tuple[Point, ...]: ...
+    @property
+    def dealt(self) -> bool:
+        """Whether a seat may hold a secret of it: a forfeit from then on leaves a reveal."""
+        ...
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from ("its role"), or None."""
+        ...
+
+
+K = TypeVar("K", bound=KeyShareState)
 REVEAL_BODY = body(secret=Encoded("key share secret"))
 
 
@@ -382,10 +459,13 @@ class KeyShareRules(Rules[K]):
     public share at once (a false one is a ``BadOpening``). Once the last is in, the game's
     ``audit`` judges what the opened secrets prove and the act is ``done``: ``next`` is the
     ``Over`` of the game's ``natural`` result, the ``violations`` as cheats and the
-    ``unjudged``. A forfeit stops play: before anything is dealt (``dealt``) nobody has a secret
-    to open and the game is done; afterwards the others reveal (``engines.table``, "What a
-    forfeiter owes"). The game gives ``play`` (what play needs), ``key_share``, ``dealt``,
-    ``audit`` and ``natural``; ``opened`` reads what one secret opens as it arrives.
+    ``unjudged``. A forfeit stops play: before anything is dealt (``dealt``: still in act
+    ``setup`` and the ``Dealing`` has dealt nothing) nobody has a secret to open and the game
+    is done; afterwards the others reveal (``engines.table``, "What a forfeiter owes"). Each
+    seat's public key share and what a seat has seen (``seen_secret``) are the ``Dealing``'s
+    too. The game gives ``play`` (what play needs), ``dealing`` (where its state keeps the
+    ``Dealing``), ``audit`` and ``natural``; ``opened`` reads what one secret opens as it
+    arrives.
     """
 
     final_reveal = ("reveal",)
@@ -397,18 +477,15 @@ class KeyShareRules(Rules[K]):
         super().__init__({**table, REVEAL: reveal})
 
     def seats_of(self, state: K) -> int:
-        return state.n
+        return len(state.secrets)
 
     # --- what the game declares -----------------------------------------------------------
 
     def play(self, state: K) -> GameNeed:
         raise NotImplementedError
 
-    def key_share(self, state: K, seat: int) -> Point:
-        raise NotImplementedError
-
-    def dealt(self, state: K) -> bool:
-        """Whether a seat may hold a secret now (after the deal): a forfeit then leaves a reveal."""
+    def dealing(self, state: K) -> Dealing:
+        """The sub-protocol state that dealt the key shares (the role deal, the deck)."""
         raise NotImplementedError
 
     def audit(self, state: K) -> K:
@@ -423,6 +500,16 @@ class KeyShareRules(Rules[K]):
 
     # --- the kit's part ---------------------------------------------------------------------
 
+    def key_share(self, state: K, seat: int) -> Point:
+        return self.dealing(state).key_shares[seat]
+
+    def dealt(self, state: K) -> bool:
+        """Whether a seat may hold a secret now: a forfeit then leaves a reveal."""
+        return state.act != SETUP or self.dealing(state).dealt
+
+    def seen_secret(self, state: K, seat: int) -> str | None:
+        return self.dealing(state).seen_by(seat)
+
     def next(self, state: K) -> GameNeed:
         if state.act == DONE:
             return self.over(state)
@@ -435,7 +522,7 @@ class KeyShareRules(Rules[K]):
         return Over(self.natural(state), cheats, state.unjudged)
 
     def still_to_reveal(self, state: K) -> tuple[int, ...]:
-        return still_to_reveal(state.n, state.forfeits, state.revealed)
+        return still_to_reveal(len(state.secrets), state.forfeits, state.revealed)
 
     def forfeit(self, state: K, seat: int, seq: int, reason: str) -> K:
         state = evolve(state, forfeits=state.forfeits + (seat,))
@@ -467,8 +554,8 @@ class KeyShareSeat(GameSeat[S, V]):
     """A seat whose secret is one key share (``KeyShareRules``), derived from its master secret,
     kept until the final reveal, where it is the whole ``reveal`` record."""
 
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[S]], game: str) -> None:
-        super().__init__(context, table, game)
+    def __init__(self, context: SeatContext, rules: Rules[S]) -> None:
+        super().__init__(context, rules)
         self.key = Scalar.random(SeededEntropy(context.secret("key-share")))
         self.public = Point.base_mul(self.key)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, TypeVar
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.entropy import Entropy
@@ -23,18 +23,23 @@ from spycraft.crypto.records import (
 )
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
-from spycraft.engines.registry import GameDefinition
-from spycraft.engines.seat import BEACON_LENGTH, TableSeat, seat_keys
+from spycraft.engines.registry import Definition
+from spycraft.engines.seat import BEACON_LENGTH, TableSeatOf, seat_keys
 from spycraft.engines.table import Table, TableState
+
+S = TypeVar("S")  # the game's state
+V = TypeVar("V")  # what one seat of it knows
 
 
 @dataclass
-class LocalTable:
-    definition: GameDefinition
-    table: Table[Any]
+class LocalTable(Generic[S, V]):
+    """Every seat of one table of a game of state ``S`` whose seats know a ``V``."""
+
+    definition: Definition[S, V]
+    table: Table[S]
     genesis: SignedGenesis
-    seats: list[TableSeat]
-    state: TableState[Any]
+    seats: list[TableSeatOf[S, V]]
+    state: TableState[S]
     records: list[SignedRecord] = field(default_factory=list)
 
     @property
@@ -53,9 +58,9 @@ class LocalTable:
     def run(
         self,
         agents: Sequence[Agent],
-        on_record: Callable[[SignedRecord, TableState[Any]], None] | None = None,
+        on_record: Callable[[SignedRecord, TableState[S]], None] | None = None,
         max_records: int = 100_000,
-    ) -> TableState[Any]:
+    ) -> TableState[S]:
         for _ in range(max_records):
             signed = self.step(agents)
             if signed is None:
@@ -66,12 +71,12 @@ class LocalTable:
 
 
 def new_local_table(
-    definition: GameDefinition,
-    options: Mapping[str, Any],
+    definition: Definition[S, V],
+    options: Mapping[str, object],
     players: int,
     entropy: Entropy,
     names: Sequence[str] | None = None,
-) -> LocalTable:
+) -> LocalTable[S, V]:
     """Seat ``players`` identities whose secrets all come from ``entropy``, and sign a genesis."""
     identities = [Identity(entropy.child(f"identity/{i}").take(32)) for i in range(players)]
     masters = [entropy.child(f"master/{i}").take(32) for i in range(players)]
@@ -92,7 +97,7 @@ def new_local_table(
     table = definition.table()
     state = table.start(signed)
     seats = [
-        TableSeat(table, genesis, i, identities[i], masters[i], definition.seat)
+        TableSeatOf(table, genesis, i, identities[i], masters[i], definition.seat)
         for i in range(players)
     ]
     return LocalTable(definition, table, signed, seats, state)

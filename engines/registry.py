@@ -2,9 +2,12 @@
 
 A new game adds one line to ``_MODULES`` and nothing else outside its package: the command
 line takes its options from the package's ``ABOUT`` (``about``, which imports no engine; the
-conformance suite holds it equal to ``rules.options``), setuptools finds the package, and the
-conformance suite (``tests/conformance``) tests every game listed here. ``load`` imports a
-game's declaration (``definition``) and with it its engine.
+engine's rules read the same ``ABOUT``), setuptools finds the package, and the conformance
+suite (``tests/conformance``) tests every game listed here. ``load`` imports a game's
+declaration (``definition``) and with it its engine; a game on the kit makes its definition
+with ``declare``, naming each part once. A ``Definition`` is typed by its game's state and its
+seat's view; ``GameDefinition`` is the same for whichever game, as the registry, the command
+line and the peers hold it.
 """
 
 from __future__ import annotations
@@ -12,17 +15,21 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from spycraft.engines.about import About, Option
 
 if TYPE_CHECKING:  # the registry imports no engine until a game is loaded
     from spycraft.crypto.entropy import Entropy
+    from spycraft.crypto.records import Record
     from spycraft.engines.agent import Agent
-    from spycraft.engines.game import Move
-    from spycraft.engines.seat import SeatFactory
-    from spycraft.engines.table import GameRules, Table
+    from spycraft.engines.game import GameSeat, Move, Rules
+    from spycraft.engines.seat import PrivateSide, SeatContext
+    from spycraft.engines.table import GameRules, Table, TableState
     from spycraft.engines.viewmodel import Event, Screen
+
+S = TypeVar("S")  # a game's state
+V = TypeVar("V")  # what one seat of it knows (its seat's view)
 
 TALK_ALWAYS = "always"
 TALK_NEVER = "never"
@@ -33,21 +40,25 @@ the game starts and once its result is recorded (SpyNet's rules §11: partners m
 
 
 @dataclass(frozen=True)
-class GameDefinition:
+class Definition(Generic[S, V]):
+    """A game as the table, the seats and every UI use it, typed by its state ``S`` and what
+    one seat of it knows ``V`` (``declare`` makes it from the game's parts)."""
+
     name: str
     title: str
-    rules: GameRules[Any]
-    seat: SeatFactory
+    rules: GameRules[S]
+    seat: Callable[[SeatContext], PrivateSide[S, V]]
     bots: Mapping[str, Callable[[Entropy, int], Agent]]  # name -> (entropy, seat) -> agent
     # The one presentation of the game (engines.viewmodel), which the full-screen table, the
     # line mode, replay and watch all draw: (table state, seat or None for the public picture,
     # that seat's view (GameSeat.view or a hindsight entry) or None) -> Screen, and (game state
     # before or None, record, game state after) -> one history Event or None.
-    screen: Callable[[Any, int | None, Any], Screen]
-    story: Callable[[Any, Any, Any], Event | None]
-    # (game states of a finished game, seat) -> what that seat knew at each (for replay --as)
-    hindsight: Callable[[Sequence[Any], int], list[Any]]
-    moves: Mapping[str, Move[Any]] = field(default_factory=dict)  # kind -> its declaration
+    screen: Callable[[TableState[S], int | None, V | S | None], Screen]
+    story: Callable[[S | None, Record, S], Event | None]
+    # (game states of a finished game, seat) -> what that seat knew at each (for replay --as):
+    # its view, or where the transcript cannot show it, None or the public state itself
+    hindsight: Callable[[Sequence[S], int], Sequence[V | S | None]]
+    moves: Mapping[str, Move[S]] = field(default_factory=dict)  # kind -> its declaration
     # Record kinds whose timing could tell who decided (Confusion's answers: automatic unless
     # the spy is the Double Agent): on the LAN a person's are held to one minimum delay.
     paced: frozenset[str] = frozenset()
@@ -62,7 +73,7 @@ class GameDefinition:
         recorded)."""
         return self.talk == TALK_ALWAYS or (self.talk == TALK_AFTER and finished)
 
-    def table(self) -> Table[Any]:
+    def table(self) -> Table[S]:
         from spycraft.engines.table import Table
 
         return Table(self.rules)
@@ -72,7 +83,7 @@ class GameDefinition:
         """The game's yes/no options, one command-line flag each."""
         return tuple(getattr(self.rules, "options", ()))
 
-    def options(self, players: int | None = None, **given: Any) -> dict[str, Any]:
+    def options(self, players: int | None = None, **given: object) -> dict[str, bool | str]:
         """Genesis options from keywords (``plot=True``, ``situation="S03"``; a keyword left
         None is not given), for ``players`` seats (the fewest the game is played by if None):
         ``genesis_options`` with the declared options, so they are declared once."""
@@ -80,8 +91,8 @@ class GameDefinition:
         return self.genesis_options(seats, {k: v for k, v in given.items() if v is not None})
 
     def genesis_options(
-        self, players: int, given: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
+        self, players: int, given: Mapping[str, object] | None = None
+    ) -> dict[str, bool | str]:
         """Genesis options for ``players`` seats from what the player gave (option name ->
         True for a yes/no option, a choice otherwise); ValueError if not playable."""
         given = dict(given or {})
@@ -94,6 +105,42 @@ class GameDefinition:
         options = {o.name: o.value(given.get(o.name)) for o in self.flags}
         self.rules.check_options(options, players)
         return options
+
+
+GameDefinition = Definition[Any, Any]  # whichever game: each game's GAME is typed by its own
+"""The definition of a game as the registry, the command line and the peers hold it, not
+knowing which game it is."""
+
+
+def declare(
+    about: About,
+    rules: Rules[S],
+    seat: Callable[[SeatContext, Rules[S]], GameSeat[S, V]],
+    bots: Mapping[str, Callable[[Entropy, int], Agent]],
+    screen: Callable[[TableState[S], int | None, V | S | None], Screen],
+    story: Callable[[S | None, Record, S], Event | None],
+    hindsight: Callable[[Sequence[S], int], Sequence[V | S | None]],
+    *,
+    paced: frozenset[str] = frozenset(),
+    talk: str = TALK_ALWAYS,
+) -> Definition[S, V]:
+    """A game on the kit, from its parts, each named once: its ``ABOUT`` (name, title), its
+    rules (``engines.game.Rules``, whose moves are the definition's), its seat class (a
+    ``GameSeat`` of these rules), its bots and its one presentation.
+
+    Here the parts are typed by the game's state ``S`` and its seat's view ``V``: the rules,
+    the seat, ``screen``, ``story`` and ``hindsight`` must agree on both, so a game wired to
+    another's view or state is a type error (``mypy --strict``). ``hindsight`` gives, for each
+    state, what the seat knew: its view, or where the transcript cannot show it, None or the
+    public state itself; ``screen`` draws any of them."""
+
+    def seat_of(context: SeatContext) -> GameSeat[S, V]:
+        return seat(context, rules)
+
+    return Definition(
+        about.name, about.title, rules, seat_of, bots, screen, story, hindsight, rules.moves,
+        paced, talk,
+    )
 
 
 _MODULES = {

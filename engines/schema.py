@@ -25,29 +25,32 @@ from typing import Any
 
 from spycraft.crypto.errors import MalformedValue
 
+Body = dict[str, Any]  # a move reads each field as the type its schema checked
+"""A record's body as CBOR decodes it: a map of text to CBOR values."""
+
 
 class Shape:
     """One field's type. ``check`` raises ``MalformedValue`` naming the path."""
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         raise NotImplementedError
 
     def describe(self) -> str:
         raise NotImplementedError
 
 
-def _fail(path: str, shape: Shape, value: Any) -> MalformedValue:
+def _fail(path: str, shape: Shape, value: object) -> MalformedValue:
     return MalformedValue(f"{path} must be {shape.describe()}, not {_show(value)}")
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)
 class Bool(Shape):
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if not isinstance(value, bool):
             raise _fail(path, self, value)
 
@@ -62,7 +65,7 @@ class Int(Shape):
     low: int
     high: int
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(path, self, value)
         if not self.low <= value <= self.high:
@@ -76,7 +79,7 @@ class Int(Shape):
 class Seat(Shape):
     """A seat index of this table (never a boolean)."""
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
             raise MalformedValue(f"{path} must be a seat from 0 to {seats - 1}, not {_show(value)}")
 
@@ -88,7 +91,7 @@ class Seat(Shape):
 class Bytes(Shape):
     size: int
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if not isinstance(value, bytes) or len(value) != self.size:
             raise _fail(path, self, value)
 
@@ -100,7 +103,7 @@ class Bytes(Shape):
 class Text(Shape):
     max_size: int
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if not isinstance(value, str) or len(value) > self.max_size:
             raise _fail(path, self, value)
 
@@ -114,7 +117,7 @@ class Nullable(Shape):
 
     inner: Shape
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if value is not None:
             self.inner.check(value, seats, path)
 
@@ -138,7 +141,7 @@ class ListOf(Shape):
             return exact, exact
         return self.low, seats if self.high == -1 else self.high
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         low, high = self.bounds(seats)
         if not isinstance(value, (tuple, list)) or not low <= len(value) <= high:
             raise MalformedValue(
@@ -158,7 +161,7 @@ class Fixed(Shape):
 
     items: tuple[Shape, ...]
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if not isinstance(value, (tuple, list)) or len(value) != len(self.items):
             raise _fail(path, self, value)
         for i, (shape, item) in enumerate(zip(self.items, value)):
@@ -174,7 +177,7 @@ class Encoded(Shape):
 
     what: str
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         return None
 
     def describe(self) -> str:
@@ -196,7 +199,7 @@ class Fields(Shape):
     def of(cls, fields: Mapping[str, Shape]) -> Fields:
         return cls(tuple(fields.items()))
 
-    def check(self, value: Any, seats: int, path: str) -> None:
+    def check(self, value: object, seats: int, path: str) -> None:
         if not isinstance(value, dict) or value.keys() != self.names:
             names = ", ".join(name for name, _ in self.fields)
             raise MalformedValue(f"{path} must be {{{names}}}")

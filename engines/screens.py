@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from spycraft.crypto.errors import RecordError
-from spycraft.crypto.records import parse_record
+from spycraft.crypto.records import Record, SignedRecord, parse_record
 from spycraft.engines.table import ABANDONED, CLAIMED, DESERTED, FRAUD, NOT_JUDGED
 from spycraft.engines.table import Result as TableResult
 from spycraft.engines.viewmodel import Grid, Result
@@ -56,17 +55,19 @@ def forfeit_story(kind: str, writer: str, gone: str, many: bool = False) -> str:
             f"majority: {they} {verb}")
 
 
-def forfeiters(record: Any, gone: Iterable[int]) -> list[int]:
+def forfeiters(record: Record | SignedRecord, gone: Iterable[int]) -> list[int]:
     """The seats a fraud or abandon ``record`` makes forfeit: ``gone``, the seats new among the
     game's forfeiters, or else, for a fraud against a seat that had forfeited otherwise (declared
     absent, and then proven to have signed two records for one place), the seat of that pair."""
     seats = sorted(set(gone))
-    rec = getattr(record, "record", record)  # a signed record or the record itself
+    rec = record.record if isinstance(record, SignedRecord) else record
     if seats or rec.kind != "fraud":
         return seats
-    evidence: Any = rec.body.get("evidence", ()) if isinstance(rec.body, dict) else ()
+    evidence = rec.body.get("evidence") if isinstance(rec.body, dict) else None
+    if not isinstance(evidence, tuple) or len(evidence) != 2:
+        return []
     try:
-        return [parse_record(evidence[0]).seat] if len(evidence) == 2 else []
+        return [parse_record(evidence[0]).seat]
     except (RecordError, TypeError):
         return []
 

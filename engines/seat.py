@@ -8,15 +8,17 @@ that commits to them is sent; the p2p layer persists master and memo (mode 0600)
 peer resumes with exactly the secrets it had.
 
 ``TableSeat.build`` answers ``Table.expect``: beacon pre-images and the result record are
-automatic; every other kind goes to the game's seat, which asks its agent when the rulebook
-gives the player a choice.
+automatic; every other kind goes to the game's seat (its ``PrivateSide``, a ``GameSeat`` of the
+kit), which asks its agent when the rulebook gives the player a choice. ``TableSeatOf`` is typed
+by the game's state and its seat's view; ``TableSeat`` is the same for whichever game, as the
+peer protocol holds it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
@@ -26,9 +28,14 @@ from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Genesis, Record, SeatKeys, SignedRecord, sign_record
 from spycraft.engines import absence
 from spycraft.engines.agent import Agent
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Result, Table, TableState, Turn
 
 BEACON_LENGTH = 256
+S = TypeVar("S")  # the state of the game a table plays
+V = TypeVar("V")  # what one seat of it knows
+S_contra = TypeVar("S_contra", contravariant=True)
+V_co = TypeVar("V_co", covariant=True)
 
 
 def table_key_secret(master: bytes) -> bytes:
@@ -54,6 +61,10 @@ def seat_keys(name: str, identity: Identity, master: bytes, beacon_length: int) 
     )
 
 
+Memo = dict[str, Any]  # each a CBOR value its game wrote and reads back under a key of its own
+"""A seat's private choices by key, persisted with its master secret."""
+
+
 @dataclass
 class SeatContext:
     """What a game's seat gets: who it is, its secrets, and its memo of private choices."""
@@ -61,39 +72,38 @@ class SeatContext:
     genesis: Genesis
     index: int
     master: bytes
-    memo: dict[str, Any]
+    memo: Memo
     seq: int = 0  # the seq of the record this seat is building (set by ``TableSeat.build``)
 
     def secret(self, *label: str | int) -> bytes:
         return derive_secret(self.master, "game", *label)
 
 
-class PrivateSide(Protocol):
+class PrivateSide(Protocol[S_contra, V_co]):
     """What a table seat needs of its game's private side (the kit's ``engines.game.GameSeat``
-    is the one every game subclasses)."""
+    is the one every game subclasses), for a game of state ``S`` whose seat knows a ``V``."""
 
-    def build(self, state: Any, turn: Turn, agent: Agent) -> tuple[str, Any]:
+    def build(self, state: S_contra, turn: Turn, agent: Agent) -> tuple[str, Body]:
         """(kind, body) of this seat's next record; ``turn.seat`` is this seat."""
         ...
 
-    def view(self, state: Any) -> Any:
+    def view(self, state: S_contra) -> V_co:
         """What this seat sees of the game state (its private knowledge included)."""
         ...
 
 
-SeatFactory = Callable[[SeatContext], PrivateSide]
+class TableSeatOf(Generic[S, V]):
+    """One seat at a table of a game of state ``S`` whose seat knows a ``V``."""
 
-
-class TableSeat:
     def __init__(
         self,
-        table: Table[Any],
+        table: Table[S],
         genesis: Genesis,
         index: int,
         identity: Identity,
         master: bytes,
-        game_seat: SeatFactory,
-        memo: dict[str, Any] | None = None,
+        game_seat: Callable[[SeatContext], PrivateSide[S, V]],
+        memo: Memo | None = None,
     ) -> None:
         self.table = table
         self.index = index
@@ -103,18 +113,18 @@ class TableSeat:
         self._chain = beacon_chain(master, genesis.beacon_length)
 
     @property
-    def memo(self) -> dict[str, Any]:
+    def memo(self) -> Memo:
         return self.context.memo
 
-    def view(self, state: TableState[Any]) -> Any:
+    def view(self, state: TableState[S]) -> V:
         """What this seat sees: its game seat's view of the game state."""
         return self.game.view(state.game)
 
-    def my_turn(self, state: TableState[Any]) -> Turn | None:
+    def my_turn(self, state: TableState[S]) -> Turn | None:
         turn = self.table.expect(state)
         return turn if turn is not None and turn.seat == self.index else None
 
-    def build(self, state: TableState[Any], agent: Agent) -> SignedRecord:
+    def build(self, state: TableState[S], agent: Agent) -> SignedRecord:
         turn = self.my_turn(state)
         if turn is None:
             raise RuntimeError(f"seat {self.index} was asked to write out of turn")
@@ -127,18 +137,18 @@ class TableSeat:
             kind, body = self.game_body(state, turn, agent)
         return self.sign(state, kind, body)
 
-    def game_body(self, state: TableState[Any], turn: Turn, agent: Agent) -> tuple[str, Any]:
+    def game_body(self, state: TableState[S], turn: Turn, agent: Agent) -> tuple[str, Body]:
         """(kind, body) the game's seat builds for ``turn``, the next record after ``state``
         (unsigned: tests change it to make a cheat)."""
         self.context.seq = state.seq + 1
         return self.game.build(state.game, turn, agent)
 
-    def sign_result(self, state: TableState[Any]) -> SignedRecord | None:
+    def sign_result(self, state: TableState[S]) -> SignedRecord | None:
         """The result record, when the game is over (any seat may write it)."""
         need = self.table.need(state)
         return self.sign(state, "result", need.to_cbor()) if isinstance(need, Result) else None
 
-    def absence_vote(self, state: TableState[Any]) -> bytes:
+    def absence_vote(self, state: TableState[S]) -> bytes:
         """This seat's signed vote that the seat expected next is absent (``engines.absence``)."""
         turn = self.table.expect(state)
         if turn is None or turn.seat == self.index:
@@ -147,12 +157,16 @@ class TableSeat:
             self.identity, state.genesis.table, state.seq + 1, state.link, turn.seat, self.index
         )
 
-    def sign_abandon(self, state: TableState[Any], votes: dict[int, bytes]) -> SignedRecord:
+    def sign_abandon(self, state: TableState[S], votes: dict[int, bytes]) -> SignedRecord:
         """The abandon record of the seat expected next, carrying the absence votes held."""
         turn = self.table.expect(state)
         assert turn is not None
         return self.sign(state, "abandon", absence.abandon_body(turn.seat, votes))
 
-    def sign(self, state: TableState[Any], kind: str, body: Any) -> SignedRecord:
+    def sign(self, state: TableState[S], kind: str, body: Body) -> SignedRecord:
         record = Record(state.genesis.table, state.seq + 1, state.link, self.index, kind, body)
         return sign_record(record, self.identity)
+
+
+TableSeat = TableSeatOf[Any, Any]  # whichever game: the peers serve every game alike
+"""A seat at a table of a game the peers and the local table hold without knowing which."""

@@ -100,6 +100,7 @@ from spycraft.crypto.records import (
 )
 from spycraft.engines import absence
 from spycraft.engines.evolve import evolve
+from spycraft.engines.schema import Body
 
 TABLE_KINDS = ("beacon", "result", "fraud", "abandon")
 # The reasons a forfeit result gives, so the audit can tell a cheat from a desertion.
@@ -149,7 +150,7 @@ class Result:
         """Every side that won: one, several for a shared win, none."""
         return (self.winner,) if self.winner is not None else self.shared
 
-    def to_cbor(self) -> dict[str, Any]:
+    def to_cbor(self) -> Body:
         return {
             "winner": list(self.shared) if self.shared else self.winner,
             "reason": self.reason,
@@ -372,7 +373,7 @@ class GameRules(Protocol[S]):
     seat_counts: tuple[int, ...]
     sides: tuple[str, ...]  # the teams a result can name as winner
 
-    def check_options(self, options: Mapping[str, Any], seats: int) -> None:
+    def check_options(self, options: Mapping[str, object], seats: int) -> None:
         """Raise ValueError naming the problem if these options are not playable."""
 
     def initial(self, genesis: Genesis) -> S: ...
@@ -560,7 +561,7 @@ class Table(Generic[S]):
             raise ChainBroken(record.seat, record.seq, "prev does not match the previous record")
 
     def _advance(
-        self, state: TableState[S], signed: SignedRecord, game: S, **changes: Any
+        self, state: TableState[S], signed: SignedRecord, game: S, **changes: object
     ) -> TableState[S]:
         record = signed.record
         return evolve(  # once per record: dataclasses.replace would cost more than the checks
@@ -714,7 +715,7 @@ class Table(Generic[S]):
             return accused, exc
         raise IllegalAction(record.seat, record.seq, "the evidence record is valid: no fraud shown")
 
-def frozen(value: Any) -> Any:
+def frozen(value: Any) -> Any:  # any CBOR value, and it as decoding gives it back
     """A value as it reads after a CBOR round trip (lists become tuples)."""
     if isinstance(value, list):
         return tuple(frozen(v) for v in value)

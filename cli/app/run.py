@@ -59,7 +59,7 @@ def retold(painter: Painter, genesis: Any, records: Sequence[Any]) -> list[Event
     return [event for event in told if event is not None]
 
 
-def store_offline(local: LocalTable) -> Path:
+def store_offline(local: LocalTable[Any, Any]) -> Path:
     """Keep a finished offline game's transcript (``<data>/offline/<table>.cbor``)."""
     folder = data_dir() / "offline"
     folder.mkdir(parents=True, exist_ok=True)
@@ -68,7 +68,7 @@ def store_offline(local: LocalTable) -> Path:
     return path
 
 
-def play_offline(definition: GameDefinition, local: LocalTable, names: Sequence[str],
+def play_offline(definition: GameDefinition, local: LocalTable[Any, Any], names: Sequence[str],
                  bots: Sequence[Agent | None], terminal: Terminal | None = None,
                  ask: Callable[[Agent], Agent] = lambda agent: agent,
                  kept: Callable[[], None] = lambda: None, notices: Sequence[str] = (),

@@ -1,7 +1,7 @@
 """Confusion (rules/confusion.md): spies whose owner does not know how they move.
 
 ``board`` and ``movement`` are the rulebook as data (§2-§4, §6); ``model`` the public state and
-its rules; ``protocol`` puts them on the table (commitments to types proven to be the 13 types,
+its rules; ``rules`` puts them on the table (commitments to types proven to be the 13 types,
 the beacon's assignment, membership proofs for every answer and statement, the final
 openings); ``seat`` is one player's private side; ``notebook`` the deductions of §11; ``bots``
 decide (the expert in ``expert``, the worth of a position they share in ``worth``);
@@ -26,10 +26,9 @@ if TYPE_CHECKING:
         NAME,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "GAME", "MOVES", "NAME", "RULES", "Seat"]
 
 ABOUT = About(
     name="confusion",

@@ -6,57 +6,40 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 
 from __future__ import annotations
 
-from spycraft.engines.confusion import protocol as P
+from spycraft.engines.confusion import ABOUT, rules
 from spycraft.engines.confusion.bots import BOTS
 from spycraft.engines.confusion.model import Game
-from spycraft.engines.confusion.protocol import Confusion
+from spycraft.engines.confusion.rules import Confusion
 from spycraft.engines.confusion.screen import screen, story
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.confusion.view import hindsight
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, ListOf, Nullable, Text, body
-from spycraft.engines.seat import SeatContext
 
 NAME = Text(16)  # spy ids, squares, modes, types, tokens, actions: the rules judge the value
 Seat = ConfusionSeat
 
 MOVES: dict[str, Move[Game]] = moves(
     Move("assign", body(commitments=ListOf(Fixed((BYTES32, BYTES32)), size=13),
-                        proof=Encoded("permutation proof")), P.apply_assign, Seat.build_assign),
-    Move("token", body(token=NAME, spies=ListOf(NAME, high=2)), P.apply_token, Seat.build_token,
+                        proof=Encoded("permutation proof")), rules.apply_assign, Seat.build_assign),
+    Move("token", body(token=NAME, spies=ListOf(NAME, high=2)), rules.apply_token, Seat.build_token,
          "token"),
-    Move("show", body(type=NAME, proof=Encoded("membership proof")), P.apply_show,
+    Move("show", body(type=NAME, proof=Encoded("membership proof")), rules.apply_show,
          Seat.build_show),
     Move("free", body(action=NAME, spy=Nullable(NAME), proof=Nullable(Encoded("membership proof"))),
-         P.apply_free, Seat.build_free, "free_action"),
-    Move("announce", body(spy=NAME, mode=NAME, to=NAME), P.apply_announce, Seat.build_announce,
+         rules.apply_free, Seat.build_free, "free_action"),
+    Move("announce", body(spy=NAME, mode=NAME, to=NAME), rules.apply_announce, Seat.build_announce,
          "announce"),
     Move("answer", body(yes=BOOL, proof=Encoded("membership proof"),
                         promotion=Nullable(Fixed((BOOL, Encoded("membership proof"))))),
-         P.apply_answer, Seat.build_answer, "answer"),
-    Move("statement", body(promoted=BOOL, proof=Encoded("membership proof")), P.apply_statement,
+         rules.apply_answer, Seat.build_answer, "answer"),
+    Move("statement", body(promoted=BOOL, proof=Encoded("membership proof")), rules.apply_statement,
          Seat.build_statement),
-    Move("final", body(openings=ListOf(Fixed((NAME, BYTES32)), size=13)), P.apply_final,
+    Move("final", body(openings=ListOf(Fixed((NAME, BYTES32)), size=13)), rules.apply_final,
          Seat.build_final),
 )
 
 RULES = Confusion(MOVES)
-
-
-def seat(context: SeatContext) -> ConfusionSeat:
-    return ConfusionSeat(context, MOVES)
-
-
-GAME = GameDefinition(
-    name="confusion",
-    title="Confusion: Espionage and Deception in the Cold War",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-    paced=frozenset({"answer", "statement"}),
-)
+GAME = declare(ABOUT, RULES, ConfusionSeat, BOTS, screen, story, hindsight,
+               paced=frozenset({"answer", "statement"}))

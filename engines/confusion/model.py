@@ -7,7 +7,7 @@ side's spies, the permutation the beacon drew (§4), the board (``movement.Situa
 and its step, the counters of §9.4, the tokens of §10, the public observations the notebook reads
 (§11) and, at the end, the types each seat opened. It never holds a type that the rules keep
 hidden: whatever a proof establishes (an answer, a statement, a shown type) arrives here as a
-plain public fact, after ``protocol`` checked the proof.
+plain public fact, after ``rules`` checked the proof.
 
 A turn is a short sequence of steps, each waiting for one record of one seat (``expected``):
 
@@ -24,7 +24,7 @@ rulebook and returns the new state, or raises ``Illegal`` (a choice the rules ne
 ``outcome`` set (§9); then each seat that has not forfeited opens its 13 commitments
 (``final_open``).
 
-Contradictions are refused where they appear (defence in depth: the proofs ``protocol`` checks
+Contradictions are refused where they appear (defence in depth: the proofs ``rules`` checks
 already make them impossible). ``candidates`` keeps, for every spy, the types that meet every
 public observation about it (§11's ``L(s)``, as a bit mask over ``TYPE_IDS``); a record whose
 observations leave some spy without a type, or leave no bijection of a side's 13 spies onto the
@@ -389,7 +389,7 @@ def resign(g: Game) -> Game:
 
 
 def free_action(g: Game, action: str, spy: str | None, seq: int) -> Game:
-    """FREE_ACTION_STEP (§8). For eliminate_opp_da, ``protocol`` has checked the proof that the
+    """FREE_ACTION_STEP (§8). For eliminate_opp_da, ``rules`` has checked the proof that the
     spy is the opponent's DA; here it is shown to everyone."""
     if action == "resign":
         if spy is not None:
@@ -435,7 +435,7 @@ def promotion_due(g: Game) -> bool:
 
 
 def answer(g: Game, yes: bool, promoted: bool | None, seq: int) -> Game:
-    """The opponent's answer (its proof checked by ``protocol``), with the promotion statement
+    """The opponent's answer (its proof checked by ``rules``), with the promotion statement
     exactly when a "yes" ends an unpromoted spy's own move on its goal row (§6.5)."""
     assert g.pending is not None and g.asked is not None
     due = yes and promotion_due(g)
@@ -520,7 +520,7 @@ def types_of(g: Game, side: Side, opened: tuple[str, ...]) -> dict[str, str]:
 def final_open(g: Game, seat: int, opened: tuple[str, ...]) -> Game:
     """``seat`` opened its 13 commitments: they must be the 13 types, and every answer,
     statement and shown type given about the opponent's spies must agree with them (§9.5).
-    Both already hold once the openings open (``protocol`` checks that): the ``assign`` record
+    Both already hold once the openings open (``rules`` checks that): the ``assign`` record
     proved the 13 commitments are the 13 types and every observation came with a membership
     proof; they are checked again here as the rulebook states, at a cost not worth saving."""
     if Counter(opened) != Counter(TYPE_IDS):

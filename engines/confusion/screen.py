@@ -24,8 +24,7 @@ question with its answer in one line once the answer is given, and what the "yes
 
 from __future__ import annotations
 
-from typing import Any
-
+from spycraft.crypto.records import Record, SignedRecord
 from spycraft.engines.confusion import notebook
 from spycraft.engines.confusion.board import (
     FILES,
@@ -333,7 +332,7 @@ def _private(g: Game, view: SeatView) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-def _result(table: TableState[Any], g: Game, seat: int | None) -> Result | None:
+def _result(table: TableState[Game], g: Game, seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
@@ -383,7 +382,7 @@ def _reveal(g: Game) -> tuple[Grid, ...]:
     return (Grid("Every spy's type", ("Spy", "White", "Red"), tuple(rows)),)
 
 
-def screen(table: TableState[Any], seat: int | None, view: Any) -> Screen:
+def screen(table: TableState[Game], seat: int | None, view: SeatView | Game | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture, for spectators and replay)."""
     g: Game = table.game
     seat_view = view if isinstance(view, SeatView) and seat is not None else None
@@ -453,10 +452,11 @@ def _statement_text(promoted: bool, spy: str) -> str:
     return f"{spy} is not promoted (not a crown)"
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
-    """One history line for ``record``, or None (a commitment before the draw, a token or free
-    action not used, an announcement still waiting for its answer)."""
-    rec = getattr(record, "record", record)
+def story(before: Game | None, record: Record | SignedRecord, after: Game) -> Event | None:
+    """One history line for ``record`` (or the signed record that carries it), or None (a
+    commitment before the draw, a token or free action not used, an announcement still waiting
+    for its answer)."""
+    rec = record.record if isinstance(record, SignedRecord) else record
     kind, seq, body = rec.kind, rec.seq, rec.body
     new: Game = after
     old: Game | None = before

@@ -19,9 +19,6 @@ proof of ``crypto.membership`` on its own commitment, bound to the record's cont
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from spycraft.crypto.entropy import SeededEntropy, below
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.membership import Commitment, commit, prove_member, prove_permutation
@@ -37,10 +34,11 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
     promotion_statement,
 )
-from spycraft.engines.confusion.protocol import GAME, TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.game import Build, GameSeat, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 
 
@@ -126,8 +124,8 @@ def answer_question(g: Game, type_id: str) -> tuple[str, tuple[bool, ...]]:
 
 
 class ConfusionSeat(GameSeat[Game, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[Game]]) -> None:
-        super().__init__(context, table, GAME)
+    def __init__(self, context: SeatContext, rules: Rules[Game]) -> None:
+        super().__init__(context, rules)
         self.side: Side = 0 if context.index == 0 else 1
         self.enemy: Side = opp(self.side)
 
@@ -160,7 +158,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def view(self, state: Game) -> SeatView:
         return SeatView(state, self.seat, tuple(self.enemy_types(state).items()))
 
-    def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> Any:
+    def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> list[list[bytes]]:
         index = self._index_of(g, spy)
         type_id = self.order()[index]
         blinding = self.blinding(index)
@@ -182,7 +180,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         options = model.token_options(g) + [("resign", ())]
         labels = [token_label(g, t, s) for t, s in options]
         prompt = f"{SIDE_NAMES[self.side]}: use a token?"
-        token, spies = self.choose(g, b.agent, "token", prompt, options, labels)
+        token, spies = self.ask(g, b.agent, "token", options, prompt=prompt, labels=labels)
         return {"token": token, "spies": list(spies)}
 
     def build_show(self, g: Game, b: Build) -> Body:
@@ -194,13 +192,18 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
         options = model.free_options(g, da)
         labels = [free_label(g, a, s) for a, s in options]
-        action, spy = self.choose(g, b.agent, "free_action", "Free action?", options, labels)
-        proof = self._prove(g, b, spy, ("DA",)) if action == "eliminate_opp_da" else None
+        action, spy = self.ask(g, b.agent, "free_action", options, prompt="Free action?",
+                               labels=labels)
+        proof = None
+        if action == "eliminate_opp_da":
+            assert spy is not None  # the option names the opponent's Double Agent
+            proof = self._prove(g, b, spy, ("DA",))
         return {"action": action, "spy": spy, "proof": proof}
 
     def build_announce(self, g: Game, b: Build) -> Body:
         options, labels = announce_menu(g)
-        chosen = self.choose(g, b.agent, "announce", "Announce a move", options, labels)
+        chosen = self.ask(g, b.agent, "announce", options, prompt="Announce a move",
+                          labels=labels)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
     def build_answer(self, g: Game, b: Build) -> Body:
@@ -208,8 +211,8 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
         spy = g.pending.spy
         type_id = self.enemy_types(g)[spy]
         prompt, options = answer_question(g, type_id)
-        yes = bool(self.choose(g, b.agent, "answer", prompt, options,
-                               tuple("yes" if o else "no" for o in options)))
+        yes = bool(self.ask(g, b.agent, "answer", options, prompt=prompt,
+                            labels=tuple("yes" if o else "no" for o in options)))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
                                                        .for_answer(yes)), "promotion": None}
         if yes and model.promotion_due(g):

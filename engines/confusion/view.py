@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from spycraft.engines.confusion.board import SPIES, Side
 from spycraft.engines.confusion.model import Game
-from spycraft.engines.table import game_state
 
 
 @dataclass(frozen=True)
@@ -29,17 +27,10 @@ class SeatView:
         return dict(self.opponent_types).get(enemy)
 
 
-def _game(state: Any) -> Game:
-    if isinstance(state, SeatView):
-        return state.game
-    game: Game = game_state(state)
-    return game
-
-
-def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
+def hindsight(states: Sequence[Game], seat: int) -> list[SeatView]:
     """What ``seat`` knew at each state: the public game and, once the spies were assigned, the
     types of the opponent's spies, read from this seat's own final openings."""
-    games = [_game(s) for s in states]
+    games = list(states)
     last = games[-1]
     opened = last.openings[seat]
     enemy: Side = 1 if seat == 0 else 0

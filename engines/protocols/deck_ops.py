@@ -41,7 +41,6 @@ a seal is left for the final reveal.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.deck import Deck, Faces, RevealToken
@@ -49,15 +48,13 @@ from spycraft.crypto.elgamal import KeyShare
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.records import Record
 from spycraft.crypto.seal import SealedShare
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import SubProtocol
-from spycraft.engines.schema import Encoded, Fields, ListOf, body
+from spycraft.engines.game import Played, SubProtocol
+from spycraft.engines.schema import Body, Encoded, Fields, ListOf, body
 from spycraft.engines.table import Turn
 
 KINDS = ("deck_key", "deck_shuffle", "deck_tokens")
-Body = dict[str, Any]
 MAX_CARDS = 512
 
 SCHEMAS: dict[str, Fields] = {
@@ -137,6 +134,15 @@ class DeckOps:
         """Whether ``seat`` may know the card's face (revealed to it, or to everyone)."""
         return seat in self.viewers[card] or self.face(card) is not None
 
+    @property
+    def dealt(self) -> bool:
+        """Some card was shown to one seat alone (``engines.game.Dealing``)."""
+        return any(self.viewers)
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from (``engines.game.Dealing``)."""
+        return "its cards" if any(seat in viewers for viewers in self.viewers) else None
+
 
 def duty(ops: DeckOps, seat: int, card: int, to: int | None) -> str | None:
     """What ``seat`` owes for ``card`` in a reveal to ``to`` (module docstring)."""
@@ -188,20 +194,20 @@ def turn(ops: DeckOps) -> Turn | None:
 # --- applying ----------------------------------------------------------------------------------
 
 
-def apply_key(ops: DeckOps, record: Record, body: Body, context: bytes) -> DeckOps:
+def apply_key(ops: DeckOps, record: Played, body: Body) -> DeckOps:
     share = KeyShare.decode(body["share"])
-    elgamal.verify_key_share(share, context)
+    elgamal.verify_key_share(share, record.context)
     return replace(ops, key_shares=ops.key_shares + (share.public,))
 
 
-def apply_shuffle(ops: DeckOps, record: Record, body: Body, context: bytes) -> DeckOps:
+def apply_shuffle(ops: DeckOps, record: Played, body: Body) -> DeckOps:
     cards = elgamal.decode_ciphertexts(body["cards"], count=len(ops.deck))
     proof = ShuffleProof.decode(body["proof"], len(ops.deck))
-    deck = ops.deck.after_shuffle(cards, ops.pk, proof, context)
+    deck = ops.deck.after_shuffle(cards, ops.pk, proof, record.context)
     return replace(ops, deck=deck, shuffles=ops.shuffles + 1)
 
 
-def apply_tokens(ops: DeckOps, record: Record, body: Body, context: bytes) -> DeckOps:
+def apply_tokens(ops: DeckOps, record: Played, body: Body) -> DeckOps:
     reveal = ops.pending
     assert reveal is not None, "the table only asks for deck tokens while a reveal is open"
     raw, raw_sealed = body["tokens"], body["sealed"]
@@ -220,7 +226,7 @@ def apply_tokens(ops: DeckOps, record: Record, body: Body, context: bytes) -> De
             raise MalformedRecord(record.seat, record.seq, f"card {card} needs {what}")
         if value is not None:
             token = RevealToken.decode(value)
-            ops.deck.verify_token(card, public, token, context)
+            ops.deck.verify_token(card, public, token, record.context)
             shares.append(token.share)
             published[card] = published[card] + ((record.seat, token.share),)
         else:
@@ -229,7 +235,7 @@ def apply_tokens(ops: DeckOps, record: Record, body: Body, context: bytes) -> De
             assert reveal.to is not None
             share = SealedShare.decode(sealed)
             receiver = ops.key_shares[reveal.to]
-            ops.deck.verify_sealed_token(card, public, receiver, share, context)
+            ops.deck.verify_sealed_token(card, public, receiver, share, record.context)
             seals.append(SealedToken(card, record.seat, reveal.to, record.seq, share))
     reveal = replace(reveal, tokens=reveal.tokens + ((record.seat, tuple(shares)),))
     ops = replace(ops, public=tuple(published), seals=tuple(seals))
@@ -311,8 +317,8 @@ class DeckHand:
     def deck_tokens(self, ops: DeckOps, context: bytes, entropy: Entropy) -> Body:
         reveal = ops.pending
         assert reveal is not None, "tokens are written while a reveal is open"
-        tokens: list[Any] = []
-        sealed: list[Any] = []
+        tokens: list[object] = []
+        sealed: list[object] = []
         for i, card in enumerate(reveal.cards):
             owed = duty(ops, self.seat, card, reveal.to)
             tokens.append(

@@ -33,22 +33,26 @@ proven deck's count leaves the closed cards a single face; otherwise it stays un
 ``RoleHand`` is the private side: it builds this seat's five records from its key share secret
 and reads its card. Faces are the two labels of ``crypto.recognition.ROLE_FACES`` ("resistance"
 = plain, "spy" = marked); a game names them in its own words.
+
+A game whose key shares are the deal's (The Resistance, Shady Agents) keeps the deal in a
+``RoleDealState`` (the kit's ``KeyShareState`` with the deal, and the deal's stage during
+setup) and its rules are ``RoleDealRules``: the kit's final reveal with the deal as its
+``Dealing`` (the public key shares, when a role is dealt, who has read its role).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeVar
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.elgamal import DecryptionShare, KeyShare
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedRecord, MalformedValue
 from spycraft.crypto.group import Point, Scalar
-from spycraft.crypto.records import Record
 from spycraft.crypto.shuffle import ShuffleProof, shuffle_rows_and_prove, verify_shuffle_rows
-from spycraft.engines.game import SubProtocol
-from spycraft.engines.schema import Bytes, Encoded, Fields, Fixed, ListOf, body
+from spycraft.engines.game import SETUP, KeyShareRules, KeyShareState, Played, SubProtocol
+from spycraft.engines.schema import Body, Bytes, Encoded, Fields, Fixed, ListOf, body
 from spycraft.engines.table import Turn
 
 RoleCard = recognition.RoleCard
@@ -57,7 +61,6 @@ KEYS, RECOGNITION, SHUFFLE, DEAL, TAGS, DONE = (
     "keys", "recognition", "shuffle", "deal", "tags", "done"
 )
 KINDS = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag")
-Body = dict[str, Any]
 
 SCHEMAS: dict[str, Fields] = {
     "key_share": body(share=Encoded("key share")),
@@ -112,12 +115,46 @@ class RoleDeal:
             return True
         return self.stage == DEAL and len(self.face_tokens) == self.seats - 1 == seat
 
+    @property
+    def dealt(self) -> bool:
+        """Every card is dealt (every seat published its tokens): each seat holds its role
+        (``engines.game.Dealing``)."""
+        return self.stage in (TAGS, DONE)
+
+    def seen_by(self, seat: int) -> str | None:
+        """What ``seat`` has seen that it could walk away from (``engines.game.Dealing``)."""
+        return "its role" if self.reads_role(seat) else None
+
     def leftover(self) -> str | None:
         """The face of the card no seat holds, public once the deal is over (None if none)."""
         if self.cards == self.seats or len(self.face_tokens) < self.seats:
             return None
         card = self.seats
         return recognition.look(self.deck[card], self.others_face_tokens(card))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleDealState(KeyShareState):
+    """The kit's fields of a game whose key shares and roles come from the role deal (The
+    Resistance, Shady Agents): the deal beside the act, the final reveal and the forfeits."""
+
+    deal: RoleDeal
+
+    @property
+    def stage(self) -> str:
+        """The deal's stage during setup (keys ... tags), then play, reveal, done."""
+        return self.deal.stage if self.act == SETUP else self.act
+
+
+R = TypeVar("R", bound=RoleDealState)
+
+
+class RoleDealRules(KeyShareRules[R]):
+    """The kit's rules of a game whose key shares come from the role deal: its ``Dealing`` is
+    the deal its state keeps (``RoleDealState``)."""
+
+    def dealing(self, state: R) -> RoleDeal:
+        return state.deal
 
 
 def new(
@@ -147,9 +184,9 @@ def turn(deal: RoleDeal) -> Turn | None:
 # --- applying (each raises Unattributed for the game to attribute, or MalformedRecord) -------
 
 
-def apply_key_share(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_key_share(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     share = KeyShare.decode(body["share"])
-    elgamal.verify_key_share(share, context)
+    elgamal.verify_key_share(share, record.context)
     deal = replace(deal, key_shares=deal.key_shares + (share.public,))
     if len(deal.key_shares) < deal.seats:
         return deal
@@ -158,9 +195,9 @@ def apply_key_share(deal: RoleDeal, record: Record, body: Body, context: bytes) 
     return _build_deck(replace(deal, stage=SHUFFLE))
 
 
-def apply_recognition(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_recognition(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     contribution = recognition.Contribution.decode(body["contribution"])
-    recognition.verify_contribution(contribution, context)
+    recognition.verify_contribution(contribution, record.context)
     deal = replace(deal, contributions=deal.contributions + (contribution,))
     if len(deal.contributions) == deal.seats:
         deal = _build_deck(replace(deal, stage=SHUFFLE))
@@ -171,17 +208,17 @@ def _build_deck(deal: RoleDeal) -> RoleDeal:
     return replace(deal, deck=recognition.role_deck(deal.contributions, deal.plain, deal.marked))
 
 
-def apply_shuffle(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_shuffle(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     rows = _decode_rows(body["cards"], deal.cards)
     proof = ShuffleProof.decode(body["proof"], deal.cards, 2)
-    verify_shuffle_rows(deal.deck, rows, deal.pk, proof, context)
+    verify_shuffle_rows(deal.deck, rows, deal.pk, proof, record.context)
     deal = replace(deal, deck=rows, shuffles=deal.shuffles + 1)
     if deal.shuffles == deal.seats:
         deal = replace(deal, stage=DEAL)
     return deal
 
 
-def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_deal_tokens(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     seat = record.seat
     raw = body["tokens"]
     if len(raw) != deal.cards - 1:
@@ -197,7 +234,7 @@ def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes
             continue
         pair = next(others)
         tokens = (DecryptionShare.decode(pair[0]), DecryptionShare.decode(pair[1]))
-        recognition.verify_role_tokens(deal.deck[card], public, tokens, context)
+        recognition.verify_role_tokens(deal.deck[card], public, tokens, record.context)
         faces.append(tokens[0].share)
         keys.append(tokens[1].share)
     deal = replace(
@@ -210,7 +247,7 @@ def apply_deal_tokens(deal: RoleDeal, record: Record, body: Body, context: bytes
     return deal
 
 
-def apply_spy_tag(deal: RoleDeal, record: Record, body: Body, context: bytes) -> RoleDeal:
+def apply_spy_tag(deal: RoleDeal, record: Played, body: Body) -> RoleDeal:
     deal = replace(deal, tags=deal.tags + (body["tag"],), tag_seqs=deal.tag_seqs + (record.seq,))
     if len(deal.tags) == deal.seats:
         deal = replace(deal, stage=DONE)
@@ -226,7 +263,7 @@ APPLY = {
 }
 
 
-def _decode_rows(value: Any, cards: int) -> tuple[RoleCard, ...]:
+def _decode_rows(value: tuple[object, ...], cards: int) -> tuple[RoleCard, ...]:
     if len(value) != cards:
         raise MalformedValue(f"a role deck has {cards} cards")
     rows = []

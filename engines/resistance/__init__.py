@@ -2,7 +2,7 @@
 
 ``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
 protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
-``model`` is the rulebook over public state, ``protocol`` the records and hidden steps, ``seat``
+``model`` is the rulebook over public state, ``rules`` the records and hidden steps, ``seat``
 one player's private side, ``bots`` the policies, ``view`` what a seat knows (live and in
 hindsight), ``screen`` what it sees (the game's one presentation).
 
@@ -24,10 +24,9 @@ if TYPE_CHECKING:
         RULES,
         SHARES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat", "seat"]
+__all__ = ["ABOUT", "CARD", "GAME", "MOVES", "RULES", "SHARES", "Seat"]
 
 ABOUT = About(
     name="resistance",

@@ -5,7 +5,7 @@ Theory of operation
 This module is ``rules/resistance.md`` in code, in the rulebook's words. A ``Game`` is the public
 state of section 4.1 plus the point of the flow (section 4.2) where the game now waits. Every
 transition is a pure function ``Game -> Game`` that checks its input and raises ``IllegalMove``
-(attributed to a seat and a seq by the protocol layer) if the rules forbid it.
+(attributed to a seat and a seq by the game's rules, ``rules``) if the rules forbid it.
 
 The game waits for one of three kinds of input, named by ``game.phase``:
 
@@ -22,7 +22,7 @@ After every transition the state is *settled*: windows with no eligible seat are
 Establish Confidence resolves by itself, rejections, scoring and the next round follow at once,
 so ``phase`` always names something that needs input (or ``END``). Private looks are recorded
 publicly as ``Look`` facts (who looked at whom); what the viewer saw is not part of this state:
-the protocol layer carries it to the viewer alone.
+the game's rules (``rules``) carry it to the viewer alone.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
-from typing import Any
 
+from spycraft.engines.agent import Choice
 from spycraft.engines.errors import Illegal
 
 # --- tables of section 1 -----------------------------------------------------------------------
@@ -274,7 +274,7 @@ class Game:
     looks: tuple[Look, ...] = ()
     vote_log: tuple[VoteRecord, ...] = ()
     ending: Ending | None = None
-    plays: tuple[tuple[int, str, Any], ...] = field(default=())  # (seat, card id, target) log
+    plays: tuple[tuple[int, str, Choice], ...] = field(default=())  # (seat, card id, target) log
 
     @property
     def successes(self) -> int:
@@ -336,7 +336,7 @@ class DecisionPoint:
 
     kind: str
     seats: tuple[int, ...]
-    options: tuple[Any, ...]
+    options: tuple[Choice, ...]
 
 
 def decision(game: Game) -> DecisionPoint | None:
@@ -377,13 +377,13 @@ def mission_card_options(is_spy: bool) -> tuple[str, ...]:
     return (SUCCESS, FAIL) if is_spy else (SUCCESS,)
 
 
-def window_options(game: Game, seat: int) -> tuple[Any, ...]:
+def window_options(game: Game, seat: int) -> tuple[Choice, ...]:
     """Every legal answer of ``seat`` in the open window, "pass" (None) first."""
     assert game.window is not None
     phase = game.window.phase
     if not game.holds(seat, WINDOW_CARD[phase]):
         return ()
-    plays: tuple[Any, ...]
+    plays: tuple[Choice, ...]
     if phase in (WINDOW_STRONG_LEADER, WINDOW_NO_CONFIDENCE):
         plays = (True,) if phase != WINDOW_STRONG_LEADER or seat != game.leader else ()
     elif phase == WINDOW_TAKE_RESPONSIBILITY:
@@ -490,7 +490,7 @@ def propose(game: Game, seat: int, proposal: Proposal) -> Game:
     return _begin_vote(game)
 
 
-def play_window(game: Game, seat: int, choice: Any) -> Game:
+def play_window(game: Game, seat: int, choice: Choice) -> Game:
     """One turn in the open window: ``None`` passes, anything else plays one card."""
     window = game.window
     if window is None:

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the protocol state (public game, and after the final reveal every role and
+``screen`` reads the game's state (public game, and after the final reveal every role and
 mission card) plus, for a seat, its ``SeatView`` (``view.Knowledge``: role, spies, looks, own
 cards). The board is what the online tables show: the mission track (team, Leader, result of
 each mission), the vote history (one row per proposal, one column per seat), the plot cards in
@@ -16,14 +16,16 @@ done ("roles dealt and verified"), so its other records give None.
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto import recognition
+from spycraft.crypto.records import Record
+from spycraft.engines.game import SETUP
+from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, MissionResult, VoteRecord
+from spycraft.engines.resistance.rules import State
 from spycraft.engines.resistance.view import Knowledge, SeatView, mission_cards
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
-from spycraft.engines.table import game_state
+from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
 PHASE_TEXT = {
@@ -74,7 +76,7 @@ def ending_text(ending: R.Ending) -> str:
             f"{REASONS.get(ending.reason, ending.reason.replace('_', ' '))}")
 
 
-def _play_text(seat: int, card: str, target: Any) -> str:
+def _play_text(seat: int, card: str, target: object) -> str:
     kind = R.card_type(card)
     title = R.TITLES[kind]
     if target == "dealt":
@@ -93,22 +95,21 @@ def _mission_text(result: R.MissionResult) -> str:
             f"{'failed' if result.failed else 'succeeded'}{shown}")
 
 
-def _roles_text(state: Any) -> str:
-    roles = getattr(state, "roles", ())
+def _roles_text(state: State) -> str:
+    roles = state.roles
     spies = tuple(i for i, role in enumerate(roles) if role == "spy")
     return f"the final reveal: the Spies were {seat_list(spies)}" if spies else ""
 
 
-def _told(before: Any, record: Any, after: Any) -> str:
-    """What ``record`` (a Record with seat and kind) did to the game, for a person; "" for a
-    protocol step told together with the others of its kind."""
-    old: Game = before.game if hasattr(before, "game") else before
-    new: Game = after.game if hasattr(after, "game") else after
+def _told(before: State, record: Record, after: State) -> str:
+    """What ``record`` did to the game, for a person; "" for a protocol step told together
+    with the others of its kind."""
+    old, new = before.game, after.game
     who = f"seat {record.seat}"
     kind = record.kind
     lines = []
     if kind in SETUP_KINDS:
-        if getattr(before, "act", None) == "setup" and getattr(after, "act", None) != "setup":
+        if before.act == SETUP and after.act != SETUP:
             recognised = "" if new.blind_spies else "; the spies know each other"
             return f"roles dealt and verified: every seat knows its own role{recognised}"
         return ""
@@ -140,7 +141,7 @@ def _told(before: Any, record: Any, after: Any) -> str:
                      f"for mission {new.proposal.mission}")
     if new.ending is not None and old.ending is None:
         lines.append(f"game over: {ending_text(new.ending)}")
-    if getattr(after, "roles", ()) and not getattr(before, "roles", ()):
+    if after.roles and not before.roles:
         lines.append(_roles_text(after))
     if lines:
         return "; ".join(line for line in lines if line)
@@ -151,7 +152,6 @@ def _told(before: Any, record: Any, after: Any) -> str:
     return f"{who}: {kind.replace('_', ' ')}"
 
 
-TITLE = "The Resistance"
 SIDE_TITLES = {R.RESISTANCE: "The Resistance", R.SPIES: "The Spies"}
 ROLE_TITLES = {R.RESISTANCE: "Resistance", R.SPIES: "Spy"}
 ROLE_RULES = {
@@ -193,15 +193,14 @@ def plot_explain(card: str) -> str:
     return f"{PLOT_RULES[kind]} {CATEGORY_TEXT[R.CARDS[card].category]}"
 
 
-def _game(state: Any) -> Game:
-    game: Game = state.game if hasattr(state, "game") else state
-    return game
+def _game(state: State | Game) -> Game:
+    return state.game if isinstance(state, State) else state
 
 
-def _roles(state: Any) -> tuple[str | None, ...]:
+def _roles(state: State | Game) -> tuple[str | None, ...]:
     """Each seat's side once the final reveal opened the roles, else (); None for a forfeiter's
     card that stayed closed."""
-    roles = getattr(state, "roles", ())
+    roles = state.roles if isinstance(state, State) else ()
     return tuple(
         None if role is None else R.SPIES if role == recognition.SPY else R.RESISTANCE
         for role in roles
@@ -413,9 +412,9 @@ def _private(knowledge: Knowledge, game: Game) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-def _reveal(state: Any, game: Game) -> tuple[Grid, ...]:
+def _reveal(state: State | Game, game: Game) -> tuple[Grid, ...]:
     roles = _roles(state)
-    if not roles:
+    if not roles or not isinstance(state, State):
         return ()
     cards = mission_cards(state) or {}
     played = [r for r in game.results if r is not None]
@@ -451,20 +450,23 @@ def _deciding(game: Game) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _result(table_state: Any, game: Game, viewer: int | None) -> Result | None:
-    result = getattr(table_state, "result", None)
-    if result is None:
+def _result(table_state: TableState[State] | Game, game: Game, viewer: int | None
+            ) -> Result | None:
+    if not isinstance(table_state, TableState) or table_state.result is None:
         return None
-    state = game_state(table_state)
+    result = table_state.result
+    state = table_state.game
     roles = _roles(state)
     side = roles[viewer] if viewer is not None and viewer < len(roles) else None
     return outcome(result, side, lambda name: SIDE_TITLES.get(name, name),
                    _deciding(game), _reveal(state, game))
 
 
-def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
-    """The table as ``seat`` sees it (None: the public picture, for spectators and replays)."""
-    state = game_state(table_state)
+def screen(table_state: TableState[State] | Game, seat: int | None,
+           seat_view: SeatView | State | None) -> Screen:
+    """The table as ``seat`` sees it (None: the public picture, for spectators and replays);
+    the rulebook's bare ``Game`` draws too (the rules' own tests)."""
+    state = table_state.game if isinstance(table_state, TableState) else table_state
     game = _game(state)
     board = [_missions(game, seat), _votes(game, seat)]
     if game.plot:
@@ -477,7 +479,7 @@ def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
     elif seat is not None:
         private = (Fact("You are", f"seat {seat}", "you"),
                    Fact("Your role", "not dealt yet", "hidden"))
-    return Screen(TITLE, _status(game, seat), tuple(board), private,
+    return Screen(ABOUT.title, _status(game, seat), tuple(board), private,
                   _result(table_state, game, seat))
 
 
@@ -512,13 +514,12 @@ def _why(old: Game, new: Game) -> str:
     return ""
 
 
-def _forfeited(before: Any, after: Any) -> list[int]:
-    old = getattr(before, "forfeits", ())
-    new = getattr(after, "forfeits", ())
-    return list(new[len(old):])  # the seats that forfeited with this record
+def _forfeited(before: State | None, after: State) -> list[int]:
+    old = before.forfeits if before is not None else ()
+    return list(after.forfeits[len(old):])  # the seats that forfeited with this record
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
+def story(before: State | None, record: Record, after: State) -> Event | None:
     """One history line for ``record``, or None for a step told later (or never) as a whole."""
     old, new = _game(before) if before is not None else None, _game(after)
     if record.kind in ("fraud", "abandon"):
@@ -529,7 +530,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
                      "a seat that cheats or leaves loses the game for its side", "bad")
     if record.kind == "result":
         return None
-    if old is None:
+    if before is None or old is None:
         return None
     text = _told(before, record, after)
     if not text:

@@ -16,19 +16,19 @@ showed (its own token added to the other seats' tokens of that card).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
-from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.agent import Agent, Choice
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.protocol import MISSION_FACES, State, vote_purpose
+from spycraft.engines.resistance.rules import MISSION_FACES, State, vote_purpose
 from spycraft.engines.resistance.screen import card_title
 from spycraft.engines.resistance.view import Knowledge, SeatView
+from spycraft.engines.schema import Body
 from spycraft.engines.screens import seat_list
 from spycraft.engines.seat import SeatContext
 
@@ -47,7 +47,7 @@ PROMPTS = {
 }
 
 
-def prompt(game: R.Game, kind: str, options: tuple[Any, ...]) -> str:
+def prompt(game: R.Game, kind: str, options: Sequence[Choice]) -> str:
     """The question of a decision; a Leader chooses the mission only under Targeting, else
     the team for the one mission that is next."""
     if kind == "propose" and not game.targeting:
@@ -57,7 +57,7 @@ def prompt(game: R.Game, kind: str, options: tuple[Any, ...]) -> str:
     return PROMPTS[kind]
 
 
-def label(kind: str, option: Any) -> str:
+def label(kind: str, option: Choice) -> str:
     if option is None:
         return "pass"
     if kind in ("strong_leader", "no_confidence"):
@@ -76,8 +76,8 @@ def label(kind: str, option: Any) -> str:
 
 
 class ResistanceSeat(KeyShareSeat[State, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, "resistance")
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[int, bool] = {}
 
@@ -119,9 +119,11 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         role = recognition.look(state.deck[subject], [*state.others_face_tokens(subject), token])
         return role == recognition.SPY
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        labels = [label(kind, o) for o in options]
-        return self.choose(state, agent, kind, prompt(state.game, kind, options), options, labels)
+    def prompt(self, state: State, kind: str, options: Sequence[Choice]) -> str:
+        return prompt(state.game, kind, options)
+
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
+        return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
 
@@ -139,7 +141,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
     def build_vote_commit(self, state: State, b: Build) -> Body:
         key = self._vote_key(state)
         if key not in self.context.memo:
-            self.context.memo[key] = bool(self._ask(state, b.agent, "vote", (True, False)))
+            self.context.memo[key] = bool(self.ask(state, b.agent, "vote", (True, False)))
         game = state.game
         purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, self.seat)
         commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
@@ -155,7 +157,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
             reading = self.reading(state)
             spy = reading is not None and reading.role == recognition.SPY
             options = R.mission_card_options(spy)
-            self.context.memo[key] = str(self._ask(state, b.agent, "mission_card", options))
+            self.context.memo[key] = str(self.ask(state, b.agent, "mission_card", options))
         card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], b.context, b.entropy)
         return {"card": card.encode()}
 
@@ -184,10 +186,10 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
 
     # --- decisions ---------------------------------------------------------------------------
 
-    def _decide(self, state: State, agent: Agent) -> tuple[str, Any]:
+    def _decide(self, state: State, agent: Agent) -> tuple[str, Choice]:
         point = R.decision(state.game)
         assert point is not None and self.seat in point.seats
-        return point.kind, self._ask(state, agent, point.kind, point.options)
+        return point.kind, self.ask(state, agent, point.kind, point.options)
 
     def build_strong_leader(self, state: State, b: Build) -> Body:
         return {"play": self._decide(state, b.agent)[1] is True}

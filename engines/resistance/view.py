@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from spycraft.crypto import elgamal, recognition
 from spycraft.crypto.group import scalar_sum
 from spycraft.engines.resistance.model import Game
-from spycraft.engines.resistance.protocol import MISSION_FACES, State
+from spycraft.engines.resistance.rules import MISSION_FACES, State
 
 
 @dataclass(frozen=True)
@@ -64,18 +63,19 @@ def mission_cards(final: State) -> dict[tuple[int, int], str] | None:
     }
 
 
-def hindsight(states: Sequence[State], seat: int) -> list[Any]:
-    """One view per state; the bare game where the final reveal did not open enough."""
+def hindsight(states: Sequence[State], seat: int) -> list[SeatView | None]:
+    """One view per state; None where the seat knew nothing of its own yet (its role is not
+    dealt) or the final reveal did not open enough to tell."""
     final = states[-1]
     cards = mission_cards(final)
     if cards is None:
-        return [state.game for state in states]
+        return [None] * len(states)
     spies = tuple(i for i, role in enumerate(final.roles) if role == recognition.SPY)
     spy = seat in spies
-    views: list[Any] = []
+    views: list[SeatView | None] = []
     for state in states:
         if state.stage in ("keys", "recognition", "shuffle", "deal"):
-            views.append(state.game)
+            views.append(None)
             continue
         recognised = spy and not state.game.blind_spies and len(state.tags) == state.n
         seen_roles = tuple(

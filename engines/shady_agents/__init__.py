@@ -3,7 +3,7 @@
 ``definition`` declares the game: every record kind once (``MOVES``: body schema, how the
 protocol applies it, how a seat builds it, which decision it asks), and the ``GameDefinition``.
 ``components``, ``cards`` and ``scoring`` are the rulebook as data; ``model`` the public game,
-``protocol`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
+``rules`` the records and hidden steps, ``seat`` one player's private side, ``bots`` the
 policies, ``view`` what a seat sees (and, with ``hindsight``, saw).
 
 Here: only ``ABOUT``, what the command line reads without the engine (``engines.about``); the
@@ -24,11 +24,10 @@ if TYPE_CHECKING:
         RULES,
         SEALED_TOOL,
         Seat,
-        seat,
     )
 
 __all__ = [
-    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat", "seat",
+    "ABOUT", "DEAL_KINDS", "GAME", "MOVES", "RULES", "SEALED_TOOL", "Seat",
 ]
 
 ABOUT = About(

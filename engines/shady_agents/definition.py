@@ -10,12 +10,11 @@ from dataclasses import replace
 
 from spycraft.engines.game import Move, moves
 from spycraft.engines.protocols import role_deal
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import SEAT, Encoded, Fixed, ListOf, Nullable, body
-from spycraft.engines.seat import SeatContext
-from spycraft.engines.shady_agents import protocol as P
+from spycraft.engines.shady_agents import ABOUT, rules
 from spycraft.engines.shady_agents.bots import BOTS
-from spycraft.engines.shady_agents.protocol import ShadyAgentsRules, State
+from spycraft.engines.shady_agents.rules import ShadyAgentsRules, State
 from spycraft.engines.shady_agents.screen import screen, story
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
 from spycraft.engines.shady_agents.view import hindsight
@@ -25,42 +24,24 @@ Seat = ShadyAgentsSeat
 DEAL_KINDS = ("key_share", "shuffle", "deal_tokens")  # the role deal without recognition
 
 MOVES: dict[str, Move[State]] = moves(
-    *role_deal.PROTOCOL.moves(
-        P.GAME_NAME, lambda s: s.deal, lambda s, deal: replace(s, deal=deal), DEAL_KINDS
-    ),
+    *role_deal.PROTOCOL.moves(lambda s: s.deal, lambda s, deal: replace(s, deal=deal), DEAL_KINDS),
     Move(
         "round_one",
         body(give=Nullable(SEALED_TOOL), discard=Nullable(Encoded("sealed discard"))),
-        P.apply_round_one,
+        rules.apply_round_one,
         Seat.build_round_one,
         "round_one",
     ),
-    Move("answer", body(answer=Encoded("answer")), P.apply_answer, Seat.build_answer, "answer"),
+    Move("answer", body(answer=Encoded("answer")), rules.apply_answer, Seat.build_answer, "answer"),
     Move(
         "round_two",
         body(gifts=ListOf(SEALED_TOOL, low=1, high=2),
              both=Encoded("proof of one Bullet and one Medkit")),
-        P.apply_round_two,
+        rules.apply_round_two,
         Seat.build_round_two,
         "round_two",
     ),
 )  # the final reveal is the kit's (engines.game.KeyShareRules)
 
 RULES = ShadyAgentsRules(MOVES)
-
-
-def seat(context: SeatContext) -> ShadyAgentsSeat:
-    return ShadyAgentsSeat(context, RULES.moves)
-
-
-GAME = GameDefinition(
-    name="shady-agents",
-    title="Shady Agents",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=RULES.moves,
-)
+GAME = declare(ABOUT, RULES, ShadyAgentsSeat, BOTS, screen, story, hindsight)

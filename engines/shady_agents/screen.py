@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the protocol state (the public game; after the final reveal every role, tool
+``screen`` reads the game's state (the public game; after the final reveal every role, tool
 and discard) and, for a seat, its ``SeatView`` (``view.Knowledge``: its team and the kinds of
 the tools it gave, received and discarded). Face-down tools read "a tool" to everyone but the
 giver and the receiver until the final reveal turns them over. The board is each player's tools
@@ -18,12 +18,13 @@ The line mode, replay and watch print this story too (``cli.lines``).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from spycraft.crypto.records import Record
+from spycraft.engines.game import SETUP
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence, signed
+from spycraft.engines.shady_agents import ABOUT, scoring
 from spycraft.engines.shady_agents import cards as C
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents import scoring
 from spycraft.engines.shady_agents.components import (
     CORRUPT,
     LAW_ABIDING,
@@ -34,12 +35,11 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.shady_agents.protocol import State, final_facts
+from spycraft.engines.shady_agents.rules import State, final_facts
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
-from spycraft.engines.table import game_state
+from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Result, Screen
 
-TITLE = "Shady Agents"
 TEAM = dict(TEAM_NAMES)
 TOOL = dict(TOOL_NAMES)
 TEAM_RULES = {
@@ -57,16 +57,6 @@ ROUND_TEXT = {
     M.ROUND2: "round 2 (counter-clockwise, ending with the first player): give away every "
     "tool still held",
 }
-
-
-def _game(state: Any) -> M.Game:
-    game: M.Game = state.game if hasattr(state, "game") else state
-    return game
-
-
-def _opened(state: Any) -> tuple[tuple[Tool | None, ...], tuple[Tool | None, ...]]:
-    """The gift and discard kinds the final reveal opened (empty before)."""
-    return getattr(state, "gift_kinds", ()), getattr(state, "discard_kinds", ())
 
 
 def _tool(kind: Tool | None) -> str:
@@ -125,11 +115,12 @@ def _status(game: M.Game, viewer: int | None) -> tuple[Fact, ...]:
 
 
 def _known_kinds(
-    state: Any, knowledge: Knowledge | None
+    state: State, knowledge: Knowledge | None
 ) -> tuple[list[Tool | None], dict[int, Tool | None]]:
-    """Gift kinds as the viewer knows them (parallel to game.gifts) and discard kinds by seat."""
-    game = _game(state)
-    gifts, discards = _opened(state)
+    """Gift kinds as the viewer knows them (parallel to game.gifts) and discard kinds by seat
+    (the final reveal's, once it opened them)."""
+    game = state.game
+    gifts, discards = state.gift_kinds, state.discard_kinds
     kinds: list[Tool | None] = list(gifts) if len(gifts) == len(game.gifts) else \
         [None] * len(game.gifts)
     by_seat: dict[int, Tool | None] = {
@@ -149,8 +140,8 @@ def _known_kinds(
     return kinds, by_seat
 
 
-def _tools(state: Any, viewer: int | None, knowledge: Knowledge | None) -> Grid:
-    game = _game(state)
+def _tools(state: State, viewer: int | None, knowledge: Knowledge | None) -> Grid:
+    game = state.game
     kinds, discarded = _known_kinds(state, knowledge)
     rows, small = [], []
     for s in range(game.n):
@@ -231,9 +222,9 @@ def _private(knowledge: Knowledge) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-def _breakdown(state: Any) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
+def _breakdown(state: State) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
     """§7: each player's value and the team scores, as lines and grids (empty if not opened)."""
-    facts = final_facts(state) if isinstance(state, State) else None
+    facts = final_facts(state)
     if facts is None:
         return _roles_only(state)
     score = scoring.score(facts)
@@ -272,8 +263,8 @@ def _breakdown(state: Any) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
     return tuple(lines), grids
 
 
-def _roles_only(state: Any) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
-    roles: tuple[Team | None, ...] = getattr(state, "roles", ())
+def _roles_only(state: State) -> tuple[tuple[str, ...], tuple[Grid, ...]]:
+    roles = state.roles
     if not roles:
         return (), ()
     rows = tuple((Cell(f"seat {s}"), _team_cell(r)) for s, r in enumerate(roles))
@@ -286,21 +277,22 @@ def _team_cell(team: Team | None) -> Cell:
     return Cell(TEAM[team], f"side:{TEAM[team]}")
 
 
-def _result(table_state: Any, state: Any, viewer: int | None) -> Result | None:
-    result = getattr(table_state, "result", None)
+def _result(table_state: TableState[State], viewer: int | None) -> Result | None:
+    result, state = table_state.result, table_state.game
     if result is None:
         return None
-    roles: tuple[Team | None, ...] = getattr(state, "roles", ())
+    roles = state.roles
     team = roles[viewer] if viewer is not None and viewer < len(roles) else None
     side = None if team is None else TEAM[team]
     lines, grids = _breakdown(state)
     return outcome(result, side, str, lines, grids)
 
 
-def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
+def screen(table_state: TableState[State], seat: int | None,
+           seat_view: SeatView | State | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture)."""
-    state = game_state(table_state)
-    game = _game(state)
+    state = table_state.game
+    game = state.game
     knowledge = None
     if isinstance(seat_view, SeatView) and seat_view.knowledge.seat == seat:
         knowledge = seat_view.knowledge
@@ -311,7 +303,7 @@ def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
     elif seat is not None:
         private = (Fact("You are", f"seat {seat}", "you"),
                    Fact("Your team", "not dealt yet", "hidden"))
-    return Screen(TITLE, _status(game, seat), board, private, _result(table_state, state, seat))
+    return Screen(ABOUT.title, _status(game, seat), board, private, _result(table_state, seat))
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -323,18 +315,18 @@ def _gift_text(seat: int, receivers: list[int]) -> str:
     return f"seat {seat} gives both its tools face down, to {seat_list(receivers)}"
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
+def story(before: State | None, record: Record, after: State) -> Event | None:
     """One history line for ``record``; None for a step of the deal or of a draw not yet done."""
     event = _story(before, record, after)
     return None if event is None else replace(event, text=sentence(event.text))
 
 
-def _story(before: Any, record: Any, after: Any) -> Event | None:
-    new = _game(after)
-    old = _game(before) if before is not None else new
+def _story(before: State | None, record: Record, after: State) -> Event | None:
+    new = after.game
+    old = before.game if before is not None else new
     seq, seat, kind = record.seq, record.seat, record.kind
     if kind in ("key_share", "shuffle", "deal_tokens"):
-        if getattr(after, "act", "setup") == "setup" or getattr(before, "act", "") != "setup":
+        if after.act == SETUP or before is None or before.act != SETUP:
             return None
         text = "roles dealt and verified: every seat can read its own card"
         if new.leftover is not None:
@@ -371,7 +363,7 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
         receivers = [g.receiver for g in new.gifts[len(old.gifts):]]
         return Event(seq, _gift_text(seat, receivers), 2)
     if kind == "reveal":
-        roles: tuple[Team | None, ...] = getattr(after, "roles", ())
+        roles = after.roles
         if not roles:
             return None
         teams = "; ".join(f"{TEAM[team]}: {seat_list(scoring.members(roles, team))}"
@@ -382,8 +374,8 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
         return Event(seq, f"the final reveal turns every role, tool and discard over. {teams}",
                      why=_score_why(after))
     if kind in ("fraud", "abandon"):
-        old_f = getattr(before, "forfeits", ())
-        new_f = getattr(after, "forfeits", ())
+        old_f = before.forfeits if before is not None else ()
+        new_f = after.forfeits
         gone = forfeiters(record, new_f[len(old_f):])  # the seats that forfeit with it
         text = forfeit_story(kind, f"seat {seat}", seat_list(gone), len(gone) > 1)
         return Event(seq, sentence(text),
@@ -391,8 +383,8 @@ def _story(before: Any, record: Any, after: Any) -> Event | None:
     return None
 
 
-def _score_why(state: Any) -> str:
-    facts = final_facts(state) if isinstance(state, State) else None
+def _score_why(state: State) -> str:
+    facts = final_facts(state)
     if facts is None:
         return ""
     score = scoring.score(facts)

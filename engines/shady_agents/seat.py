@@ -18,22 +18,19 @@ opened with its key share: every engine checked it when it was sealed, so it alw
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from spycraft.crypto import elgamal
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
-from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.agent import Choice
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Answer
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT, TOOLS, Tool
-from spycraft.engines.shady_agents.protocol import (
+from spycraft.engines.shady_agents.rules import (
     BOTH_TOOLS,
-    GAME_NAME,
     TOOL_POINTS,
     State,
     spent,
@@ -48,7 +45,7 @@ PROMPTS = {
 }
 
 
-def label(kind: str, option: Any) -> str:
+def label(kind: str, option: Choice) -> str:
     if kind == "round_one":
         if option[0] == "move":
             return f"give a {TOOL[option[1]]} to seat {option[2]}"
@@ -67,8 +64,10 @@ def _kinds(tools: tuple[Tool, ...]) -> str:
 
 
 class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, GAME_NAME)
+    prompts = PROMPTS
+
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)
         self._received: dict[int, Tool] = {}
 
@@ -104,9 +103,8 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return SeatView(state.game, self.knowledge(state))
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...]) -> Any:
-        labels = [label(kind, o) for o in options]
-        return self.choose(state, agent, kind, PROMPTS[kind], options, labels)
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
+        return label(kind, option)
 
     # --- building records (dispatched by the moves table, ``engines.game``) ------------------
 
@@ -116,7 +114,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
             b.context, b.entropy.child(f"tool/{slot}"),
         )
 
-    def round_one_options(self, state: State) -> tuple[Any, ...]:
+    def round_one_options(self, state: State) -> tuple[Choice, ...]:
         holding = self.knowledge(state).holding
         others = [s for s in range(state.n) if s != self.seat]
         moves = tuple(("move", kind, r) for kind in holding for r in others)
@@ -125,7 +123,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
         return moves + tuple(("interrogate", kind) for kind in holding)
 
     def build_round_one(self, state: State, b: Build) -> Body:
-        choice = self._ask(state, b.agent, "round_one", self.round_one_options(state))
+        choice = self.ask(state, b.agent, "round_one", self.round_one_options(state))
         if choice[1] is not None:
             self.context.memo[f"used/{b.seq}"] = choice[1]
         if choice[0] == "move":
@@ -149,9 +147,9 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
         )
 
     def build_answer(self, state: State, b: Build) -> Body:
-        return {"answer": self._ask(state, b.agent, "answer", self.answer_options(state))}
+        return {"answer": self.ask(state, b.agent, "answer", self.answer_options(state))}
 
-    def round_two_options(self, state: State) -> tuple[Any, ...]:
+    def round_two_options(self, state: State) -> tuple[Choice, ...]:
         holding = self.knowledge(state).holding
         others = [s for s in range(state.n) if s != self.seat]
         if len(holding) == 2:
@@ -160,7 +158,7 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
 
     def build_round_two(self, state: State, b: Build) -> Body:
         holding = self.knowledge(state).holding
-        choice = self._ask(state, b.agent, "round_two", self.round_two_options(state))
+        choice = self.ask(state, b.agent, "round_two", self.round_two_options(state))
         gifts: list[tuple[int, Tool]]
         if isinstance(choice, tuple):  # listed by receiver: the order tells nothing
             gifts = sorted([(choice[0], BULLET), (choice[1], MEDKIT)])

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from spycraft.engines.game import SETUP
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Snapshot
 from spycraft.engines.shady_agents.components import (
@@ -23,6 +23,7 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
+from spycraft.engines.shady_agents.rules import State
 
 TOOL = dict(TOOL_NAMES)
 
@@ -76,24 +77,26 @@ class SeatView:
     knowledge: Knowledge
 
 
-def hindsight(states: Sequence[Any], seat: int) -> list[Any]:
-    """What ``seat`` knew at each state, from the opened transcript (bare game if not opened)."""
+def hindsight(states: Sequence[State], seat: int) -> list[SeatView | None]:
+    """What ``seat`` knew at each state, from the opened transcript (None where it knew
+    nothing of its own yet, or the transcript did not open enough to tell)."""
     final = states[-1]
-    if not final.roles or None in final.roles or None in final.gift_kinds:
-        return [state.game for state in states]
-    views: list[Any] = []
+    opened = tuple(kind for kind in final.gift_kinds if kind is not None)
+    if not final.roles or None in final.roles or len(opened) < len(final.gift_kinds):
+        return [None] * len(states)
+    views: list[SeatView | None] = []
     for state in states:
-        if state.act == "setup" and not state.deal.reads_role(seat):
-            views.append(state.game)
+        if state.act == SETUP and not state.deal.reads_role(seat):
+            views.append(None)
             continue
         game: M.Game = state.game
         given = tuple(
-            (g.seq, g.receiver, final.gift_kinds[i])
+            (g.seq, g.receiver, opened[i])
             for i, g in enumerate(game.gifts)
             if g.giver == seat
         )
         received = tuple(
-            (g.seq, g.giver, final.gift_kinds[i])
+            (g.seq, g.giver, opened[i])
             for i, g in enumerate(game.gifts)
             if g.receiver == seat
         )

@@ -1,6 +1,6 @@
 """Stratego: Spies & Lies (rules/spies-and-lies.md): two spy masters, four hidden soldiers a day.
 
-``model`` holds the public board and the rules as pure functions; ``protocol`` puts them on the
+``model`` holds the public board and the rules as pure functions; ``rules`` puts them on the
 table (records, commitments, beacon draws); ``seat`` is one player's private side; ``bots``
 decide; ``view`` is what a seat knows (live and in hindsight), ``screen`` what it sees;
 ``definition`` declares every record kind once (``MOVES``) and the ``GameDefinition``.
@@ -21,10 +21,9 @@ if TYPE_CHECKING:
         NUMBER,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "GAME", "NUMBER", "RULES", "Seat"]
 
 ABOUT = About(
     name="spies-and-lies",

@@ -7,13 +7,12 @@ command line reads the package's ``ABOUT`` without it (``engines.about``).
 from __future__ import annotations
 
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BOOL, BYTES32, Encoded, Fixed, Int, ListOf, body
-from spycraft.engines.seat import SeatContext
-from spycraft.engines.spies_and_lies import protocol as P
+from spycraft.engines.spies_and_lies import ABOUT, rules
 from spycraft.engines.spies_and_lies.bots import BOTS
 from spycraft.engines.spies_and_lies.model import Board
-from spycraft.engines.spies_and_lies.protocol import SpiesAndLies
+from spycraft.engines.spies_and_lies.rules import SpiesAndLies
 from spycraft.engines.spies_and_lies.screen import screen, story
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import hindsight
@@ -24,36 +23,20 @@ NUMBER = Int(-(2**63), 2**64 - 1)
 Seat = SpiesAndLiesSeat
 
 MOVES: dict[str, Move[Board]] = moves(
-    Move("deploy", body(missions=ListOf(Fixed((BYTES32, BYTES32)), size=4)), P.apply_deploy,
+    Move("deploy", body(missions=ListOf(Fixed((BYTES32, BYTES32)), size=4)), rules.apply_deploy,
          Seat.build_deploy, "deploy"),
-    Move("layout", body(digest=BYTES32), P.apply_layout, Seat.build_layout, "sergeant"),
+    Move("layout", body(digest=BYTES32), rules.apply_layout, Seat.build_layout, "sergeant"),
     Move("tokens", body(tokens=ListOf(BOOL, size=4), nonce=BYTES32,
-                        proofs=ListOf(Encoded("membership proof"), size=4)), P.apply_tokens,
+                        proofs=ListOf(Encoded("membership proof"), size=4)), rules.apply_tokens,
          Seat.build_tokens),
-    Move("deceive", body(place=BOOL), P.apply_deceive, Seat.build_deceive, "deceive"),
-    Move("guess", body(rank=NUMBER), P.apply_guess, Seat.build_guess, "guess"),
-    Move("reveal", body(rank=NUMBER, nonce=BYTES32), P.apply_reveal, Seat.build_reveal),
-    Move("captain", body(copy=NUMBER), P.apply_captain, Seat.build_captain, "captain"),
-    Move("marshal", body(split=BOOL), P.apply_marshal, Seat.build_marshal, "marshal"),
-    Move("final", body(cards=ListOf(Fixed((NUMBER, BYTES32)), high=4)), P.apply_final,
+    Move("deceive", body(place=BOOL), rules.apply_deceive, Seat.build_deceive, "deceive"),
+    Move("guess", body(rank=NUMBER), rules.apply_guess, Seat.build_guess, "guess"),
+    Move("reveal", body(rank=NUMBER, nonce=BYTES32), rules.apply_reveal, Seat.build_reveal),
+    Move("captain", body(copy=NUMBER), rules.apply_captain, Seat.build_captain, "captain"),
+    Move("marshal", body(split=BOOL), rules.apply_marshal, Seat.build_marshal, "marshal"),
+    Move("final", body(cards=ListOf(Fixed((NUMBER, BYTES32)), high=4)), rules.apply_final,
          Seat.build_final),
 )
 
 RULES = SpiesAndLies(MOVES)
-
-
-def seat(context: SeatContext) -> SpiesAndLiesSeat:
-    return SpiesAndLiesSeat(context, MOVES)
-
-
-GAME = GameDefinition(
-    name="spies-and-lies",
-    title="Stratego: Spies & Lies",
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-)
+GAME = declare(ABOUT, RULES, SpiesAndLiesSeat, BOTS, screen, story, hindsight)

@@ -25,7 +25,7 @@ then captain? and marshal? when an ability needs its owner's choice) -> ``exhaus
 ``over``: the seats that have not forfeited open their remaining cards, then the result stands.
 
 Every card is proven to be in the hand and to agree with its token when the tokens are opened
-(``token_ranks`` are the ranks a card with that token may hold; ``protocol`` checks the
+(``token_ranks`` are the ranks a card with that token may hold; ``rules`` checks the
 proofs). What no proof covers is how the four cards relate (distinct, the rank order): a seat
 may reveal a card only while some legal deployment of its hand still agrees with every card it
 has revealed and every token it showed; the first reveal after which none does is the violation.
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from spycraft.engines.errors import Illegal, Violation
 from spycraft.engines.evolve import evolve
@@ -158,7 +158,7 @@ def _put(pair: Pair[T], seat: int, value: T) -> Pair[T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _put_card(board: Board, seat: int, index: int, card: Card, **changes: Any) -> Board:
+def _put_card(board: Board, seat: int, index: int, card: Card, **changes: object) -> Board:
     """The board with ``card`` at M(index+1) of ``seat`` (and any other ``changes``)."""
     cards = list(board.cards[seat])
     cards[index] = card

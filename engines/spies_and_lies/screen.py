@@ -17,13 +17,12 @@ soldier's ability, a Deception token that fooled the guesser, an infiltration na
 
 from __future__ import annotations
 
-from typing import Any
-
+from spycraft.crypto.records import Record
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, sentence
-from spycraft.engines.spies_and_lies import model
+from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
 from spycraft.engines.spies_and_lies.view import SeatView
-from spycraft.engines.table import game_state
+from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
 
@@ -47,7 +46,7 @@ ABILITIES = {
 }
 
 
-def _why(before: Board, after: Board, record: Any) -> list[str]:
+def _why(before: Board, after: Board, record: Record) -> list[str]:
     """Why the score moved, in the rulebook's words: a right guess, a soldier's ability, a
     Deception token that fooled the guesser, an infiltration (rules §6)."""
     reasons = []
@@ -122,7 +121,7 @@ def _last_revealed(board: Board, seat: int) -> int:
     return max(i for i, c in enumerate(board.cards[seat]) if c.rank is not None)
 
 
-def reveal_text(after: Board, record: Any) -> str:
+def reveal_text(after: Board, record: Record) -> str:
     """``Blue reveals M1: 5 Lieutenant (correct)``: what a reveal showed, without its effects."""
     index = _last_revealed(after, record.seat)
     card = after.cards[record.seat][index]
@@ -135,7 +134,7 @@ def reveal_text(after: Board, record: Any) -> str:
             f"({verdict}){told}")
 
 
-def choice_text(record: Any) -> str:
+def choice_text(record: Record) -> str:
     """The choice of an activated Captain or Marshal."""
     who, body = SIDES[record.seat], record.body
     if record.kind == "captain":
@@ -144,7 +143,6 @@ def choice_text(record: Any) -> str:
     return f"{who}'s Marshal: {'take 5 IP from the enemy' if body['split'] else '10 IP'}"
 
 
-TITLE = "Stratego: Spies & Lies"
 TRACK = ("Red flag", "Red wall", "-3", "-2", "-1", "centre", "+1", "+2", "+3", "Blue wall",
          "Blue flag")
 DA_RULES = ("The Double Agent walks from the centre: Red pushes it toward Blue's flag (+), Blue "
@@ -185,13 +183,6 @@ PHASE_TEXT = {
     "exhaustion": "drawing the soldiers exhausted for the next day",
     "over": "the game is over",
 }
-
-
-def _board(state: Any) -> Board:
-    if isinstance(state, SeatView):
-        return state.board
-    board: Board = game_state(state)
-    return board
 
 
 def _acting(board: Board) -> tuple[int, ...]:
@@ -386,21 +377,22 @@ def _ending(board: Board) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
+def screen(table_state: TableState[Board], seat: int | None,
+           seat_view: SeatView | Board | None) -> Screen:
     """The board as ``seat`` sees it (None: the public picture)."""
-    board = _board(table_state)
+    board = table_state.game
     own = seat_view if isinstance(seat_view, SeatView) and seat_view.seat == seat else None
     deployment = own.deployment if own is not None else None
     grids = (_track(board), _missions(board, seat, deployment), _soldiers(board))
     private = _private(own, board) if own is not None else \
         (Fact("You play", SIDES[seat], "you"),) if seat in (0, 1) else ()
-    result = getattr(table_state, "result", None)
+    result = table_state.result
     end = None
     if result is not None:
         side = SIDES[seat] if seat in (0, 1) else None
         words = [sentence(result.reason), *_ending(board)]
         end = outcome(result, side, str, words, _reveal(board))
-    return Screen(TITLE, _status(board, seat), grids, private, end)
+    return Screen(ABOUT.title, _status(board, seat), grids, private, end)
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -419,12 +411,12 @@ def _moves(before: Board, after: Board) -> list[str]:
     return moved
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
+def story(before: Board | None, record: Record, after: Board) -> Event | None:
     """One history line for ``record``; None for a step that tells nothing yet (a beacon value
     before the round's draw is complete, the result record)."""
     if before is None:
         return None
-    old, new = _board(before), _board(after)
+    old, new = before, after
     if record.kind == "result":
         return None
     why = ""
@@ -443,7 +435,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
     return Event(record.seq, sentence(text), new.day, why, tone)
 
 
-def _told(b: Board, a: Board, rec: Any) -> str:
+def _told(b: Board, a: Board, rec: Record) -> str:
     """What one record did, in a line (a reveal and a Captain's or Marshal's choice are told
     by ``story`` itself, with why the score moved)."""
     who = SIDES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"

@@ -7,24 +7,24 @@ are read back from ``memo`` whenever present, so a resumed seat never decides th
 secret is derived from the seat's master secret: the blinding of a Mission card's commitment
 from ``secret("deploy", day, mission)`` and the token layout's nonce from ``secret("tokens",
 day)``. The tokens record carries, for each card, the membership proof that its rank is in the
-hand and agrees with its token (``protocol``): only a true statement has one, so a seat whose
+hand and agrees with its token (``rules``): only a true statement has one, so a seat whose
 deployment broke that rule could not write it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from spycraft.crypto import membership
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
-from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, GameSeat, Move
+from spycraft.engines.agent import Agent, Choice
+from spycraft.engines.game import Build, GameSeat, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
-from spycraft.engines.spies_and_lies.protocol import (
+from spycraft.engines.spies_and_lies.rules import (
     card_commitment,
     layout_commitment,
     mission_commitment,
@@ -42,9 +42,34 @@ def captain_label(copy: int) -> str:
     return "6 IP" if copy == 0 else f"copy {copy}"
 
 
+PROMPTS = {
+    "captain": "Captain: take 6 IP, or copy one of your exhausted soldiers",
+    "marshal": "Marshal: 10 IP, or the opponent loses 5 IP and you gain 5",
+}
+YES_NO = {  # decision kind -> the words of True and False
+    "sergeant": ("token", "no token"),
+    "deceive": ("place", "pass"),
+    "marshal": ("5 and -5", "10 IP"),
+}
+
+
+def label(kind: str, option: Choice) -> str:
+    """One option of decision ``kind`` in words."""
+    if kind == "deploy":
+        return deployment_label(option)
+    if kind == "guess":
+        return rank_label(option)
+    if kind == "captain":
+        return captain_label(option)
+    yes, no = YES_NO[kind]
+    return yes if option else no
+
+
 class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[Board]]) -> None:
-        super().__init__(context, table, "spies-and-lies")
+    prompts = PROMPTS
+
+    def __init__(self, context: SeatContext, rules: Rules[Board]) -> None:
+        super().__init__(context, rules)
         self.index = context.index
 
     # --- private choices, kept in memo -----------------------------------------------------
@@ -62,35 +87,40 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             board, self.index, self.deployment(board.day), self.sergeant_token(board.day)
         )
 
-    def _ask(
-        self,
-        board: Board,
-        kind: str,
-        prompt: str,
-        options: Sequence[Any],
-        labels: Sequence[str],
-        agent: Agent,
-    ) -> Any:
+    def prompt(self, board: Board, kind: str, options: Sequence[Choice]) -> str:
+        question = self.question(board, kind)
         own = self.deployment(board.day)
-        if own is not None:
-            # the shared text board is public: the prompt is where a human sees its own cards
-            cards = ", ".join(f"M{i} {rank_label(r)}" for i, r in enumerate(own, start=1))
-            prompt = f"{prompt}\nYour cards: {cards}"
-        return self.choose(board, agent, kind, prompt, options, labels)
+        if own is None:
+            return question
+        # the shared text board is public: the prompt is where a human sees its own cards
+        cards = ", ".join(f"M{i} {rank_label(r)}" for i, r in enumerate(own, start=1))
+        return f"{question}\nYour cards: {cards}"
+
+    def question(self, board: Board, kind: str) -> str:
+        if kind == "deploy":
+            return (f"Day {board.day}: deploy four soldiers under M1..M4 "
+                    "(ranks other than 4 increasing)")
+        if kind == "sergeant":
+            mission = self._known_deployment(board).index(SERGEANT) + 1
+            intel = self._intel(board)
+            shows = "shows" if model.forced_token(SERGEANT, intel) else "does not show"
+            return (f"Intel token on your Sergeant (M{mission})? "
+                    f"The card {model.INTEL[intel].name} {shows} 4")
+        if kind == "deceive":
+            return f"Place a deception token on your M{model.target_index(board) + 1}?"
+        if kind == "guess":
+            where = f"{SIDES[model.defender(board)]}'s M{model.target_index(board) + 1}"
+            return f"Guess the rank of {where}"
+        return self.prompts[kind]
+
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
+        return label(kind, option)
 
     def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:
         ranks = self.deployment(board.day)
         if ranks is None:
             options = model.legal_deployments(model.hand(board, self.index))
-            ranks = self._ask(
-                board,
-                "deploy",
-                f"Day {board.day}: deploy four soldiers under M1..M4 "
-                "(ranks other than 4 increasing)",
-                options,
-                [deployment_label(o) for o in options],
-                agent,
-            )
+            ranks = self.ask(board, agent, "deploy", options)
             self.context.memo[f"deploy/{board.day}"] = list(ranks)
         return ranks
 
@@ -100,24 +130,17 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             raise RuntimeError(f"seat {self.index} lost its day {board.day} deployment")
         return ranks
 
+    def _intel(self, board: Board) -> int:
+        if board.current is None:
+            raise RuntimeError("token layouts come after the Intel draw")
+        return board.current
+
     def _tokens(self, board: Board, agent: Agent) -> tuple[bool, ...]:
         ranks = self._known_deployment(board)
-        intel = board.current
-        if intel is None:
-            raise RuntimeError("token layouts come after the Intel draw")
+        intel = self._intel(board)
         token = self.sergeant_token(board.day)
         if token is None and SERGEANT in ranks:
-            mission = ranks.index(SERGEANT) + 1
-            token = self._ask(
-                board,
-                "sergeant",
-                f"Intel token on your Sergeant (M{mission})? "
-                f"The card {model.INTEL[intel].name} "
-                f"{'shows' if model.forced_token(SERGEANT, intel) else 'does not show'} 4",
-                (True, False),
-                ("token", "no token"),
-                agent,
-            )
+            token = self.ask(board, agent, "sergeant", (True, False))
             self.context.memo[f"sergeant/{board.day}"] = token
         return tuple(bool(token) if r == SERGEANT else model.forced_token(r, intel) for r in ranks)
 
@@ -154,28 +177,10 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
                 "proofs": proofs}
 
     def build_deceive(self, board: Board, b: Build) -> Body:
-        mission = model.target_index(board) + 1
-        place = self._ask(
-            board,
-            "deceive",
-            f"Place a deception token on your M{mission}?",
-            (True, False),
-            ("place", "pass"),
-            b.agent,
-        )
-        return {"place": place}
+        return {"place": self.ask(board, b.agent, "deceive", (True, False))}
 
     def build_guess(self, board: Board, b: Build) -> Body:
-        where = f"{SIDES[model.defender(board)]}'s M{model.target_index(board) + 1}"
-        rank = self._ask(
-            board,
-            "guess",
-            f"Guess the rank of {where}",
-            model.RANKS,
-            [rank_label(r) for r in model.RANKS],
-            b.agent,
-        )
-        return {"rank": rank}
+        return {"rank": self.ask(board, b.agent, "guess", model.RANKS)}
 
     def build_reveal(self, board: Board, b: Build) -> Body:
         mission = model.target_index(board) + 1
@@ -184,26 +189,10 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
 
     def build_captain(self, board: Board, b: Build) -> Body:
         options = model.captain_options(board, self.index)
-        copy = self._ask(
-            board,
-            "captain",
-            "Captain: take 6 IP, or copy one of your exhausted soldiers",
-            options,
-            [captain_label(o) for o in options],
-            b.agent,
-        )
-        return {"copy": copy}
+        return {"copy": self.ask(board, b.agent, "captain", options)}
 
     def build_marshal(self, board: Board, b: Build) -> Body:
-        split = self._ask(
-            board,
-            "marshal",
-            "Marshal: 10 IP, or the opponent loses 5 IP and you gain 5",
-            (False, True),
-            ("10 IP", "5 and -5"),
-            b.agent,
-        )
-        return {"split": split}
+        return {"split": self.ask(board, b.agent, "marshal", (False, True))}
 
     def build_final(self, board: Board, b: Build) -> Body:
         ranks = self._known_deployment(board)

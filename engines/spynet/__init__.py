@@ -9,7 +9,7 @@ protocol applies it, how a seat builds it, which decision it asks), and the ``Ga
 * ``setup``: the situation option, the deal and the draft (§4), the recruit with its pile
   order, refills and end trigger (§6), the final round (§9.1);
 * ``deploy``: the per-turn agent counters (§7) and the targets and outcome of effects (§8, §13);
-* ``model``: the public game over deck positions; ``protocol``: records and the deck
+* ``model``: the public game over deck positions; ``rules``: records and the deck
   (``engines.protocols.deck_ops``); ``seat``: one player's private side; ``bots``; ``view``:
   what one seat knows, live and in hindsight (``replay --as``); ``screen``: what it sees;
   ``labels``: a decision's options in the screen's words.
@@ -32,10 +32,9 @@ if TYPE_CHECKING:
         POSITION,
         RULES,
         Seat,
-        seat,
     )
 
-__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat", "seat"]
+__all__ = ["ABOUT", "BRANCH", "GAME", "MOVES", "POSITION", "RULES", "Seat"]
 
 ABOUT = About(
     name="spynet",

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-A seat asks its agent for a §13 decision with every legal option (``seat.SpyNetSeat._ask``);
+A seat asks its agent for a §13 decision with every legal option (``GameSeat.ask``);
 ``describe_option`` gives each option the label a person sees and types. Labels use the words of
 the screen (``screen.card_name``, ``screen.branch_name``, ``screen.seat_name``): cards by their
 printed names, branches by their full names, never a card id or a record kind. They read the
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
+from spycraft.engines.agent import Choice
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import CARDS, Verb
 from spycraft.engines.spynet.scoring import teammate
@@ -69,7 +69,7 @@ def _pile_label(take: bool, view: SeatView) -> str:
     return f"put pile {k} back"
 
 
-def _effect_label(option: Any, view: SeatView, hand: dict[int, str]) -> str:
+def _effect_label(option: Choice, view: SeatView, hand: dict[int, str]) -> str:
     if option is None:
         return "decline the effect"
     use, discard = option
@@ -92,7 +92,7 @@ def _effect_label(option: Any, view: SeatView, hand: dict[int, str]) -> str:
     return text
 
 
-def describe_option(kind: str, option: Any, view: SeatView) -> str:
+def describe_option(kind: str, option: Choice, view: SeatView) -> str:
     """The label of one option of a §13 decision ``kind``, for the seat of ``view``."""
     hand = card_names(view.hand)
     if kind == "draft_pick":

@@ -10,7 +10,7 @@ position, the discard pile, the per-turn counters and the point of the turn (``p
 
 Transitions are pure functions that check the rules they can check in public and raise
 ``Illegal`` otherwise. A step that needs a hidden card shown sets ``reveal`` (which positions,
-to whom, and what follows); the protocol layer runs the deck operation and then calls
+to whom, and what follows); the game's rules (``rules``) run the deck operation and then call
 ``revealed`` with the faces of a public reveal. What ``revealed`` finds wrong in those faces (an
 agent that is no agent, a funding card that is none) was the writer's lie, so the protocol
 turns its ``Illegal`` into a violation of the record that asked for the reveal.
@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from spycraft.engines.agent import Choice
 from spycraft.engines.errors import Illegal
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
@@ -51,7 +52,7 @@ from spycraft.engines.spynet.scoring import Board, Tableau, may_play_mission, te
 T = TypeVar("T")
 
 
-def replace(obj: T, **changes: Any) -> T:
+def replace(obj: T, **changes: object) -> T:
     """``dataclasses.replace`` for this module's frozen dataclasses, without running
     ``__init__`` again: they have no ``__post_init__`` and no field computed from another, so
     the instance's dictionary with the changes is the same value, several times faster (the
@@ -354,13 +355,13 @@ def pass_card(game: Game, seat: int, position: int) -> Game:
     return replace(game, passed=True, reveal=Need((position,), mate, AFTER_PASS))
 
 
-def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tuple[Any, ...]:
+def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tuple[Choice, ...]:
     """§13's deploy decisions for ``seat`` holding ``hand`` ((position, face) pairs), in the
     order a seat offers them: ``("play_agent", card, branch, funding)``, ``("play_mission",
     card, branch)``, ``("pass_card", card)`` and ``("end_deploy",)``."""
     counters = game.counters
     funding = sorted(p for p, f in hand if card(f).kind is Kind.FUNDING)
-    options: list[Any] = []
+    options: list[Choice] = []
     for p, f in hand:
         printed = card(f)
         if not printed.is_agent:

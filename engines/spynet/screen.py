@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-``screen`` reads the table state (``TableState`` over ``protocol.State``) and, for a seat, the
+``screen`` reads the table state (``TableState`` over ``rules.State``) and, for a seat, the
 seat's ``view.SeatView`` (live or rebuilt in hindsight). It never looks at a card the viewer
 could not see: faces come from the public game (agents in play, the discard pile, face-up
 missions, and after the final reveal every card) or from the seat's view (its hand, its own
@@ -27,8 +27,9 @@ names and branches by their full names; card ids are for records only.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from spycraft.crypto.records import Record, SignedRecord
+from spycraft.engines.game import DONE, PLAY, REVEAL
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, seat_list, sentence
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import (
@@ -44,7 +45,7 @@ from spycraft.engines.spynet.cards import (
     Kind,
     Verb,
 )
-from spycraft.engines.spynet.protocol import TIE_BREAK, State, effect_use, side_name
+from spycraft.engines.spynet.rules import TIE_BREAK, State, effect_use, side_name
 from spycraft.engines.spynet.scoring import (
     CELL_MISSIONS,
     DEEP_AGENTS,
@@ -222,7 +223,7 @@ def seat_name(seat: int) -> str:
 
 
 def _side_text(side: str) -> str:
-    """A side as ``protocol.side_name`` writes it ("seat 1", "team 0+2"), in words."""
+    """A side as ``rules.side_name`` writes it ("seat 1", "team 0+2"), in words."""
     for team in teams(4) + teams(3):
         if side_name(team) == side:
             return seat_list(team)
@@ -252,7 +253,7 @@ def _turn_text(state: State, game: M.Game) -> str:
         text = f"{who} decides the effect of {card_name(game.special)}"
     elif game.phase == M.PAPER:
         text = f"{who} discards down to {PAPER_TRAIL_HAND_LIMIT} cards (Paper Trail)"
-    elif state.act == "reveal":
+    elif state.act == REVEAL:
         text = "final reveal: every player opens its cards"
     else:
         text = "the game is over"
@@ -279,10 +280,10 @@ def _status(state: State, game: M.Game | None, seat: int | None) -> tuple[Fact, 
         return tuple(facts)
     facts.append(_situation_fact(game))
     facts.append(Fact("First player", seat_name(game.first)))
-    if state.act in ("play", "reveal") and game.phase != M.END:
+    if state.act in (PLAY, REVEAL) and game.phase != M.END:
         tone = "you" if game.current == seat else "turn"
         facts.append(Fact("Now", _turn_text(state, game), tone))
-    elif state.act == "reveal":
+    elif state.act == REVEAL:
         facts.append(Fact("Now", _turn_text(state, game), "turn"))
     facts.append(Fact("Deck", f"{len(game.deck)} cards"))
     if game.final_turns is not None and game.phase != M.END:
@@ -477,7 +478,7 @@ def _tie_line(final: Score) -> str | None:
     return f"Tied on points and on funding cards ({funding}): the win is shared"
 
 
-def _result(state: State, table: TableState[Any], seat: int | None) -> Result | None:
+def _result(state: State, table: TableState[State], seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
@@ -510,9 +511,9 @@ def _result(state: State, table: TableState[Any], seat: int | None) -> Result | 
     return outcome(result, mine, lambda side: sentence(_side_text(side)), detail, reveal)
 
 
-def screen(table: TableState[Any], seat: int | None, view: Any) -> Screen:
+def screen(table: TableState[State], seat: int | None, view: SeatView | State | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture, for spectators and replay)."""
-    state: State = table.game
+    state = table.game
     game = state.game
     seat_view = view if isinstance(view, SeatView) and seat is not None else None
     status = _status(state, game, seat)
@@ -631,7 +632,7 @@ def _tokens_story(before: State, after: State, seq: int) -> Event | None:
     return None
 
 
-def _result_text(body: Any) -> str:
+def _result_text(body: object) -> str:
     winner = body.get("winner") if isinstance(body, dict) else None
     reason = body.get("reason") if isinstance(body, dict) else None
     if isinstance(winner, tuple) and winner:
@@ -654,13 +655,13 @@ def _result_text(body: Any) -> str:
     return text
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
-    """One history line for ``record`` (None for a card-protocol step that says nothing yet)."""
-    rec = getattr(record, "record", record)
+def story(before: State | None, record: Record | SignedRecord, after: State) -> Event | None:
+    """One history line for ``record`` (or the signed record that carries it; None for a
+    card-protocol step that says nothing yet)."""
+    rec = record.record if isinstance(record, SignedRecord) else record
     kind, seq, body = rec.kind, rec.seq, rec.body
     who = sentence(seat_name(rec.seat))
-    old_state: State | None = before
-    new_state: State = after
+    old_state, new_state = before, after
     old = None if old_state is None else old_state.game
     new = new_state.game
     if kind == "deck_key":
@@ -692,7 +693,7 @@ def story(before: Any, record: Any, after: Any) -> Event | None:
         if new_state.final is not None and (old_state is None or old_state.final is None):
             return Event(seq, "Every card is turned face up; final score: "
                          + _score_line(new_state.final), why=score_why(new_state.final))
-        if new_state.act == "done" and (old_state is None or old_state.act != "done"):
+        if new_state.act == DONE and (old_state is None or old_state.act != DONE):
             return Event(seq, "Every player has opened its cards", tone="bad"
                          if new_state.violations else "")
         return None

@@ -12,19 +12,22 @@ seat asks first and then writes the kind of the chosen option.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from spycraft.crypto import proofs
-from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, KeyShareSeat, Move
+from spycraft.engines.agent import Agent, Choice
+from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
+from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet import protocol as P
 from spycraft.engines.spynet.cards import PAPER_TRAIL_HAND_LIMIT, Branch
 from spycraft.engines.spynet.labels import describe_option
-from spycraft.engines.spynet.protocol import DECISION_KINDS, GAME, State
+from spycraft.engines.spynet.rules import (
+    DECISION_KINDS,
+    State,
+    mission_faces,
+    mission_points,
+    mission_statement,
+)
 from spycraft.engines.spynet.view import SeatView, seat_view
 from spycraft.engines.table import Turn
 
@@ -39,8 +42,10 @@ PROMPTS = {
 
 
 class SpyNetSeat(KeyShareSeat[State, SeatView]):
-    def __init__(self, context: SeatContext, table: Mapping[str, Move[State]]) -> None:
-        super().__init__(context, table, GAME)
+    prompts = PROMPTS
+
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
+        super().__init__(context, rules)
         self.hand = deck_ops.DeckHand(self.seat, self.key)
         self._faces: dict[int, str] = {}
 
@@ -57,12 +62,8 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
     def view(self, state: State) -> SeatView:
         return seat_view(state, self.seat, lambda position: self.face(state, position))
 
-    def _ask(self, state: State, agent: Agent, kind: str, options: tuple[Any, ...],
-             seq: int | None = None) -> Any:
-        def labels(view: SeatView) -> list[str]:
-            return [describe_option(kind, o, view) for o in options]
-
-        return self.choose(state, agent, kind, PROMPTS[kind], options, labels, seq)
+    def label(self, view: SeatView, kind: str, option: Choice) -> str:
+        return describe_option(kind, option, view)
 
     # --- building records --------------------------------------------------------------------
 
@@ -70,22 +71,22 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         """Deploy offers several kinds at once: the player's choice says which is written."""
         if turn.kinds != DECISION_KINDS:
             return super().kind_of(state, turn, agent)
-        kind: str = self._ask(state, agent, "deploy", self.deploy_options(state))[0]
+        kind: str = self.ask(state, agent, "deploy", self.deploy_options(state))[0]
         return kind
 
     def build_draft_pick(self, state: State, b: Build) -> Body:
         game = _game(state)
-        return {"card": self._ask(state, b.agent, "draft_pick", game.draft)}
+        return {"card": self.ask(state, b.agent, "draft_pick", game.draft)}
 
     def build_action(self, state: State, b: Build) -> Body:
-        return {"recruit": bool(self._ask(state, b.agent, "turn_action", (True, False)))}
+        return {"recruit": bool(self.ask(state, b.agent, "turn_action", (True, False)))}
 
     def build_pile(self, state: State, b: Build) -> Body:
-        return {"take": bool(self._ask(state, b.agent, "pile", (True, False)))}
+        return {"take": bool(self.ask(state, b.agent, "pile", (True, False)))}
 
     def build_deploy(self, state: State, b: Build) -> Body:
         """One of the deploy kinds: the choice was asked in ``build`` (same seq, memo)."""
-        choice = self._ask(state, b.agent, "deploy", self.deploy_options(state))
+        choice = self.ask(state, b.agent, "deploy", self.deploy_options(state))
         kind = choice[0]
         if kind == "play_agent":
             return {"card": choice[1], "branch": str(choice[2]), "funding": list(choice[3])}
@@ -96,23 +97,24 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
             return {"card": choice[1]}
         return {}
 
-    def mission_proof(self, state: State, position: int, branch: Branch, b: Build) -> Any:
+    def mission_proof(self, state: State, position: int, branch: Branch, b: Build
+                      ) -> list[list[bytes]] | None:
         """The proof that a face-down mission is a mission of ``branch``
-        (``protocol.mission_statement``); None under S03, where it is played face up."""
-        statement = P.mission_statement(state, self.seat, position)
+        (``rules.mission_statement``); None under S03, where it is played face up."""
+        statement = mission_statement(state, self.seat, position)
         face = self.face(state, position)
         if statement is None or face is None:
             return None
         base, residue = statement
-        faces = P.mission_faces(branch)
+        faces = mission_faces(branch)
         proof = proofs.prove_encrypts_one_of(
-            base, self.public, residue, P.mission_points(branch), faces.index(face), self.key,
+            base, self.public, residue, mission_points(branch), faces.index(face), self.key,
             b.context, b.entropy.child("mission"),
         )
         return proof.encode()
 
     def build_effect(self, state: State, b: Build) -> Body:
-        chosen = self._ask(state, b.agent, "effect", self.effect_options(state))
+        chosen = self.ask(state, b.agent, "effect", self.effect_options(state))
         if chosen is None:
             return {"use": None}
         use, discard = chosen
@@ -127,7 +129,7 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         # one pick per card, each asked once: the memo keys them by seq * 100 + pick number
         for i in range(len(left) - PAPER_TRAIL_HAND_LIMIT):
             options = tuple(p for p in left if p not in chosen)
-            chosen.append(self._ask(state, b.agent, "paper_trail", options, b.seq * 100 + i))
+            chosen.append(self.ask(state, b.agent, "paper_trail", options, seq=b.seq * 100 + i))
         return {"cards": chosen}
 
     # --- the legal options of §13 ------------------------------------------------------------
@@ -137,10 +139,10 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
         known = [(p, self.face(state, p)) for p in game.hands[self.seat]]
         return [(p, f) for p, f in known if f is not None]
 
-    def deploy_options(self, state: State) -> tuple[Any, ...]:
+    def deploy_options(self, state: State) -> tuple[Choice, ...]:
         return M.deploy_options(_game(state), self.seat, self.hand_faces(state))
 
-    def effect_options(self, state: State) -> tuple[Any, ...]:
+    def effect_options(self, state: State) -> tuple[Choice, ...]:
         return M.effect_options(_game(state), self.seat, self.hand_faces(state))
 
 

@@ -26,12 +26,12 @@ from typing import Any
 
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.cards import BRANCHES, Branch
-from spycraft.engines.spynet.protocol import State
+from spycraft.engines.spynet.rules import State
 
 
 @dataclass(frozen=True)
 class SeatView:
-    state: Any  # protocol.State
+    state: Any  # the rules' State; the rules model's Table in simulation and expert rollouts
     seat: int
     hand: tuple[tuple[int, str], ...]  # (position, face)
     piles: tuple[tuple[str | None, ...], ...]  # per pile, the faces this seat has seen
@@ -66,8 +66,10 @@ def seat_view(state: State, seat: int, face: Face) -> SeatView:
     return SeatView(state, seat, hand, piles, missions, draft)
 
 
-def hindsight(states: Sequence[State], seat: int) -> list[Any]:
-    """What ``seat`` knew at each of a finished game's states (one view per state)."""
+def hindsight(states: Sequence[State], seat: int) -> list[SeatView] | list[State]:
+    """What ``seat`` knew at each of a finished game's states (one view per state); the
+    public states themselves where the final reveal opened no card, since nobody's
+    knowledge can be read then."""
     faces = states[-1].faces
     if not faces:
         return list(states)

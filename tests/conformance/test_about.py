@@ -1,9 +1,9 @@
 """Every game's ``ABOUT`` (read by the command line without the engine) says what its engine says.
 
 ``engines.about``: the name, title, seat counts and options a game package states as plain data
-are a copy of what its engine declares (``GameDefinition``, ``Rules``); the genesis is checked
-against the engine's. These tests keep the copy exact, so a flag offered by ``--help`` is the
-option the engine takes, with the same help, choices and default.
+are the one declaration its engine reads (``Rules.about``, ``registry.declare``); the genesis is
+checked against the engine's. These tests hold every game to it, so a flag offered by ``--help``
+is the option the engine takes, with the same help, choices and default.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import pytest
 
 from spycraft.crypto.errors import MalformedValue
 from spycraft.engines.agent import Decision
-from spycraft.engines.game import GameSeat, Move, Option, Rules, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.game import About, GameSeat, Move, Option, Rules, moves
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BOOL, SEAT, Int, ListOf, Nullable, body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME as SPIES
@@ -37,21 +37,24 @@ def test_a_record_kind_is_declared_once() -> None:
 
 
 class Situations(Rules[None]):
-    name = "situations"
-    seat_counts = (2, 3)
-    sides = ("a", "b")
-    options = (
-        Option("fast", "a yes/no option"),
-        Option("situation", "a choice", choices=("off", "random", "S01"), default="off"),
+    about = About(
+        "situations",
+        "Situations",
+        (2, 3),
+        (
+            Option("fast", "a yes/no option"),
+            Option("situation", "a choice", choices=("off", "random", "S01"), default="off"),
+        ),
     )
+    sides = ("a", "b")
 
 
 def test_declared_options_give_the_genesis_options_and_refuse_the_rest() -> None:
-    definition = GameDefinition(
-        "situations",
-        "Situations",
-        Situations({}),
-        seat=lambda context: GameSeat(context, {}, "situations"),
+    rules = Situations({})
+    definition = declare(
+        rules.about,
+        rules,
+        GameSeat,
         bots={},
         screen=lambda table, seat, view: Screen("Situations", ()),
         story=lambda before, record, after: None,
@@ -77,12 +80,12 @@ class Always:
 
 def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
     context = SeatContext(None, 0, bytes(32), {})  # type: ignore[arg-type]
-    seat: GameSeat[Any, Any] = GameSeat(context, SPIES.moves, "test")
+    seat: GameSeat[Any, Any] = GameSeat(context, SPIES.rules)
     decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
-    assert seat.ask(7, decision, Always(2)) == 3
-    assert seat.ask(7, decision, Always(0)) == 3
+    assert seat.asked_once(7, decision, Always(2)) == 3
+    assert seat.asked_once(7, decision, Always(0)) == 3
     assert context.memo == {"ask/7/guess": 2}
-    assert seat.ask(8, decision, Always(0)) == 1
+    assert seat.asked_once(8, decision, Always(0)) == 1
 
 
 def test_a_game_that_declares_the_kits_reveal_itself_is_refused() -> None:

@@ -47,7 +47,7 @@ from spycraft.crypto.membership import commit, prove_permutation
 from spycraft.engines import registry
 from spycraft.engines.agent import Decision
 from spycraft.engines.confusion.movement import TYPE_IDS
-from spycraft.engines.confusion.protocol import TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.table import TableState
 from spycraft.p2p.discovery import browse_tables

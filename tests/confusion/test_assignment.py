@@ -23,13 +23,13 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.confusion import GAME, model, notebook
 from spycraft.engines.confusion.board import RED, WHITE, Line, line, square
 from spycraft.engines.confusion.movement import TYPE_IDS, Announcement, answer_sets
-from spycraft.engines.confusion.protocol import TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.errors import Violation
 from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable, new_local_table
 
-protocol = sys.modules["spycraft.engines.confusion.protocol"]
+protocol = sys.modules["spycraft.engines.confusion.rules"]
 DAS = ("DA",) * 13
 
 

@@ -20,7 +20,7 @@ from spycraft.crypto.membership import Commitment, commit, prove_member
 from spycraft.crypto.records import SignedRecord
 from spycraft.engines.confusion import GAME
 from spycraft.engines.confusion.movement import TYPE_IDS, answer_sets, promotion_sets
-from spycraft.engines.confusion.protocol import TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN
 from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable, new_local_table

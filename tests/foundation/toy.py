@@ -18,10 +18,9 @@ from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.agent import RandomAgent
-from spycraft.engines.game import Body, Build, GameSeat, Move, Rules, moves
-from spycraft.engines.registry import GameDefinition
-from spycraft.engines.schema import BYTES32, Int, body
-from spycraft.engines.seat import SeatContext
+from spycraft.engines.game import About, Build, GameSeat, Move, Rules, moves
+from spycraft.engines.registry import declare
+from spycraft.engines.schema import BYTES32, Body, Int, body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 from spycraft.engines.viewmodel import Event, Fact, Screen
 
@@ -56,8 +55,7 @@ def apply_open(s: Pennies, record: Record, b: Body) -> Pennies:
 
 
 class PenniesRules(Rules[Pennies]):
-    name = "pennies"
-    seat_counts = (2,)
+    about = About("pennies", "Matching pennies", (2,))
     sides = ("seat0", "seat1")
 
     def seats_of(self, state: Pennies) -> int:
@@ -99,8 +97,8 @@ class PenniesSeat(GameSeat[Pennies, Pennies]):
         return self.context.secret("coin", state.round)
 
     def build_coin(self, state: Pennies, b: Build) -> Body:
-        coin: int = self.choose(state, b.agent, "coin", "heads or tails?", (0, 1),
-                                ("heads", "tails"))
+        coin: int = self.ask(state, b.agent, "coin", (0, 1), prompt="heads or tails?",
+                             labels=("heads", "tails"))
         self.context.memo[f"coin/{state.round}"] = coin  # kept until this seat opens it
         return {"commit": Commitment.to(PURPOSE, coin, self.nonce(state)).digest}
 
@@ -114,18 +112,13 @@ MOVES: dict[str, Move[Pennies]] = moves(
 )
 
 
-def seat(context: SeatContext) -> PenniesSeat:
-    return PenniesSeat(context, MOVES, "pennies")
-
-
-GAME = GameDefinition(
-    name="pennies",
-    title="Matching pennies",
-    rules=PenniesRules(MOVES),
-    seat=seat,
-    bots={"random": lambda entropy, seat: RandomAgent(entropy)},
-    screen=lambda table, seat, view: Screen("Matching pennies", (Fact("State", repr(table.game)),)),
-    story=lambda before, record, after: Event(record.seq, record.kind),
-    hindsight=lambda states, seat: list(states),
-    moves=MOVES,
+RULES = PenniesRules(MOVES)
+GAME = declare(
+    RULES.about,
+    RULES,
+    PenniesSeat,
+    {"random": lambda entropy, seat: RandomAgent(entropy)},
+    lambda table, seat, view: Screen("Matching pennies", (Fact("State", repr(table.game)),)),
+    lambda before, record, after: Event(record.seq, record.kind),
+    lambda states, seat: list(states),
 )

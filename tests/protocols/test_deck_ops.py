@@ -10,8 +10,7 @@ from spycraft.crypto.deck import Faces
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import Unattributed
 from spycraft.crypto.group import Scalar
-from spycraft.crypto.records import Record
-from spycraft.engines.game import proof_context
+from spycraft.engines.game import Played, proof_context
 from spycraft.engines.protocols import deck_ops
 from spycraft.engines.protocols.deck_ops import DeckHand, DeckOps
 from spycraft.engines.table import frozen
@@ -28,7 +27,7 @@ class Table:
         ]
         self.seq = 0
 
-    def record(self, tamper: bool = False) -> tuple[Record, bytes]:
+    def record(self, tamper: bool = False) -> Played:
         turn = deck_ops.turn(self.ops)
         assert turn is not None
         self.seq += 1
@@ -40,12 +39,12 @@ class Table:
         entropy = SeededEntropy(bytes([self.seq]) * 32)
         body = frozen(deck_ops.BUILD[kind](hand, self.ops, context, entropy))
         deck_ops.SCHEMAS[kind].check(body, len(self.hands), kind)
-        return Record(TABLE, self.seq, b"", turn.seat, kind, body), context
+        return Played(TABLE, self.seq, b"", turn.seat, kind, body, "test")
 
     def run(self) -> DeckOps:
         while deck_ops.turn(self.ops) is not None:
-            record, context = self.record()
-            self.ops = deck_ops.APPLY[record.kind](self.ops, record, record.body, context)
+            record = self.record()
+            self.ops = deck_ops.APPLY[record.kind](self.ops, record, record.body)
         return self.ops
 
 
@@ -68,9 +67,9 @@ def test_a_private_reveal_reaches_its_receiver_and_a_public_one_everyone() -> No
 def test_a_false_token_is_caught_at_once() -> None:
     table = Table(3)
     table.ops = deck_ops.request(table.run(), (4,), to=0)
-    record, context = table.record(tamper=True)
+    record = table.record(tamper=True)
     with pytest.raises(Unattributed):
-        deck_ops.APPLY[record.kind](table.ops, record, record.body, context)
+        deck_ops.APPLY[record.kind](table.ops, record, record.body)
 
 
 def test_the_game_cannot_open_two_operations_at_once() -> None:
@@ -99,25 +98,26 @@ def test_a_card_revealed_to_a_second_seat_stays_hidden_from_the_third() -> None:
     assert ops.face(0) == face
 
 
-def _pass_to_seat_one() -> tuple[Table, Record, bytes]:
+def _pass_to_seat_one() -> tuple[Table, Played]:
     """Card 2 shown to seat 0, then to seat 1: seat 0's record owes its token sealed."""
     table = Table(3)
     table.ops = deck_ops.request(table.run(), (2,), to=0)
     table.ops = deck_ops.request(table.run(), (2,), to=1)
-    record, context = table.record()
+    record = table.record()
     assert record.seat == 0 and record.body["sealed"][0] is not None
-    return table, record, context
+    return table, record
 
 
-def _with_sealed(record: Record, sealed: object) -> Record:
+def _with_sealed(record: Played, sealed: object) -> Played:
     return replace(record, body=frozen({**record.body, "sealed": [sealed]}))
 
 
 def test_a_false_sealed_token_is_refused_at_once() -> None:
     """Garbage, the token of another card, a seal to another seat, one copied from another
     record: each is refused when the record arrives, as a false public token is."""
-    table, record, context = _pass_to_seat_one()
-    deck_ops.APPLY["deck_tokens"](table.ops, record, record.body, context)
+    table, record = _pass_to_seat_one()
+    context = record.context
+    deck_ops.APPLY["deck_tokens"](table.ops, record, record.body)
     ops, hand = table.ops, table.hands[0]
     receiver, wrong_seat = ops.key_shares[1], ops.key_shares[2]
     entropy = SeededEntropy(b"cheat")
@@ -131,7 +131,7 @@ def test_a_false_sealed_token_is_refused_at_once() -> None:
                    garbage):
         with pytest.raises(Unattributed) as caught:
             forged = _with_sealed(record, frozen(sealed))
-            deck_ops.APPLY["deck_tokens"](ops, forged, forged.body, context)
+            deck_ops.APPLY["deck_tokens"](ops, forged, forged.body)
         errors.append(type(caught.value).__name__)
     assert errors == ["ProofError", "ProofError", "ProofError", "MalformedValue"]
 

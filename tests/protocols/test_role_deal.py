@@ -6,8 +6,7 @@ import pytest
 
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.group import Scalar
-from spycraft.crypto.records import Record
-from spycraft.engines.game import proof_context
+from spycraft.engines.game import Played, proof_context
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.protocols.role_deal import MARKED, PLAIN, RoleDeal, RoleHand
 from spycraft.engines.table import frozen
@@ -28,8 +27,8 @@ def deal_all(
         entropy = SeededEntropy(bytes([seq % 256]) * 32)
         body = frozen(role_deal.BUILD[kind](hands[turn.seat], deal, context, entropy))
         role_deal.SCHEMAS[kind].check(body, seats, kind)
-        record = Record(TABLE, seq, b"", turn.seat, kind, body)
-        deal = role_deal.APPLY[kind](deal, record, body, context)
+        record = Played(TABLE, seq, b"", turn.seat, kind, body, "test")
+        deal = role_deal.APPLY[kind](deal, record, body)
     return deal, hands
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spycraft.crypto.errors import BadOpening
-from spycraft.engines.resistance.protocol import State
+from spycraft.engines.resistance.rules import State
 
 from .helpers import run_until, table
 

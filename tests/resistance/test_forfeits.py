@@ -7,7 +7,7 @@ from spycraft.engines.absence import quorum
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.protocol import State
+from spycraft.engines.resistance.rules import State
 from spycraft.engines.table import ABANDONED, DESERTED
 
 from .helpers import run_until, seat_of, table

@@ -14,7 +14,7 @@ from typing import Any
 from spycraft.crypto import recognition
 from spycraft.crypto.elgamal import decrypt_with_secret
 from spycraft.crypto.group import scalar_sum
-from spycraft.engines.resistance.protocol import State
+from spycraft.engines.resistance.rules import State
 
 from .helpers import seat_of, table
 

@@ -23,7 +23,7 @@ from spycraft.crypto.seal import seal_share
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable
-from spycraft.engines.resistance.protocol import State
+from spycraft.engines.resistance.rules import State
 from spycraft.engines.table import FRAUD, Turn
 from tests.resistance.helpers import run_until, seat_of, table
 

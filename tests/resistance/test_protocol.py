@@ -20,7 +20,7 @@ from spycraft.crypto.errors import (
 )
 from spycraft.crypto.group import GENERATOR
 from spycraft.engines.resistance import model as R
-from spycraft.engines.resistance.protocol import State
+from spycraft.engines.resistance.rules import State
 from spycraft.engines.resistance.seat import ResistanceSeat
 from spycraft.engines.table import Table, Turn
 
@@ -175,7 +175,7 @@ def fail_always(seat: ResistanceSeat, state: State, turn: Turn, kind: str, body:
         from spycraft.crypto import mix
         from spycraft.crypto.entropy import SeededEntropy
         from spycraft.engines.game import proof_context
-        from spycraft.engines.resistance.protocol import MISSION_FACES
+        from spycraft.engines.resistance.rules import MISSION_FACES
 
         context = proof_context("resistance", state.table, seat.seq, seat.seat, kind)
         card = mix.contribute(state.pk, MISSION_FACES, R.FAIL, context, SeededEntropy(b"x" * 32))

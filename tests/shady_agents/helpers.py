@@ -46,7 +46,7 @@ def table(
 
 def seats(cheaters: dict[int, SeatClass]) -> Callable[[SeatContext], ShadyAgentsSeat]:
     def factory(context: SeatContext) -> ShadyAgentsSeat:
-        return cheaters.get(context.index, ShadyAgentsSeat)(context, GAME.moves)
+        return cheaters.get(context.index, ShadyAgentsSeat)(context, GAME.rules)
 
     return factory
 

@@ -15,7 +15,7 @@ from spycraft.engines import registry
 from spycraft.engines.local import new_local_table
 from spycraft.engines.shady_agents.bots import team_bot
 from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
-from spycraft.engines.shady_agents.protocol import TEAM_NAME
+from spycraft.engines.shady_agents.rules import TEAM_NAME
 
 SEEDS = range(9000, 9032)  # disjoint from the benchmark's 1000.. and 5000..
 PINNED_WINS = 20  # measured with this bot (and 2 draws, 10 losses in 32 games)

@@ -20,7 +20,7 @@ from spycraft.engines.local import LocalTable
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
-from spycraft.engines.shady_agents.protocol import SIDES, State
+from spycraft.engines.shady_agents.rules import SIDES, State
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
 from spycraft.engines.table import DESERTED, FRAUD, NOT_JUDGED
 from tests.conformance.games import declare_absent

@@ -14,7 +14,7 @@ from spycraft.crypto.group import Scalar
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
-from spycraft.engines.shady_agents.protocol import SIDES, State
+from spycraft.engines.shady_agents.rules import SIDES, State
 from spycraft.engines.shady_agents.seat import ShadyAgentsSeat
 from spycraft.engines.table import FRAUD
 from tests.shady_agents.helpers import Played, play

@@ -19,7 +19,7 @@ from spycraft.engines import bots, registry
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.local import new_local_table
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents.protocol import TEAM_NAME
+from spycraft.engines.shady_agents.rules import TEAM_NAME
 from spycraft.engines.shady_agents.simulation import Deal, Simulation, World, deal_of, outcome
 from spycraft.engines.shady_agents.view import Knowledge, SeatView
 

@@ -31,7 +31,7 @@ from spycraft.crypto.seal import open_sealed_choice, seal_choice
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.game import proof_context
 from spycraft.engines.shady_agents.components import BULLET, LAW_ABIDING, MEDKIT, TOOLS
-from spycraft.engines.shady_agents.protocol import (
+from spycraft.engines.shady_agents.rules import (
     BOTH_TOOLS,
     SIDES,
     TOOL_POINTS,

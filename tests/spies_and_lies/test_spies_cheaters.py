@@ -22,7 +22,7 @@ from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, SERGEANT, Board
-from spycraft.engines.spies_and_lies.protocol import (
+from spycraft.engines.spies_and_lies.rules import (
     card_commitment,
     layout_commitment,
     opens_mission,

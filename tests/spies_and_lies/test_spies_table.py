@@ -11,7 +11,7 @@ from spycraft.engines.registry import load
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME, RULES, model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
-from spycraft.engines.spies_and_lies.protocol import outcome
+from spycraft.engines.spies_and_lies.rules import outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.table import ABANDONED, FRAUD, Forfeit, Over, Turn, settle
@@ -44,7 +44,7 @@ def test_a_resumed_seat_reads_its_private_choices_from_memo(kind: str) -> None:
     first = seat.game.build(table.state.game, turn, agents[RED])
     context = seat.context
     resumed = SpiesAndLiesSeat(
-        SeatContext(context.genesis, RED, context.master, dict(context.memo)), GAME.moves
+        SeatContext(context.genesis, RED, context.master, dict(context.memo)), GAME.rules
     )
     assert resumed.build(table.state.game, turn, Refuses()) == first
 

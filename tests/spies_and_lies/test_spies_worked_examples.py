@@ -8,7 +8,7 @@ import pytest
 
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
-from spycraft.engines.spies_and_lies.protocol import outcome
+from spycraft.engines.spies_and_lies.rules import outcome
 
 DIGEST = bytes(32)
 

@@ -33,7 +33,7 @@ from spycraft.crypto.encoding import decode
 from spycraft.crypto.errors import MalformedValue
 from spycraft.crypto.group import Point, Scalar
 from spycraft.engines.seat import TableSeat, table_key_secret
-from spycraft.engines.spynet.protocol import FACES, State
+from spycraft.engines.spynet.rules import FACES, State
 from spycraft.engines.spynet.scoring import teammate
 
 

@@ -24,7 +24,7 @@ from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.cards import Branch
 from spycraft.engines.spynet.labels import describe_option
-from spycraft.engines.spynet.protocol import State
+from spycraft.engines.spynet.rules import State
 from spycraft.engines.spynet.view import SeatView
 from tests.conformance.games import Recording
 

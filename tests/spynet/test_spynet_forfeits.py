@@ -27,7 +27,7 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.cards import BRANCHES, Kind, card
-from spycraft.engines.spynet.protocol import (
+from spycraft.engines.spynet.rules import (
     TIE_BREAK,
     State,
     _audit,

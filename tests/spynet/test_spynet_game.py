@@ -34,7 +34,7 @@ from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.bots import BOTS
 from spycraft.engines.spynet.cards import BRANCHES, Kind, card
-from spycraft.engines.spynet.protocol import (
+from spycraft.engines.spynet.rules import (
     DECISION_KINDS,
     FACES,
     TIE_BREAK,

@@ -9,7 +9,7 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines.local import new_local_table
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.bots import BOTS
-from spycraft.engines.spynet.protocol import TIE_BREAK
+from spycraft.engines.spynet.rules import TIE_BREAK
 from spycraft.engines.spynet.view import SeatView, hindsight
 from spycraft.engines.table import SHARED
 

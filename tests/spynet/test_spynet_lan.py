@@ -21,7 +21,7 @@ from spycraft.crypto.errors import EncodingError
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.audit import audit_transcript
 from spycraft.engines.spynet import GAME
-from spycraft.engines.spynet.protocol import State
+from spycraft.engines.spynet.rules import State
 from spycraft.p2p.storage import GameStore, SeatFile
 from tests.net.harness import Proc, audit, kill_all, wait_all
 from tests.net.test_loopback import LO, bot_peers_play, bots, host, watch

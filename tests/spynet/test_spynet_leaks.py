@@ -22,7 +22,7 @@ from spycraft.crypto.records import parse_record
 from spycraft.engines.local import new_local_table
 from spycraft.engines.spynet import GAME
 from spycraft.engines.spynet.bots import BOTS
-from spycraft.engines.spynet.protocol import State
+from spycraft.engines.spynet.rules import State
 from spycraft.engines.spynet.scoring import teammate
 from spycraft.p2p.wire import encode_frame
 from tests.p2p.simnet import SimNet, agreed, finish

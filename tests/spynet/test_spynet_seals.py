@@ -26,8 +26,8 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.game import proof_context
 from spycraft.engines.local import LocalTable
 from spycraft.engines.protocols.deck_ops import SEAL, duty
-from spycraft.engines.spynet.protocol import GAME as NAME
-from spycraft.engines.spynet.protocol import State, side_name
+from spycraft.engines.spynet.rules import GAME as NAME
+from spycraft.engines.spynet.rules import State, side_name
 from spycraft.engines.spynet.scoring import teams
 from spycraft.engines.table import FRAUD, TableState, Turn
 from tests.spynet.test_spynet_game import new_table, play_until

@@ -3,7 +3,7 @@
 It lives in the tests (``tests/kit``), not in the product: the conformance suite registers it
 for its own run (``tests/conformance/conftest.py``) and checks it as it checks the five games.
 
-``model`` holds the rulebook as pure functions; ``protocol`` puts it on the table (cups
+``model`` holds the rulebook as pure functions; ``rules`` puts it on the table (cups
 committed, dice rolled by the beacon, bids, calls, openings); ``seat`` is one player's private
 side; ``bots`` decide; ``view`` is what a seat knows (live and in hindsight), ``screen`` what it
 sees; ``definition`` declares every record kind once (``MOVES``) and the ``GameDefinition``.

@@ -7,14 +7,13 @@ rules apply it, how a seat builds it and the decision it asks ("bid": a bid or a
 from __future__ import annotations
 
 from spycraft.engines.game import Move, moves
-from spycraft.engines.registry import GameDefinition
+from spycraft.engines.registry import declare
 from spycraft.engines.schema import BYTES32, Int, body
-from spycraft.engines.seat import SeatContext
 
-from . import protocol as P
+from . import ABOUT, rules
 from .bots import BOTS
-from .protocol import LiarsDice, Table
-from .screen import TITLE, screen, story
+from .rules import LiarsDice, Table
+from .screen import screen, story
 from .seat import LiarsDiceSeat as Seat
 from .view import hindsight
 
@@ -23,27 +22,11 @@ from .view import hindsight
 COUNT = Int(1, 2**16)
 
 MOVES: dict[str, Move[Table]] = moves(
-    Move("cup", body(digest=BYTES32), P.apply_cup, Seat.build_cup),
-    Move("bid", body(count=COUNT, face=Int(1, 6)), P.apply_bid, Seat.build_bid, "bid"),
-    Move("liar", body(), P.apply_liar, Seat.build_liar, "bid"),
-    Move("open", body(nonce=BYTES32), P.apply_open, Seat.build_open),
+    Move("cup", body(digest=BYTES32), rules.apply_cup, Seat.build_cup),
+    Move("bid", body(count=COUNT, face=Int(1, 6)), rules.apply_bid, Seat.build_bid, "bid"),
+    Move("liar", body(), rules.apply_liar, Seat.build_liar, "bid"),
+    Move("open", body(nonce=BYTES32), rules.apply_open, Seat.build_open),
 )
 
 RULES = LiarsDice(MOVES)
-
-
-def seat(context: SeatContext) -> Seat:
-    return Seat(context, MOVES, P.GAME)
-
-
-GAME = GameDefinition(
-    name=P.GAME,
-    title=TITLE,
-    rules=RULES,
-    seat=seat,
-    bots=BOTS,
-    screen=screen,
-    story=story,
-    hindsight=hindsight,
-    moves=MOVES,
-)
+GAME = declare(ABOUT, RULES, Seat, BOTS, screen, story, hindsight)

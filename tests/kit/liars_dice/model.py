@@ -2,7 +2,7 @@
 
 ``Game`` is what everyone at the table knows: the dice each seat has left, the round's bids,
 who called the last one a lie and the dice opened so far. A seat's own dice are not here: they
-are hidden in its cup until the round is counted (``protocol`` commits them; ``seat`` knows
+are hidden in its cup until the round is counted (``rules`` commits them; ``seat`` knows
 them). The rules (docs/adding-a-game.md, "The rules of Liar's Dice"):
 
 * every seat starts with ``DICE`` dice; each round every seat still in rolls them under its cup;

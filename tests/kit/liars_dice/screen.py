@@ -8,24 +8,15 @@ step they make is done (the dice rolled, the round counted).
 
 from __future__ import annotations
 
-from typing import Any
-
+from spycraft.crypto.records import Record
 from spycraft.engines.screens import forfeit_story, outcome, seat_list, sentence
-from spycraft.engines.table import game_state
+from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
 
-from . import model
+from . import ABOUT, model
 from .model import Counted, Game
-from .protocol import SIDES, Table, still_in
+from .rules import SIDES, Table, still_in
 from .view import SeatView
-
-TITLE = "Liar's Dice"
-
-
-def _table(state: Any) -> Table:
-    t = game_state(state)
-    assert isinstance(t, Table)
-    return t
 
 
 def faces(dice: tuple[int, ...]) -> str:
@@ -106,9 +97,10 @@ def _reveal(t: Table) -> tuple[Grid, ...]:
     return (Grid(title, ("Seat", "Dice"), rows),)
 
 
-def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
+def screen(table_state: TableState[Table], seat: int | None,
+           seat_view: SeatView | Table | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture)."""
-    t = _table(table_state)
+    t = table_state.game
     own = seat_view if isinstance(seat_view, SeatView) and seat_view.seat == seat else None
     dice = own.dice if own is not None else None
     private: tuple[Fact, ...] = ()
@@ -116,24 +108,24 @@ def screen(table_state: Any, seat: int | None, seat_view: Any) -> Screen:
         private = (Fact("You play", f"seat {own.seat}", "you"),
                    Fact("Your dice", faces(dice) if dice is not None else "not rolled yet"))
     grids = (_cups(t, seat, dice), _bids(t.game), _rounds(t.game))
-    result = getattr(table_state, "result", None)
+    result = table_state.result
     end = None
     if result is not None:
         side = SIDES[seat] if seat is not None and seat < t.game.n else None
         why = [sentence(result.reason)] if not result.forfeits else []
         end = outcome(result, side, str, why, _reveal(t))
-    return Screen(TITLE, _status(t, seat), grids, private, end)
+    return Screen(ABOUT.title, _status(t, seat), grids, private, end)
 
 
 # --- history ---------------------------------------------------------------------------------
 
 
-def story(before: Any, record: Any, after: Any) -> Event | None:
+def story(before: Table | None, record: Record, after: Table) -> Event | None:
     """One history line for ``record``; None for a step that tells nothing yet (a cup, a beacon
     value before the dice are rolled, an opening before the round is counted, the result)."""
     if before is None or record.kind == "result":
         return None
-    old, new = _table(before), _table(after)
+    old, new = before, after
     g = new.game
     who = f"seat {record.seat}"
     if record.kind in ("fraud", "abandon"):

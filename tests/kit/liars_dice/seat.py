@@ -2,21 +2,22 @@
 
 Theory of operation: a seat's nonce for round r is ``secret("cup", r)``, derived from its
 master secret, so a resumed seat has the same cups; its dice follow from the nonce and the
-round's public seed (``protocol.dice``) and are never written anywhere before it opens its cup.
+round's public seed (``rules.dice``) and are never written anywhere before it opens its cup.
 Its one decision, each turn, is a bid or a call of the last bid (``bid_or_call``): asked once
-through the kit's memo (``GameSeat.choose``), then read back both to pick the record kind
+through the kit's memo (``GameSeat.ask``), then read back both to pick the record kind
 (``kind_of``) and to write the bid, so a seat asked again at the same seq says the same.
 """
 
 from __future__ import annotations
 
 from spycraft.engines.agent import Agent
-from spycraft.engines.game import Body, Build, GameSeat
+from spycraft.engines.game import Build, GameSeat
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Turn
 
 from . import model
 from .model import Bid
-from .protocol import Table, cup_commitment, dice
+from .rules import Table, cup_commitment, dice
 from .view import SeatView
 
 CALL = None  # the option that calls the last bid a lie
@@ -30,6 +31,9 @@ def option_label(option: tuple[int, int] | None) -> str:
 
 
 class LiarsDiceSeat(GameSeat[Table, SeatView]):
+    def label(self, view: SeatView, kind: str, option: tuple[int, int] | None) -> str:
+        return option_label(option)
+
     def nonce(self, number: int) -> bytes:
         return self.context.secret("cup", number)
 
@@ -54,8 +58,7 @@ class LiarsDiceSeat(GameSeat[Table, SeatView]):
         last = f"seat {g.bids[-1].seat} bid {g.bids[-1].words()}" if g.bids else "no bid yet"
         prompt = (f"Round {g.number}, {model.dice_in_play(g)} dice in play ({last}). "
                   f"Your dice: {own}. Bid higher" + (", or call the last bid a lie" * bool(g.bids)))
-        choice: tuple[int, int] | None = self.choose(
-            t, agent, "bid", prompt, options, [option_label(o) for o in options])
+        choice: tuple[int, int] | None = self.ask(t, agent, "bid", options, prompt=prompt)
         return choice
 
     def kind_of(self, state: Table, turn: Turn, agent: Agent) -> str:

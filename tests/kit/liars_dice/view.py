@@ -1,7 +1,7 @@
 """What one seat knows of Liar's Dice: the public table and its own dice, live and in hindsight.
 
 ``SeatView`` is what a seat's agent gets with each decision and what its screen shows it: the
-public state (``protocol.Table``) and the dice under its own cup once they are rolled, nothing
+public state (``rules.Table``) and the dice under its own cup once they are rolled, nothing
 of anyone else's. ``hindsight`` rebuilds it for ``replay --as``: every cup is opened when its
 round is counted, so the transcript alone tells each seat's dice of every counted round (and of
 a round stopped by a forfeit, where it opened its cup).
@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from spycraft.engines.table import game_state
-
-from .protocol import Table
+from .rules import Table
 
 
 @dataclass(frozen=True)
@@ -25,9 +22,9 @@ class SeatView:
     dice: tuple[int, ...] | None = None  # this seat's dice this round, once rolled
 
 
-def hindsight(states: Sequence[Any], seat: int) -> list[SeatView]:
+def hindsight(states: Sequence[Table], seat: int) -> list[SeatView]:
     """What ``seat`` saw at each state of a finished game: the table and its own dice."""
-    tables: list[Table] = [game_state(s) for s in states]
+    tables = list(states)
     known: dict[int, tuple[int, ...]] = {}
     for t in tables:
         for counted in t.game.counted:

@@ -45,10 +45,11 @@ from spycraft.crypto.commit import Commitment
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import tagged_hash, uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Body, Option, Rules
+from spycraft.engines.game import Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn, Unjudged
 
-from . import model
+from . import ABOUT, model
 from .model import Game
 
 GAME = "liars-dice"
@@ -81,10 +82,8 @@ def still_in(t: Table) -> tuple[int, ...]:
 
 
 class LiarsDice(Rules[Table]):
-    name = GAME
-    seat_counts: tuple[int, ...] = (2, 3, 4)
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
-    options = (Option("wild_ones", "ones count for every face but their own"),)
     final_reveal = ("open",)
 
     def seats_of(self, state: Table) -> int:

@@ -74,7 +74,6 @@ decision: the engine takes 6 IP and no ``captain`` record is written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from spycraft.crypto import membership
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
@@ -83,8 +82,9 @@ from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
-from spycraft.engines.game import Move, Rules, record_context
-from spycraft.engines.spies_and_lies import model
+from spycraft.engines.game import Move, Played, Rules
+from spycraft.engines.schema import Body
+from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
@@ -124,8 +124,7 @@ def token_set(board: Board, seat: int, token: bool) -> tuple[str, ...]:
 class SpiesAndLies(Rules[Board]):
     """The ``GameRules`` of Stratego: Spies & Lies (no options, two seats)."""
 
-    name = "spies-and-lies"
-    seat_counts: tuple[int, ...] = (2,)
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
 
     final_reveal = ("final",)
@@ -202,46 +201,45 @@ def outcome(board: Board) -> Result:
 # --- record bodies ---------------------------------------------------------------------------
 
 
-def _int(record: Record, value: Any, what: str) -> int:
+def _int(record: Record, value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise MalformedRecord(record.seat, record.seq, f"{what} must be an integer")
     return value
 
 
-def _bool(record: Record, value: Any, what: str) -> bool:
+def _bool(record: Record, value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise MalformedRecord(record.seat, record.seq, f"{what} must be a boolean")
     return value
 
 
-def _bytes32(record: Record, value: Any, what: str) -> bytes:
+def _bytes32(record: Record, value: object, what: str) -> bytes:
     if not isinstance(value, bytes) or len(value) != NONCE_BYTES:
         raise MalformedRecord(record.seat, record.seq, f"{what} must be 32 bytes")
     return value
 
 
-def _list(record: Record, value: Any, length: int, what: str) -> tuple[Any, ...]:
+def _list(record: Record, value: object, length: int, what: str) -> tuple[object, ...]:
     if not isinstance(value, tuple) or len(value) != length:
         raise MalformedRecord(record.seat, record.seq, f"{what} must be a list of {length}")
     return value
 
 
-def apply_deploy(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deploy(b: Board, r: Record, body: Body) -> Board:
     commitments = [membership.Commitment.decode(c) for c in body["missions"]]
     return model.deploy(b, r.seat, [(c.point.encode(), c.tag.encode()) for c in commitments])
 
 
-def apply_layout(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_layout(b: Board, r: Record, body: Body) -> Board:
     return model.commit_layout(b, r.seat, _bytes32(r, body["digest"], "digest"))
 
 
-def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_tokens(b: Board, r: Played, body: Body) -> Board:
     tokens = [_bool(r, t, "a token") for t in _list(r, body["tokens"], 4, "tokens")]
     nonce = _bytes32(r, body["nonce"], "nonce")
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
     if not commitment.opens_to([r.seat, b.day, tokens], nonce):
         raise BadOpening(r.seat, r.seq, "the tokens do not open this seat's layout commitment")
-    context = record_context(GAME, r)
     for index, (token, proof) in enumerate(zip(tokens, body["proofs"])):
         allowed = token_set(b, r.seat, token)
         mission = f"M{index + 1}"
@@ -251,22 +249,22 @@ def apply_tokens(b: Board, r: Record, body: dict[str, Any]) -> Board:
         try:
             membership.verify_member(card_commitment(b, r.seat, index),
                                      rank_domain(r.seat, b.day, index + 1), allowed,
-                                     membership.decode_proof(proof, allowed), context)
+                                     membership.decode_proof(proof, allowed), r.context)
         except ProofError:
             raise ProofError(f"{mission} is not proven to hold a soldier of the hand that "
                              f"agrees with its {'token' if token else 'missing token'}") from None
     return model.open_layout(b, r.seat, tokens)
 
 
-def apply_deceive(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_deceive(b: Board, r: Record, body: Body) -> Board:
     return model.deceive(b, _bool(r, body["place"], "place"))
 
 
-def apply_guess(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_guess(b: Board, r: Record, body: Body) -> Board:
     return model.guess(b, _int(r, body["rank"], "rank"))
 
 
-def apply_reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_reveal(b: Board, r: Record, body: Body) -> Board:
     rank = _int(r, body["rank"], "rank")
     nonce = _bytes32(r, body["nonce"], "nonce")
     index = model.target_index(b)
@@ -275,15 +273,15 @@ def apply_reveal(b: Board, r: Record, body: dict[str, Any]) -> Board:
     return model.reveal(b, rank)
 
 
-def apply_captain(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_captain(b: Board, r: Record, body: Body) -> Board:
     return model.captain(b, _int(r, body["copy"], "copy"))
 
 
-def apply_marshal(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_marshal(b: Board, r: Record, body: Body) -> Board:
     return model.marshal(b, _bool(r, body["split"], "split"))
 
 
-def apply_final(b: Board, r: Record, body: dict[str, Any]) -> Board:
+def apply_final(b: Board, r: Record, body: Body) -> Board:
     hidden = model.hidden_indices(b, r.seat)
     ranks = []
     for index, entry in zip(hidden, _list(r, body["cards"], len(hidden), "cards")):

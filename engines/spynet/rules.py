@@ -56,18 +56,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import proofs
 from spycraft.crypto.deck import Faces
 from spycraft.crypto.errors import MalformedRecord
-from spycraft.crypto.group import Point, Scalar
+from spycraft.crypto.group import Point
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.proofs import OneOfProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
+from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, KeyShareState, Played
 from spycraft.engines.protocols import deck_ops
+from spycraft.engines.schema import Body
+from spycraft.engines.spynet import ABOUT
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet import setup as SU
 from spycraft.engines.spynet.cards import (
@@ -81,7 +82,6 @@ from spycraft.engines.spynet.cards import (
 )
 from spycraft.engines.spynet.deploy import EffectUse, Target
 from spycraft.engines.spynet.scoring import (
-    PLAYER_COUNTS,
     Board,
     Score,
     condition_holds,
@@ -89,7 +89,7 @@ from spycraft.engines.spynet.scoring import (
     score,
     teams,
 )
-from spycraft.engines.table import SHARED, Draw, GameNeed, Over, Result, Turn, Unjudged
+from spycraft.engines.table import SHARED, Draw, GameNeed, Over, Result, Turn
 
 GAME = "spynet"
 FACES = Faces.of("spynet/deck", DECK)
@@ -102,20 +102,18 @@ def side_name(team: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class State:
+class State(KeyShareState):
+    """The rulebook's game over deck positions and the deck, with what the records add; the
+    act, the final reveal and the forfeits are the kit's fields (``KeyShareState``: nothing is
+    ever ``unjudged``, every hidden card is proven when played)."""
+
     n: int
     option: str
     table: bytes
     ops: deck_ops.DeckOps
     game: M.Game | None = None  # None until the beacon names the first player
-    act: str = "setup"  # setup, play, reveal, done (the kit's: engines.game)
     asked_by: tuple[int, int] = (0, 0)  # (seat, seq) of the record whose reveal is open
     revealing: bool = False
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
-    forfeits: tuple[int, ...] = ()
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # always none: every hidden card is proven when played
     faces: tuple[str, ...] = ()  # every position's face, after the final reveal
     final: Score | None = None  # the score, once every mission in play is open
     outcome: Result | None = None  # the result of play, where the final reveal decides it
@@ -131,17 +129,8 @@ class SpyNetRules(KeyShareRules[State]):
     """The table's ``GameRules`` of SpyNet; the moves come from the package's table, the final
     reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
 
-    name = GAME
-    seat_counts: tuple[int, ...] = PLAYER_COUNTS
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
-    options = (
-        Option(
-            "situation",
-            "situation card in play: off, random or S01 ... S08",
-            SU.SITUATION_OPTIONS,
-            SU.OFF,
-        ),
-    )
 
     def initial(self, genesis: Genesis) -> State:
         n = len(genesis.seats)
@@ -184,11 +173,8 @@ class SpyNetRules(KeyShareRules[State]):
             replace(state, game=M.new_game(state.n, first, situation), act=PLAY)
         )
 
-    def dealt(self, state: State) -> bool:
-        return state.game is not None  # else no card was seen yet: nothing to open
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return state.ops.key_shares[seat]
+    def dealing(self, state: State) -> deck_ops.DeckOps:
+        return state.ops
 
     def audit(self, state: State) -> State:
         return _audit(state)
@@ -235,12 +221,6 @@ class SpyNetRules(KeyShareRules[State]):
         """At four seats the teams sit opposite, known to all: the other team is one party."""
         return frozenset(opponents(seat, state.n)) if state.n == 4 else frozenset()
 
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        if any(seat in viewers for viewers in state.ops.viewers):
-            return "its cards"
-        return None
-
-
 TIE_BREAK = "tie broken by funding cards"
 
 
@@ -273,10 +253,10 @@ def _game(state: State) -> M.Game:
 
 def _step(
     move: Callable[..., M.Game],
-) -> Callable[[State, Record, dict[str, Any]], State]:
+) -> Callable[[State, Record, Body], State]:
     """A decision record: the model's move by the writer, remembered for its reveal."""
 
-    def apply(state: State, record: Record, body: dict[str, Any]) -> State:
+    def apply(state: State, record: Record, body: Body) -> State:
         game = move(_game(state), record, body)
         return replace(state, game=game, asked_by=(record.seat, record.seq))
 
@@ -289,7 +269,7 @@ apply_pile = _step(lambda g, r, b: M.pile_choice(g, r.seat, b["take"]))
 apply_play_agent = _step(
     lambda g, r, b: M.play_agent(g, r.seat, b["card"], M.branch_of(b["branch"]), b["funding"])
 )
-def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_play_mission(state: State, record: Played, body: Body) -> State:
     """§7.2, and the face-down card proven at once to be a mission of its branch: an OR-proof
     over the branch's missions against the card's statement (``mission_statement``). Under S03
     the card is shown instead, so the proof is null."""
@@ -312,7 +292,7 @@ def apply_play_mission(state: State, record: Record, body: dict[str, Any]) -> St
     candidates = mission_points(branch)
     proofs.verify_encrypts_one_of(
         base, state.ops.key_shares[record.seat], residue, candidates,
-        OneOfProof.decode(proof, len(candidates)), record_context(GAME, record),
+        OneOfProof.decode(proof, len(candidates)), record.context,
     )
     return state
 
@@ -342,7 +322,9 @@ apply_end_deploy = _step(lambda g, r, b: M.end_deploy(g, r.seat))
 apply_paper_trail = _step(lambda g, r, b: M.paper_trail(g, r.seat, b["cards"]))
 
 
-def effect_use(value: Any) -> tuple[EffectUse | None, int | None]:
+def effect_use(
+    value: tuple[int | None, int, str, int, str | None] | None,
+) -> tuple[EffectUse | None, int | None]:
     """The body's ``use``: null, or [discard position or null, seat, branch, depth, destination
     or null]; the discard's face is shown before the use applies."""
     if value is None:
@@ -353,7 +335,7 @@ def effect_use(value: Any) -> tuple[EffectUse | None, int | None]:
     return EffectUse(target, None, dest), discard
 
 
-def _apply_effect(g: M.Game, r: Record, b: dict[str, Any]) -> M.Game:
+def _apply_effect(g: M.Game, r: Record, b: Body) -> M.Game:
     use, discard = effect_use(b["use"])
     return M.play_effect(g, r.seat, use, discard)
 

@@ -1,4 +1,4 @@
-"""Shady Agents over signed records: the protocol that makes its hidden elements real.
+"""Shady Agents over signed records: the rules that make its hidden elements real.
 
 Theory of operation
 -------------------
@@ -46,7 +46,6 @@ decides.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal
 from spycraft.crypto.elgamal import Ciphertext, ProvenCiphertext
@@ -57,10 +56,11 @@ from spycraft.crypto.linear import LinearProof
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedChoice, open_sealed_choice, verify_sealed_choice
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, record_context
+from spycraft.engines.game import PLAY, REVEAL, SETUP, Played
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.schema import Body
+from spycraft.engines.shady_agents import ABOUT, scoring
 from spycraft.engines.shady_agents import model as M
-from spycraft.engines.shady_agents import scoring
 from spycraft.engines.shady_agents.components import (
     CORRUPT,
     LAW_ABIDING,
@@ -71,7 +71,7 @@ from spycraft.engines.shady_agents.components import (
     Team,
     Tool,
 )
-from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
+from spycraft.engines.table import Draw, GameNeed, Result, Turn
 
 GAME_NAME = "shady-agents"
 TEAM_NAME = dict(TEAM_NAMES)
@@ -87,42 +87,34 @@ def team_of_face(face: str) -> Team:
 
 
 @dataclass(frozen=True)
-class State:
+class State(role_deal.RoleDealState):
+    """The rulebook's game, with the tools as sealed; the role deal, the act, the final reveal
+    and the forfeits are the kit's fields (``RoleDealState``)."""
+
     game: M.Game
     table: bytes
-    deal: role_deal.RoleDeal
-    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
     seals: tuple[SealedChoice, ...] = ()  # parallel to game.gifts
     discard_seals: tuple[ProvenCiphertext, ...] = ()  # parallel to game.discards
     # the final reveal
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
     gift_kinds: tuple[Tool | None, ...] = ()  # parallel to game.gifts, once opened
     discard_kinds: tuple[Tool | None, ...] = ()  # parallel to game.discards, once opened
-    forfeits: tuple[int, ...] = ()  # the seats that forfeited
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[Team | None, ...] = ()  # None: a forfeiter's card the deck count leaves open
 
     @property
     def n(self) -> int:
         return self.game.n
 
-    @property
-    def stage(self) -> str:
-        return self.deal.stage if self.act == "setup" else self.act
 
-
-class ShadyAgentsRules(KeyShareRules[State]):
+class ShadyAgentsRules(role_deal.RoleDealRules[State]):
     """The table's ``GameRules`` of Shady Agents; the moves come from the package's table,
-    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``, over the
+    role deal: ``role_deal.RoleDealRules``)."""
 
-    name = GAME_NAME
-    seat_counts: tuple[int, ...] = tuple(range(4, 11))
+    about = ABOUT
     sides: tuple[str, ...] = SIDES
 
     def after(self, state: State) -> State:
-        if state.act == "setup" and state.deal.done:
+        if state.act == SETUP and state.deal.done:
             face = state.deal.leftover()
             leftover = None if face is None else team_of_face(face)
             return replace(state, act=PLAY, game=replace(state.game, leftover=leftover))
@@ -145,7 +137,7 @@ class ShadyAgentsRules(KeyShareRules[State]):
         )
 
     def play(self, state: State) -> GameNeed:
-        if state.act == "setup":
+        if state.act == SETUP:
             turn = role_deal.turn(state.deal)
             assert turn is not None
             return turn
@@ -166,12 +158,6 @@ class ShadyAgentsRules(KeyShareRules[State]):
         value = uniform_from(seed, 0, len(game.remaining))
         return self.after(replace(state, game=M.draw_card(game, value)))
 
-    def dealt(self, state: State) -> bool:
-        return state.act != "setup" or state.deal.done
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return _key(state, seat)
-
     def opened(self, state: State, seat: int, secret: Scalar) -> State:
         return _open_tools(state, seat, secret)
 
@@ -184,12 +170,6 @@ class ShadyAgentsRules(KeyShareRules[State]):
     def side_of(self, state: State, seat: int) -> str | None:
         team = state.roles[seat] if state.roles else None
         return None if team is None else TEAM_NAME[team]
-
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
-            return "its role"
-        return None
-
 
 def final_facts(state: State) -> scoring.FinalFacts | None:
     """Everything the final reveal opened, or None if something stayed closed."""
@@ -227,10 +207,6 @@ def natural_result(state: State) -> Result | None:
 # --- applying records ------------------------------------------------------------------------
 
 
-def _context(record: Record) -> bytes:
-    return record_context(GAME_NAME, record)
-
-
 def _key(state: State, seat: int) -> Point:
     """A seat's role-deal key share: tools are sealed to it, discards and copies kept under it."""
     return state.deal.key_shares[seat]
@@ -243,14 +219,14 @@ def spent(state: State, seat: int) -> list[Ciphertext]:
                     if d.seat == seat]
 
 
-def _sealed_tool(state: State, record: Record, receiver: int, raw: object) -> SealedChoice:
+def _sealed_tool(state: State, record: Played, receiver: int, raw: object) -> SealedChoice:
     sealed = SealedChoice.decode(raw, len(TOOL_POINTS))
     verify_sealed_choice(sealed, TOOL_POINTS, _key(state, record.seat), _key(state, receiver),
-                         _context(record))
+                         record.context)
     return sealed
 
 
-def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_round_one(state: State, record: Played, body: Body) -> State:
     give, discard = body["give"], body["discard"]
     if give is not None and discard is not None:
         raise Illegal("a round-1 turn is a Move or an Interrogation, not both")
@@ -263,15 +239,15 @@ def apply_round_one(state: State, record: Record, body: dict[str, Any]) -> State
     if discard is None:
         return replace(state, game=game)
     proven = ProvenCiphertext.decode(discard, len(TOOL_POINTS))
-    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, _context(record))
+    elgamal.verify_one_of(_key(state, record.seat), TOOL_POINTS, proven, record.context)
     return replace(state, game=game, discard_seals=state.discard_seals + (proven,))
 
 
-def apply_answer(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_answer(state: State, record: Record, body: Body) -> State:
     return replace(state, game=M.answer(state.game, record.seat, body["answer"], record.seq))
 
 
-def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_round_two(state: State, record: Played, body: Body) -> State:
     pairs = body["gifts"]
     receivers = tuple(receiver for receiver, _ in pairs)
     game = M.give_all(state.game, record.seat, receivers, record.seq)
@@ -281,7 +257,7 @@ def apply_round_two(state: State, record: Record, body: dict[str, Any]) -> State
     state = replace(state, game=game, seals=state.seals + sealed)
     both = LinearProof.decode(body["both"], 1)
     elgamal.verify_plaintext(elgamal.ciphertext_sum(spent(state, record.seat)),
-                             _key(state, record.seat), BOTH_TOOLS, both, _context(record))
+                             _key(state, record.seat), BOTH_TOOLS, both, record.context)
     return state
 
 

@@ -1,4 +1,4 @@
-"""The Resistance over signed records: the protocol that makes the hidden information real.
+"""The Resistance over signed records: the rules that make the hidden information real.
 
 Theory of operation
 -------------------
@@ -44,7 +44,6 @@ unjudged (the mission cards, the spy tags) is said in the result. A seat that ca
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
@@ -52,15 +51,24 @@ from spycraft.crypto.deck import Faces
 from spycraft.crypto.elgamal import Ciphertext, DecryptionShare, ProvenCiphertext
 from spycraft.crypto.encoding import encode
 from spycraft.crypto.errors import BadOpening, IllegalAction, MalformedRecord
-from spycraft.crypto.group import Point, Scalar, scalar_sum
+from spycraft.crypto.group import Point, scalar_sum
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.crypto.seal import SealedShare, verify_sealed_share
 from spycraft.crypto.shuffle import ShuffleProof
-from spycraft.engines.game import PLAY, REVEAL, Cheat, KeyShareRules, Option, record_context
+from spycraft.engines.agent import Choice
+from spycraft.engines.game import (
+    PLAY,
+    REVEAL,
+    SETUP,
+    Cheat,
+    Played,
+)
 from spycraft.engines.protocols import role_deal
+from spycraft.engines.resistance import ABOUT
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.model import Game, Proposal
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Result, Turn, Unjudged
 
 MISSION_FACES = Faces.of("resistance/mission", [R.SUCCESS, R.FAIL])
@@ -122,11 +130,13 @@ class Eye:
 
 
 @dataclass(frozen=True)
-class State:
+class State(role_deal.RoleDealState):
+    """The rulebook's game, with what the records add to it; the role deal (keys, recognition,
+    the role deck, the deal, the tags), the act, the final reveal and the forfeits are the kit's
+    fields (``RoleDealState``)."""
+
     game: Game
     table: bytes
-    deal: role_deal.RoleDeal  # keys, recognition, the role deck, the deal, the tags
-    act: str = "setup"  # setup (the deal), play, reveal, done (the kit's: engines.game)
     # votes of the current step
     commits: tuple[bytes, ...] = ()
     opened: tuple[bool, ...] = ()
@@ -141,21 +151,11 @@ class State:
     # the whole game, for the final reveal
     played: tuple[PlayedCard, ...] = ()
     role_looks: tuple[RoleLook, ...] = ()
-    secrets: tuple[Scalar | None, ...] = ()
-    revealed: tuple[int, ...] = ()
-    forfeits: tuple[int, ...] = ()  # the seats that forfeited
-    violations: tuple[Cheat, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
     roles: tuple[str | None, ...] = ()  # None: a forfeiter's card the spy count leaves open
 
     @property
     def n(self) -> int:
         return self.game.n
-
-    @property
-    def stage(self) -> str:
-        """The deal's stage during setup (keys ... tags), then play, reveal, done."""
-        return self.deal.stage if self.act == "setup" else self.act
 
     @property
     def pk(self) -> Point:
@@ -199,21 +199,16 @@ class State:
         return self.deal.others_face_tokens(card)
 
 
-class ResistanceRules(KeyShareRules[State]):
+class ResistanceRules(role_deal.RoleDealRules[State]):
     """The table's ``GameRules`` of The Resistance; the moves come from the package's table,
-    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``)."""
+    the final reveal and the forfeits from the kit (``engines.game.KeyShareRules``, over the
+    role deal: ``role_deal.RoleDealRules``)."""
 
-    name = NAME
-    seat_counts: tuple[int, ...] = R.PLAYER_COUNTS
+    about = ABOUT
     sides: tuple[str, ...] = (R.RESISTANCE, R.SPIES)
-    options = (
-        Option("plot", "The Plot Thickens expansion"),
-        Option("targeting", "variant: the Leader picks the mission (Targeting)"),
-        Option("blind_spies", "variant: spies do not know each other (Blind Spies)"),
-    )
 
     def after(self, state: State) -> State:
-        if state.act == "setup" and state.deal.done:
+        if state.act == SETUP and state.deal.done:
             return replace(state, act=PLAY)
         if state.act == PLAY and state.game.phase == R.END:
             return replace(state, act=REVEAL)
@@ -236,7 +231,7 @@ class ResistanceRules(KeyShareRules[State]):
 
     def play(self, state: State) -> GameNeed:
         n = state.n
-        dealing = role_deal.turn(state.deal) if state.act == "setup" else None
+        dealing = role_deal.turn(state.deal) if state.act == SETUP else None
         if dealing is not None:
             return dealing
         look = state.pending_look()
@@ -281,12 +276,6 @@ class ResistanceRules(KeyShareRules[State]):
                 index += 1
         return replace(state, game=game)
 
-    def dealt(self, state: State) -> bool:
-        return state.act != "setup" or state.stage == "tags"  # else no role is dealt yet
-
-    def key_share(self, state: State, seat: int) -> Point:
-        return state.key_shares[seat]
-
     def audit(self, state: State) -> State:
         return _audit(state)
 
@@ -300,38 +289,27 @@ class ResistanceRules(KeyShareRules[State]):
             return None
         return R.SPIES if role == recognition.SPY else R.RESISTANCE
 
-    def seen_secret(self, state: State, seat: int) -> str | None:
-        """A seat reads its role once every other seat has published its tokens for its card."""
-        if state.act in (PLAY, REVEAL) or state.deal.reads_role(seat):
-            return "its role"
-        return None
-
-
-def _context(record: Record) -> bytes:
-    return record_context(NAME, record)
-
-
-def apply_strong_leader(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_strong_leader(state: State, record: Record, body: Body) -> State:
     play = body["play"]
     if not isinstance(play, bool):
         raise MalformedRecord(record.seat, record.seq, "play is true or false")
     return _window(state, record, True if play else None)
 
 
-def apply_no_confidence(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_no_confidence(state: State, record: Record, body: Body) -> State:
     return apply_strong_leader(state, record, body)
 
 
-def apply_spotlight(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_spotlight(state: State, record: Record, body: Body) -> State:
     return _window(state, record, body["target"])
 
 
-def apply_take_responsibility(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_take_responsibility(state: State, record: Record, body: Body) -> State:
     take = body["take"]
     return _window(state, record, None if take is None else tuple(take))
 
 
-def apply_close_eye(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_close_eye(state: State, record: Record, body: Body) -> State:
     target = body["target"]
     state = _window(state, record, target)
     if target is None:
@@ -341,13 +319,13 @@ def apply_close_eye(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, eyes=state.eyes + (eye,))
 
 
-def _window(state: State, record: Record, choice: Any) -> State:
+def _window(state: State, record: Record, choice: Choice) -> State:
     if state.game.window is None or R.WINDOW_CARD[state.game.phase] != record.kind:
         raise IllegalAction(record.seat, record.seq, f"no {record.kind} window is open")
     return replace(state, game=R.play_window(state.game, record.seat, choice))
 
 
-def apply_plot_deal(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_plot_deal(state: State, record: Record, body: Body) -> State:
     pairs = body["deal"]
     deal = {card: seat for card, seat in pairs}
     if len(deal) != len(pairs):
@@ -355,15 +333,15 @@ def apply_plot_deal(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, game=R.deal_plot(state.game, record.seat, deal))
 
 
-def apply_overheard(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_overheard(state: State, record: Record, body: Body) -> State:
     return replace(state, game=R.resolve_overheard(state.game, record.seat, body["target"]))
 
 
-def apply_open_up(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_open_up(state: State, record: Record, body: Body) -> State:
     return replace(state, game=R.resolve_open_up(state.game, record.seat, body["viewer"]))
 
 
-def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_propose(state: State, record: Record, body: Body) -> State:
     team = body["team"]
     if not isinstance(team, tuple) or not all(isinstance(s, int) for s in team):
         raise MalformedRecord(record.seat, record.seq, "a team is a list of seats")
@@ -371,28 +349,28 @@ def apply_propose(state: State, record: Record, body: dict[str, Any]) -> State:
     return replace(state, game=R.propose(state.game, record.seat, proposal))
 
 
-def apply_look(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_look(state: State, record: Played, body: Body) -> State:
     look = state.pending_look()
     assert look is not None and look.subject == record.seat
     sealed = SealedShare.decode(body["sealed"])
     keys = state.key_shares
     face = state.deck[look.subject][0]
     verify_sealed_share(sealed, face.c1, keys[look.subject], keys[look.viewer],
-                        _context(record))
+                        record.context)
     role_look = RoleLook(look.viewer, look.subject, record.seq, sealed)
     return replace(
         state, looks_done=state.looks_done + 1, role_looks=state.role_looks + (role_look,)
     )
 
 
-def apply_vote_commit(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_vote_commit(state: State, record: Record, body: Body) -> State:
     digest = body["commitment"]
     if not isinstance(digest, bytes) or len(digest) != 32:
         raise MalformedRecord(record.seat, record.seq, "a commitment is 32 bytes")
     return replace(state, commits=state.commits + (digest,))
 
 
-def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_vote_open(state: State, record: Record, body: Body) -> State:
     game = state.game
     index = len(state.opened)
     vote, nonce = body["vote"], body["nonce"]
@@ -408,9 +386,9 @@ def apply_vote_open(state: State, record: Record, body: dict[str, Any]) -> State
     return replace(state, game=R.cast_votes(game, votes), commits=(), opened=())
 
 
-def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mission_card(state: State, record: Played, body: Body) -> State:
     proven = ProvenCiphertext.decode(body["card"], 2)
-    mix.verify_contribution(state.pk, MISSION_FACES, proven, _context(record))
+    mix.verify_contribution(state.pk, MISSION_FACES, proven, record.context)
     card = PlayedCard(state.game.round, record.seat, record.seq, proven.ciphertext)
     state = replace(state, cards=state.cards + (card,), played=state.played + (card,))
     if len(state.cards) == len(state.game.team) and not state.game.spotlighted:
@@ -418,14 +396,14 @@ def apply_mission_card(state: State, record: Record, body: dict[str, Any]) -> St
     return state
 
 
-def apply_spotlight_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_spotlight_shares(state: State, record: Played, body: Body) -> State:
     shown = [next(c for c in state.cards if c.seat == s) for s in state.game.spotlighted]
     shares = _decode_shares(record, body["shares"], len(shown))
     mix.verify_decryption_shares(
         [c.ciphertext for c in shown],
         state.key_shares[record.seat],
         shares,
-        _context(record),
+        record.context,
     )
     collected = state.spotlight_shares + (tuple(s.share for s in shares),)
     state = replace(state, spotlight_shares=collected)
@@ -442,29 +420,29 @@ def _mission_played(state: State, shown: dict[int, str]) -> State:
     )
 
 
-def apply_eye_token(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_eye_token(state: State, record: Played, body: Body) -> State:
     eye = state.open_eye()
     assert eye is not None
     share = DecryptionShare.decode(body["share"])
     elgamal.verify_decryption_share(
-        eye.ciphertext, state.key_shares[record.seat], share, _context(record)
+        eye.ciphertext, state.key_shares[record.seat], share, record.context
     )
     eye = replace(eye, tokens=eye.tokens + ((record.seat, share.share),))
     return replace(state, eyes=state.eyes[:-1] + (eye,))
 
 
-def apply_mix(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mix(state: State, record: Played, body: Body) -> State:
     count = len(state.mixed)
     outputs = elgamal.decode_ciphertexts(body["cards"], count=count)
     proof = ShuffleProof.decode(body["proof"], count)
-    mix.verify_mix(state.mixed, outputs, state.pk, proof, _context(record))
+    mix.verify_mix(state.mixed, outputs, state.pk, proof, record.context)
     return replace(state, mixed=outputs, mixes=state.mixes + 1)
 
 
-def apply_mission_shares(state: State, record: Record, body: dict[str, Any]) -> State:
+def apply_mission_shares(state: State, record: Played, body: Body) -> State:
     shares = _decode_shares(record, body["shares"], len(state.mixed))
     mix.verify_decryption_shares(
-        state.mixed, state.key_shares[record.seat], shares, _context(record)
+        state.mixed, state.key_shares[record.seat], shares, record.context
     )
     collected = state.mission_shares + (tuple(s.share for s in shares),)
     if len(collected) < state.n:
@@ -522,7 +500,7 @@ def _audit(state: State) -> State:
     return replace(state, roles=final, violations=tuple(violations))
 
 
-def _decode_shares(record: Record, value: Any, count: int) -> tuple[DecryptionShare, ...]:
+def _decode_shares(record: Record, value: object, count: int) -> tuple[DecryptionShare, ...]:
     if not isinstance(value, tuple) or len(value) != count:
         raise MalformedRecord(record.seat, record.seq, f"{count} decryption shares expected")
     return tuple(DecryptionShare.decode(v) for v in value)

@@ -56,8 +56,6 @@ each other, and openings that are not the 13 types or contradict an earlier answ
 
 from __future__ import annotations
 
-from typing import Any
-
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
@@ -69,9 +67,9 @@ from spycraft.crypto.membership import (
     verify_permutation,
 )
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.confusion import model
+from spycraft.engines.confusion import ABOUT, model
 from spycraft.engines.confusion.board import SIDE_NAMES, side_of, square
-from spycraft.engines.confusion.model import FIRST_CHOICES, Game
+from spycraft.engines.confusion.model import Game
 from spycraft.engines.confusion.movement import (
     MODES,
     TYPE_IDS,
@@ -81,7 +79,8 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
 )
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import Option, Rules, record_context
+from spycraft.engines.game import Played, Rules
+from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "confusion"
@@ -91,13 +90,8 @@ TYPE_DOMAIN = "confusion/type"
 class Confusion(Rules[Game]):
     """The ``GameRules`` of Confusion: two seats, options ``tokens`` and ``first``."""
 
-    name = GAME
-    seat_counts: tuple[int, ...] = (2,)
+    about = ABOUT
     sides: tuple[str, ...] = SIDE_NAMES
-    options = (
-        Option("tokens", "the special action tokens (reveal, double, swap), §10"),
-        Option("first", "who moves first", FIRST_CHOICES, "random"),
-    )
     final_reveal = ("final",)
 
     def seats_of(self, state: Game) -> int:
@@ -153,36 +147,36 @@ def _type(value: str) -> str:
     return value
 
 
-def _check(g: Game, record: Record, spy: str, allowed: tuple[str, ...], proof: Any) -> None:
+def _check(g: Game, record: Played, spy: str, allowed: tuple[str, ...], proof: object) -> None:
     commitment = Commitment.decode(g.commitment_of(spy))
     verify_member(commitment, TYPE_DOMAIN, allowed, decode_proof(proof, allowed),
-                  record_context(GAME, record))
+                  record.context)
 
 
 # --- record bodies ----------------------------------------------------------------------------
 
 
-def apply_assign(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_assign(g: Game, r: Played, body: Body) -> Game:
     commitments = tuple(Commitment.decode(c) for c in body["commitments"])
     proof = decode_permutation_proof(body["proof"], TYPE_IDS)
-    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, record_context(GAME, r))
+    verify_permutation(commitments, TYPE_DOMAIN, TYPE_IDS, proof, r.context)
     encoded = tuple((c.point.encode(), c.tag.encode()) for c in commitments)
     return model.commit_assignment(g, r.seat, encoded)
 
 
-def apply_token(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_token(g: Game, r: Record, body: Body) -> Game:
     spies = tuple(_spy(s) for s in body["spies"])
     return model.use_token(g, body["token"], spies)
 
 
-def apply_show(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_show(g: Game, r: Played, body: Body) -> Game:
     assert g.reveal is not None
     shown = _type(body["type"])
     _check(g, r, g.reveal, (shown,), body["proof"])
     return model.show(g, shown, r.seq)
 
 
-def apply_free(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_free(g: Game, r: Played, body: Body) -> Game:
     action, spy, proof = body["action"], body["spy"], body["proof"]
     if action not in model.FREE_ACTIONS:
         raise Illegal(f"no free action is called {action!r}")
@@ -197,14 +191,14 @@ def apply_free(g: Game, r: Record, body: dict[str, Any]) -> Game:
     return model.free_action(g, action, spy, r.seq)
 
 
-def apply_announce(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_announce(g: Game, r: Record, body: Body) -> Game:
     mode = body["mode"]
     if mode not in MODES:
         raise Illegal(f"no mode is called {mode!r}")
     return model.announce(g, Announcement(_spy(body["spy"]), mode, square(body["to"])))
 
 
-def apply_answer(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_answer(g: Game, r: Played, body: Body) -> Game:
     assert g.pending is not None and g.asked is not None
     spy, yes = g.pending.spy, body["yes"]
     _check(g, r, spy, answer_sets(g.asked).for_answer(yes), body["proof"])
@@ -215,13 +209,13 @@ def apply_answer(g: Game, r: Record, body: dict[str, Any]) -> Game:
     return model.answer(g, yes, promoted, r.seq)
 
 
-def apply_statement(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_statement(g: Game, r: Played, body: Body) -> Game:
     promoted = body["promoted"]
     _check(g, r, g.statements[0], promotion_sets().for_answer(promoted), body["proof"])
     return model.statement(g, promoted, r.seq)
 
 
-def apply_final(g: Game, r: Record, body: dict[str, Any]) -> Game:
+def apply_final(g: Game, r: Record, body: Body) -> Game:
     commitments = g.commitments[1 - r.seat]
     opened = []
     for i, (type_id, blinding) in enumerate(body["openings"]):
