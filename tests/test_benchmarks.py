@@ -30,6 +30,7 @@ SMALLEST = {
     "bench_resistance.py": ["--games", "1"],
     "bench_screen.py": ["--quick"],
     "bench_seals.py": ["--repeat", "1"],
+    "bench_setup.py": ["--players", "5", "--rounds", "1"],
     "bench_shady_agents.py": ["--games", "1", "--win-games", "1"],
     "bench_spies_and_lies.py": ["--quick"],
     "bench_spynet.py": ["--players", "2"],
