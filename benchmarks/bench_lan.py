@@ -61,6 +61,7 @@ from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
 from spycraft.p2p.discovery import browse_tables
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.events import Event, SeatTaken
 from spycraft.p2p.lobby import Me, join_table, open_table
 from spycraft.p2p.session import Session, SessionConfig
 
@@ -186,7 +187,7 @@ async def run_opener(
         config=SessionConfig(turn_timeout=60, inline_agent=True),
         on_open=on_open,
         cooperating_responders=coop,
-        events=lambda kind, data: _note_seated(stats, kind),
+        events=lambda event: _note_seated(stats, event),
     )
     stats.t_genesis = time.monotonic()
     stats.cpu_genesis = time.process_time()
@@ -199,8 +200,8 @@ async def run_opener(
     _collect(session, stats)
 
 
-def _note_seated(stats: PeerStats, kind: str) -> None:
-    if kind == "joined":
+def _note_seated(stats: PeerStats, event: Event) -> None:
+    if isinstance(event, SeatTaken):
         stats.t_seated = time.monotonic()
 
 

@@ -62,6 +62,20 @@ from spycraft.p2p.discovery import (
     interface_address,
 )
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.events import (
+    Alone,
+    Cheated,
+    DeclaredAbsent,
+    Event,
+    Muted,
+    RecordStored,
+    SeatFreed,
+    Seating,
+    SeatTaken,
+    Stuck,
+    Talk,
+    Waiting,
+)
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
 from spycraft.p2p.session import Session, SessionConfig
 from spycraft.p2p.storage import GameStore, StorageError, stored_games
@@ -203,30 +217,19 @@ class Narrator:
         self.definition = definition
         self.lines = Lines(definition)
 
-    def __call__(self, kind: str, data: Any) -> None:
-        if kind == "record":
-            before, signed, after = data
-            line = self.lines.history(before, signed, after, indent="  ")
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, RecordStored):
+            line = self.lines.history(event.before, event.signed, event.after, indent="  ")
             if line:
                 print(line, flush=True)
-        elif kind == "joined":
-            print(wrapped(f"{printable(data.name)} [{data.fingerprint}] sat down", "  "),
-                  flush=True)
-        elif kind == "left":
-            print(wrapped(f"{printable(data.name)} [{data.fingerprint}] left before the game "
-                          "started", "  "), flush=True)
-        elif kind == "lobby":
-            print(wrapped(f"waiting for players: {data[0]}/{data[1]} seated", "  "), flush=True)
-        elif kind in ("fraud", "equivocation"):
-            print(wrapped(f"{kind}: {printable(str(data))}", "  !! "), flush=True)
-        elif kind in ("absent", "alone"):
-            print(wrapped(f"{data}", "  !! "), flush=True)
-        elif kind == "waiting":  # a seatless host after the result, for a claim's accused
-            print(wrapped(f"{data}", "  -- "), flush=True)
-        elif kind == "chat":
-            print(wrapped(f"{chat_text(data)}", "  > "), flush=True)
-        elif kind == "muted":
-            print(wrapped(f"seat {data[0]} {printable(data[1])}", "  -- "), flush=True)
+        elif isinstance(event, Talk):
+            print(wrapped(event.text, "  > "), flush=True)
+        elif isinstance(event, Muted | Waiting):
+            print(wrapped(event.text, "  -- "), flush=True)
+        elif isinstance(event, SeatTaken | SeatFreed | Seating):
+            print(wrapped(event.text, "  "), flush=True)
+        elif isinstance(event, Cheated | DeclaredAbsent | Alone | Stuck):
+            print(wrapped(event.text, "  !! "), flush=True)
 
 
 def chat_text(line: ChatLine) -> str:

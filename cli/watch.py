@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 import trio
 
@@ -40,6 +39,7 @@ from spycraft.engines import registry
 from spycraft.engines.audit import audit as audit_bytes
 from spycraft.p2p.discovery import TableAd, browse_tables
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.events import Event, LinkClosed
 from spycraft.p2p.lobby import LobbyError, watch_table
 from spycraft.p2p.session import Session, SessionConfig
 
@@ -78,13 +78,11 @@ async def _gather(args: argparse.Namespace) -> list[TableAd]:
 class Spectator(Narrator):
     """What a spectator is told: narration, talk, and any seat that sent what does not check."""
 
-    def __call__(self, kind: str, data: Any) -> None:
-        if kind == "closed":
-            who, reason = data
-            print(wrapped(f"{printable(who)} sent what does not check ({printable(reason)}); "
-                          "its link is closed", "  !! "), flush=True)
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, LinkClosed):
+            print(wrapped(event.text, "  !! "), flush=True)
             return
-        super().__call__(kind, data)
+        super().__call__(event)
 
 
 async def watch(args: argparse.Namespace) -> int:

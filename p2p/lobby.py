@@ -53,6 +53,15 @@ from spycraft.engines.seat import table_key_public
 from spycraft.p2p import handshake
 from spycraft.p2p.discovery import Announcer, TableAd, interface_address
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.events import (
+    Event,
+    Events,
+    SeatFreed,
+    Seating,
+    SeatTaken,
+    TableOpen,
+    ignore,
+)
 from spycraft.p2p.handshake import HelloBuilder
 from spycraft.p2p.seating import (
     JOIN_TIMEOUT,
@@ -74,7 +83,6 @@ from spycraft.p2p.seating import (
 )
 from spycraft.p2p.session import (
     CONNECT_TIMEOUT,
-    Events,
     Session,
     SessionConfig,
     peer_address,
@@ -94,6 +102,14 @@ TICK = 0.25
 """Seconds between two ticks of a lobby machine's clock (its timeouts are 10 s and more)."""
 LINK_ERRORS = (FrameError, trio.EndOfChannel, trio.BrokenResourceError,
                trio.ClosedResourceError, OSError)
+
+
+def told(notice: Notice) -> Event:
+    """What the lobby's machine notes, as the person is told it."""
+    if notice.kind == "lobby":
+        return Seating(*notice.data)
+    hello: Hello = notice.data
+    return (SeatTaken if notice.kind == "joined" else SeatFreed)(hello.name, hello.fingerprint)
 
 
 class LobbyError(Exception):
@@ -213,7 +229,7 @@ class _OpenerShell:
             elif isinstance(action, Close):
                 await self._close(action)
             elif isinstance(action, Notice):
-                self.emit(action.kind, action.data)
+                self.emit(told(action))
             elif isinstance(action, Announce):
                 if self.ad is not None:
                     await self.ad.update(action.taken)
@@ -267,7 +283,7 @@ async def open_table(
                     identity=me.identity, name=me.name, master=me.master, seated=seated,
                     host=address, port=port, turn_timeout_ms=turn_timeout_ms(config))
     shell = _OpenerShell(opener, me.hello(table, 0 if seated else None),
-                         events or (lambda kind, data: None))
+                         events or ignore)
 
     async with trio.open_nursery() as lobby:
         lobby.start_soon(shell.carry_out)
@@ -285,7 +301,7 @@ async def open_table(
             cooperating_responders=cooperating_responders,
         ) as ad:
             shell.ad = ad
-            shell.emit("open", (table, port))
+            shell.emit(TableOpen(table, port))
             if on_open is not None:
                 started = on_open(table, port)
                 if started is not None:
@@ -473,7 +489,7 @@ async def _seat_me(framed: FramedStream, joiner: Joiner, opener: Hello,
             if isinstance(action, Send):
                 await framed.send(action.frame)
             elif isinstance(action, Notice):
-                emit(action.kind, action.data)
+                emit(told(action))
             elif isinstance(action, Mesh):
                 mesh(action)
             elif isinstance(action, Signed):
@@ -503,7 +519,7 @@ async def join_table(
     """Take a seat at an announced table; return the session once the genesis is signed. A
     table whose id is that of a game stored here is refused before we knock (it would overwrite
     that game)."""
-    emit = events or (lambda kind, data: None)
+    emit = events or ignore
     for stored in stored_games_of(Path(root), ad.table_id):
         raise LobbyError(f"refused to join table {ad.table_id.hex()}: it has the id of "
                          f"{stored.describe()}, which it would overwrite")

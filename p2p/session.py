@@ -67,7 +67,6 @@ import os
 import socket
 import sys
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -81,12 +80,24 @@ from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat, table_key_public
 from spycraft.engines.table import TableState
-from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p import handshake
 from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import ChatLine
 from spycraft.p2p.discovery import Announcer, DiscoveryError
-from spycraft.p2p.frames import PING_SIZE
+from spycraft.p2p.events import (
+    Alone,
+    Cheated,
+    DeclaredAbsent,
+    Events,
+    LinkClosed,
+    Linked,
+    Muted,
+    RecordStored,
+    Stuck,
+    Talk,
+    Waiting,
+    ignore,
+)
 from spycraft.p2p.protocol import (
     Action,
     Close,
@@ -102,7 +113,14 @@ from spycraft.p2p.protocol import (
 )
 from spycraft.p2p.seating import RosterSeat
 from spycraft.p2p.storage import GameStore, SeatFile
-from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
+from spycraft.p2p.wire import (
+    PING_SIZE,
+    FramedStream,
+    FrameError,
+    Hello,
+    encode_frame,
+    make_hello,
+)
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -315,7 +333,6 @@ class Link:
         self.in_flight = 0
 
 
-Events = Callable[[str, Any], None]
 
 
 def absent_text(seq: int, voters: list[int], timeout: float, cost: str,
@@ -403,7 +420,7 @@ class Session:
         # The turn timeout is the table's (the genesis's), whatever this peer would have chosen.
         self.config = replace(config or SessionConfig(),
                               turn_timeout=genesis.genesis.turn_timeout)
-        self.events = events or (lambda kind, data: None)
+        self.events = events or ignore
         own, memo = store.load_own()
         if memo is not None:  # newer than seat.cbor's: kept with our last record
             seat_file.memo.clear()
@@ -530,7 +547,7 @@ class Session:
                 link = self.links.get(action.link)
                 if link is not None:
                     log.warning("disconnecting %s: %s", link.name, action.reason)
-                    self.events("closed", (link.name, action.reason))
+                    self.events(LinkClosed(link.name, action.reason))
                     if action.reason != "goodbye":
                         link.offence = "misbehaved"
                     self._bye(link, action.reason)
@@ -544,18 +561,19 @@ class Session:
     def _notice(self, notice: Notice) -> None:
         kind, data = notice.kind, notice.data
         if kind == "record":
-            self.events("record", data)
+            self.events(RecordStored(*data))
             self._told_if_absent(*data)
         elif kind == "fraud":
             signed, error = data
             log.warning("rejected record %d of seat %d: %s", signed.seq, signed.seat, error)
-            self.events("fraud", error)
+            self.events(Cheated("fraud", str(error)))
         elif kind == "equivocation":
             a, _ = data
             log.warning(
                 "seat %d signed two different records for seq %d: equivocation", a.seat, a.seq
             )
-            self.events("equivocation", data)
+            self.events(Cheated("equivocation", f"seat {a.seat} signed two different records "
+                                                f"for record {a.seq}"))
         elif kind == "rollback":
             log.warning("rolling back to record %d (dropping %d records)", *data)
             for seat, held in self._holds.items():  # what they held is not what we hold now
@@ -574,10 +592,10 @@ class Session:
         elif kind == "bye":
             log.info("seat %s said goodbye: %s", *data)
         elif kind == "chat":
-            self.events("chat", data)
+            self.events(Talk(data))
         elif kind == "muted":
             log.warning("chat of seat %d: %s", *data)
-            self.events("muted", data)
+            self.events(Muted(*data))
 
     def _told_if_absent(self, before: TableState[Any], signed: SignedRecord,
                         after: TableState[Any]) -> None:
@@ -594,7 +612,7 @@ class Session:
                                forfeit.what if forfeit else "abandoned",
                                None if after.result is None else after.result.describe())
             log.warning("%s", text)
-            self.events("absent", text)
+            self.events(DeclaredAbsent(text))
 
     # --- running ------------------------------------------------------------------------------
 
@@ -661,7 +679,7 @@ class Session:
             # What another seat sent keeps us from building (the engines make this a proof at
             # the final reveal wherever they can): say so, never crash, wait for the table.
             log.error("seat %s cannot write record %d: %s", self.seat, state.seq + 1, exc)
-            self.events("stuck", exc)
+            self.events(Stuck(str(exc)))
             await changed.wait()
             return
         if signed.record.kind in self.definition.paced and self.config.answer_delay > 0:
@@ -692,7 +710,7 @@ class Session:
         elif now - self._alone_since >= self.config.alone_after and self.gave_up is None:
             self.gave_up = alone_text(now - self._alone_since, self.state.seq)
             log.warning("%s", self.gave_up)
-            self.events("alone", self.gave_up)
+            self.events(Alone(self.gave_up))
             self._play.cancel()
 
     def _note_holds(self, link: Link) -> None:
@@ -740,7 +758,7 @@ class Session:
         text = (f"the game is over, but a claim declared {names} absent: waiting up to "
                 f"{patience:.0f} s for that seat's own record, which would outrank the claim")
         log.info("%s", text)
-        self.events("waiting", text)
+        self.events(Waiting(text))
 
     async def _linger(self) -> None:
         """Give the others time to receive the last record: until every link confirmed it
@@ -826,7 +844,7 @@ class Session:
         watcher = hello.identity_key if hello.identity_key in self.observers else None
         self._execute(self.protocol.link_up(link.id, seat, trio.current_time(),
                                             watcher=watcher))
-        self.events("link", link)
+        self.events(Linked(link))
         return link
 
     def _drop(self, link: Link) -> bool:

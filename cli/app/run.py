@@ -22,7 +22,7 @@ from spycraft.cli.app.bridge import Bridge
 from spycraft.cli.app.picture import Painter
 from spycraft.cli.app.table import AppAgent, TableApp, Terminal, attached
 from spycraft.cli.config import data_dir
-from spycraft.cli.outcome import printable, verdict
+from spycraft.cli.outcome import verdict
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines.agent import Agent
 from spycraft.engines.audit import audit
@@ -32,6 +32,8 @@ from spycraft.engines.screens import sentence
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Event
 from spycraft.p2p.chat import talk_off_reason
+from spycraft.p2p.events import Event as TableEvent
+from spycraft.p2p.events import Linked, Muted, RecordStored, TableOpen, Talk
 
 PAINT_EVERY = 0.1  # seconds between two pictures of an offline table while the bots play
 
@@ -178,38 +180,24 @@ class LanFeed:
         view = session.table_seat.view(state) if session.table_seat is not None else None
         self.bridge.show(self.painter.picture(state, session.seat, view))
 
-    def __call__(self, kind: str, data: Any) -> None:
+    def __call__(self, event: TableEvent) -> None:
         bridge = self.bridge
-        if kind == "record":
-            before, signed, after = data
-            event = self.painter.tell(before, signed, after)
-            if event is not None:
-                bridge.add(event)
+        if isinstance(event, RecordStored):
+            told = self.painter.tell(event.before, event.signed, event.after)
+            if told is not None:
+                bridge.add(told)
             if self.session is not None:
-                self._paint(after)
-        elif kind == "joined":
-            bridge.notice(f"{printable(data.name)} [{data.fingerprint}] sat down")
-        elif kind == "left":
-            bridge.notice(f"{printable(data.name)} [{data.fingerprint}] left before the game "
-                          f"started")
-        elif kind == "lobby":
-            bridge.notice(f"waiting for players: {data[0]}/{data[1]} seated")
-        elif kind in ("fraud", "equivocation"):
-            bridge.notice(f"a seat cheated ({kind}): {data}", tone="bad")
-        elif kind == "chat":
-            bridge.chat(data.describe())
-        elif kind == "muted":  # a speaker over its bucket, or talking while talk is off
-            bridge.chat(f"-- seat {data[0]} {printable(data[1])}")
-        elif kind == "closed":  # a spectator's link to a seat that sent what does not check
-            who, reason = data
-            bridge.notice(f"{printable(str(who))} sent what does not check "
-                          f"({printable(str(reason))}); its link is closed", tone="bad")
-        elif kind == "stuck":
-            bridge.notice(f"we cannot write our next record: {data}", tone="bad")
-        elif kind in ("absent", "alone"):  # our seat declared absent; nobody left to link
-            bridge.notice(data, tone="bad")
-        elif kind == "waiting":  # a seatless host after the result, for a claim's accused
-            bridge.notice(data)
+                self._paint(event.after)
+        elif isinstance(event, Talk):
+            bridge.chat(event.text)
+        elif isinstance(event, Muted):  # a speaker over its bucket, or talking while it is off
+            bridge.chat(f"-- {event.text}")
+        elif isinstance(event, Linked | TableOpen):
+            pass  # the status line counts the links; the lobby said where the table is open
+        elif event.bad:
+            bridge.notice(event.text, tone="bad")
+        else:
+            bridge.notice(event.text)
 
     def _say(self, text: str) -> str | None:
         """Say ``text`` at the table from the application's thread (the session is trio's);

@@ -52,6 +52,7 @@ from spycraft.engines.confusion.seat import ConfusionSeat
 from spycraft.engines.table import TableState
 from spycraft.p2p.discovery import browse_tables
 from spycraft.p2p.entropy import SystemEntropy
+from spycraft.p2p.events import Event, RecordStored
 from spycraft.p2p.lobby import Me, join_table
 from spycraft.p2p.session import Session
 
@@ -114,10 +115,10 @@ class Timed(Session):
     out: Path
     times: list[str]
 
-    def note(self, kind: str, data: Any) -> None:
-        if kind != "record":
+    def note(self, event: Event) -> None:
+        if not isinstance(event, RecordStored):
             return
-        _, signed, after = data
+        signed, after = event.signed, event.after
         record = signed.record
         self.times.append(f"{record.seq} {record.kind} {record.seat} {trio.current_time():.6f}")
         seat = self.table_seat.game if self.table_seat is not None else None
@@ -176,9 +177,9 @@ async def main(args: argparse.Namespace) -> None:
 
     holder: list[Timed] = []
 
-    def events(kind: str, data: Any) -> None:
+    def events(event: Event) -> None:
         if holder:
-            holder[0].note(kind, data)
+            holder[0].note(event)
 
     session = await join_table(
         ad, definition=definition, me=Me.fresh(identity, f"peer-{args.mode}"),
