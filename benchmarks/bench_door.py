@@ -24,7 +24,6 @@ import cbor2
 from spycraft.crypto.encoding import encode, item_budget
 from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.records import PROTECTED_SIGN1, parse_record
-from spycraft.p2p import frames as _frames  # noqa: F401  (the session's frame types)
 from spycraft.p2p.wire import decode_payload
 
 ONE_MIB = 1 << 20

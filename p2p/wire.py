@@ -21,8 +21,9 @@ Theory of operation:
   256/25) while decoding, so a small input can expand into a huge value before any canonical
   check sees it. Records and other tagged structures travel as opaque byte strings inside
   frames (``crypto.records`` decodes them under the same item budget).
-* **Schemas** are a table: frame type -> {field: ``Field``}. The table below holds the frames this
-  module knows; the session layer adds its own with ``register_frame_type``.
+* **Schemas** are one table: frame type -> {field: ``Field``}, every frame of the lobby and of
+  play declared below, once, with no module adding its own on import (a test may add one with
+  ``register_frame_type``).
 * A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
   (X25519), the table id, a display name (1-64 printable characters, safe to print on a
   terminal), an optional seat request, a fresh 32-byte ``nonce`` and an ``echo`` of the other
@@ -58,6 +59,25 @@ ack        seq (int), link (32 B): the sender holds record ``seq`` whose link ha
 sync       from_seq (int): please send every record from ``from_seq`` on
 sync_reply from_seq (int), records (array of bytes): records from ``from_seq`` on, in order
 bye        reason (text <= 200): the sender closes the connection
+join       beacon (32 B), host (text <= 64: an IP address), port (int), sig (64 B): sent after
+           the hello by a peer that asks for a seat: its beacon chain tip, the address it listens
+           on for the mesh, and its identity's signature over that address for this table
+           (``seating.sign_address``), which the roster carries and every seat checks
+roster     game (text), options (bytes: canonical CBOR map), total (int), beacon_length (int),
+           turn_timeout_ms (int), seats (array of bytes: canonical CBOR {name, identity,
+           table_key, beacon, host, port, sig}): the lobby is full; everyone builds the same
+           genesis from this (and refuses it unless every seat signed its own address)
+gsig       seat (int), sig (64 B): one seat's signature over the genesis
+head       seq (int), link (32 B): the sender's last record, sent after every hello on a
+           play connection, so whoever is behind asks for what it misses
+evidence   records (array of bytes): two records one seat signed for one place (equivocation)
+absent     seq (int), prev (32 B), seat (int), voter (int), sig (64 B): the voter's signed vote
+           that ``seat``, named by the engine at (seq, prev), is absent (``engines.absence``)
+chat       message (bytes <= 2048): one signed chat message (``crypto.chat``), said or relayed
+genesis    genesis (bytes): the signed genesis, the first frame a seat sends a spectator after
+           the handshake (the spectator checks every signature and the table id it asked for)
+ping       nonce (8 B): is this link alive? (sent on a live link when its peer connects again)
+pong       nonce (8 B): the answer to the ping with that nonce
 ========== ===================================================================================
 """
 
@@ -70,11 +90,15 @@ from typing import Any, Self
 import trio
 
 from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.chat import MAX_CHAT_BYTES
 from spycraft.crypto.encoding import decode, encode, scan
 from spycraft.crypto.errors import BadKey, EncodingError, SpycraftError
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
 from spycraft.crypto.keys import check_identity_key, check_table_key
+from spycraft.crypto.records import MAX_RECORD_BYTES
 
+PING_SIZE = 8
+"""The nonce of a ping (and of its pong)."""
 MAX_FRAME_SIZE = 1 << 20
 """Default limit on a frame's payload, in bytes."""
 HANDSHAKE_FRAME_SIZE = 1024
@@ -184,8 +208,26 @@ FRAME_SCHEMAS: dict[str, FrameSchema] = {
     "sync": {"from_seq": UINT},
     "sync_reply": {"from_seq": UINT, "records": array(raw())},
     "bye": {"reason": text(MAX_REASON_CHARS)},
+    "join": {"beacon": raw(32), "host": text(64), "port": UINT, "sig": raw(SIGNATURE_SIZE)},
+    "roster": {
+        "game": text(32),
+        "options": raw(max_size=4096),
+        "total": UINT,
+        "beacon_length": UINT,
+        "turn_timeout_ms": UINT,
+        "seats": array(raw(max_size=512), max_size=16),
+    },
+    "gsig": {"seat": UINT, "sig": raw(SIGNATURE_SIZE)},
+    "head": {"seq": UINT, "link": raw(HASH_SIZE)},
+    "evidence": {"records": array(raw(), max_size=2)},
+    "absent": {"seq": UINT, "prev": raw(HASH_SIZE), "seat": UINT, "voter": UINT,
+               "sig": raw(SIGNATURE_SIZE)},
+    "chat": {"message": raw(max_size=MAX_CHAT_BYTES)},
+    "genesis": {"genesis": raw(max_size=MAX_RECORD_BYTES)},
+    "ping": {"nonce": raw(PING_SIZE)},
+    "pong": {"nonce": raw(PING_SIZE)},
 }
-"""Frame type -> its fields (besides ``v`` and ``t``). Extend with ``register_frame_type``."""
+"""Frame type -> its fields (besides ``v`` and ``t``): every frame there is."""
 
 _ENVELOPE = frozenset({"v", "t"})
 
@@ -292,6 +334,7 @@ def _one_pass(frame_type: str, fields: FrameSchema) -> None:
 
 
 _one_pass("ack", FRAME_SCHEMAS["ack"])
+_one_pass("head", FRAME_SCHEMAS["head"])
 
 
 def _encode_common(frame: Mapping[str, Any]) -> bytes | None:

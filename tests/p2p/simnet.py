@@ -22,7 +22,6 @@ from spycraft.engines.audit import audit_transcript
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat
-from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p.protocol import (
     Action,
     Close,

@@ -18,7 +18,6 @@ from spycraft.crypto.encoding import encode
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import genesis_signature, verify_genesis
 from spycraft.engines.seat import table_key_public
-from spycraft.p2p import frames as _frames  # noqa: F401  (registers the session's frame types)
 from spycraft.p2p.discovery import options_digest
 from spycraft.p2p.seating import (
     JOIN_TIMEOUT,

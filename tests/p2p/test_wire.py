@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spycraft import PROTOCOL_VERSION
-from spycraft.p2p import frames as _frames  # noqa: F401  (the session's head frame is one pass)
 from spycraft.p2p.wire import (
     FRAME_SCHEMAS,
     MAX_FRAME_SIZE,
