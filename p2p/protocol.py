@@ -814,9 +814,12 @@ class PeerProtocol:
             return False
         if self._banned(signed):
             # Half of an equivocation we rolled back: the fraud record takes its place, unless
-            # the branch it heads shows that a quorum had built on it. Its sender may hold it
-            # without the pair that bans it: it is shown the pair.
-            if rest and record.prev == self.state.link:
+            # the branch it heads shows that a quorum had built on it, or it is a result (which
+            # settles itself: rule 1 before rule 2, as every seat that held it kept it; an
+            # observer that learned the pair first waited for ever for a fraud that nobody can
+            # write after a result: adversary seed 901950). Its sender may hold it without the
+            # pair that bans it: it is shown the pair.
+            if (rest or record.kind == "result") and record.prev == self.state.link:
                 if not self._adopt_banned(link, [signed, *rest], now):
                     self._show_ban(link, signed, now)
                 return True

@@ -1,13 +1,14 @@
 """The session protocol against an adversary that is not a list (``tests/p2p/adversary.py``).
 
 Hypothesis draws the table (a Byzantine seat at 2 to 5 seats, a public team at four, or f seats
-at 3f + 1), the network's delays, each honest seat's thinking time, and the coalition's whole
-strategy (how faithfully it delivers what its protocols emit, what it withholds and for how
-long, how often and with what it interferes, when it stalls); every run must keep every
-guarantee of ``p2p.protocol`` (``adversary.check``). The budget here is bounded and the same
-400 examples every run (the suite's hypothesis profile is derandomized: a suite that passes on
-one machine passes on every one); to search further, by hand: ``.venv/bin/python
-tools/adversary.py --runs 10000``, or this test with ``--hypothesis-profile=search``.
+at 3f + 1; a seatless host and a stranger watching, or not), the network's delays, each honest
+seat's thinking time, and the coalition's whole strategy (how faithfully it delivers what its
+protocols emit, what it withholds and for how long, how often and with what it interferes, when
+it stalls); every run must keep every guarantee of ``p2p.protocol`` (``adversary.check``). The
+budget here is bounded and the same 400 examples every run (the suite's hypothesis profile is
+derandomized: a suite that passes on one machine passes on every one); to search further, by
+hand: ``.venv/bin/python tools/adversary.py --runs 10000``, or this test with ``--hypothesis-
+profile=search``.
 
 Each counterexample the adversary found is kept below as a named test with its seed.
 """
@@ -46,7 +47,9 @@ def tables(draw: st.DrawFn) -> Table:
         coalition = (draw(st.integers(0, players - 1)),)
     think = tuple(draw(st.sampled_from((0.0, 0.0, TIMEOUT / 2, TIMEOUT - 1.0)))
                   for _ in range(players))
-    return Table(players, coalition, teams, draw(st.sampled_from((0.002, 0.05, 0.3))), think)
+    return Table(players, coalition, teams, draw(st.sampled_from((0.002, 0.05, 0.3))), think,
+                 hosts=draw(st.sampled_from((0, 0, 1))),
+                 spectators=draw(st.sampled_from((0, 0, 1))))
 
 
 strategies = st.builds(
@@ -275,3 +278,20 @@ def test_found_a_claims_result_rolled_back_where_no_third_seat_was_left_to_judge
     still lingering). Once no seat is left outside the party and the accused, the claim is all
     there is, as at two seats: its result settles it."""
     replayed(730573)
+
+
+def test_found_a_teams_claim_and_its_result_outranked_by_the_accuseds_withheld_record():
+    """tools/adversary.py, seed 832574 (stop 28; four seats in teams, the cheaters one team):
+    the honest team claimed the accused absent and wrote the result on its claim; the accused's
+    withheld record came back with its teammate's result on it and, as rule 3 says (a claim
+    stands only once a seat outside its party builds on it), took the place: the claim and its
+    result were rolled back. The check allowed that only at two seats."""
+    replayed(832574)
+
+
+def test_found_an_observer_waiting_for_ever_for_a_fraud_after_a_banned_result():
+    """tools/adversary.py, seed 901950 (stop 28; four seats, a seatless host): the seat named
+    to write the result signed it and another record for its place; the seats kept the result
+    (it settles itself, rule 1), but the host had learned the pair first and refused the result
+    as a banned half, waiting for a fraud record that nobody can write after a result."""
+    replayed(901950)
