@@ -221,6 +221,9 @@ RESEND_RATE = 1 << 20
 SYNC_CHUNK_BYTES = 512 * 1024
 HEAD_COST = 64
 """What answering a head costs a link's budget (heads can be sent in a storm too)."""
+EVIDENCE_CHECK_COST = 256 << 10
+"""What asking the engine about one half of a pair costs the sender's resend budget (so a peer
+makes us check at most 16 halves at once and 4 a second, however it asks)."""
 REFUSED_KEPT = 4096
 """How many records known not to take their place we remember (32 bytes each), so that a pair
 sent again costs no second check."""
@@ -418,6 +421,7 @@ class PeerProtocol:
         self._since = now
         self._awake = now  # the time of the last input: we ran then
         self._sent_own: SignedRecord | None = None  # our record sent, not yet checked
+        self._refused_own: Place | None = None  # where our own engine refused our record
         self._place_reset(now)
 
     # --- state --------------------------------------------------------------------------
@@ -471,7 +475,8 @@ class PeerProtocol:
     def wants_turn(self) -> TableState[Any] | None:
         """The state at which our seat must write next, or None (also while our record for the
         place is sent and not yet checked: ``check_own``)."""
-        if self.me is None or self._sent_own is not None or self.me.my_turn(self.state) is None:
+        if self.me is None or self._sent_own is not None or self._refused_own == self.place or \
+                self.me.my_turn(self.state) is None:
             return None
         return self.state
 
@@ -556,8 +561,10 @@ class PeerProtocol:
         try:
             self._accept(signed, now, None)
         except RecordError as exc:
-            # a bug of ours, which the others refuse too: said loudly, never hidden
+            # a bug of ours, which the others refuse too: said loudly, never hidden, and we are
+            # not asked again at this place (the same record would be refused again, for ever)
             self._out.append(Notice("refused", (signed, exc)))
+            self._refused_own = self.place
             return
         self._release_future(now)
 
@@ -1301,6 +1308,15 @@ class PeerProtocol:
             if self.links[link].seat == a.seat:
                 self._close(link, "evidence against itself for no place of our chain")
             return  # perhaps a place on a branch we never held: it proves nothing here
+        checks = sum(self._needs_a_check(r) for r in (a, b))
+        if checks and (a.seq, a.record.prev, a.seat) not in self.banned and \
+                not self.links[link].spend(checks * EVIDENCE_CHECK_COST, now):
+            # Asking the engine whether a half could take its place costs a full check of the
+            # record (a shuffle's proof: 90 ms), so the sender pays for it from its budget; past
+            # it the frame is as if lost (red team 4, stop 28: junk copies of a shuffle, a pair a
+            # frame, cost 95 times their signing). What matters comes back: a peer that holds a
+            # half shows the pair again with the branch it offers (``_show_ban``).
+            return
         self._on_equivocation(a, b, now)  # again if need be: we may hold one half once more
 
     def _on_equivocation(
@@ -1368,6 +1384,18 @@ class PeerProtocol:
             frame = {"t": "evidence", "records": list(evidence)}
             for other in self.links:
                 self._send(other, frame)
+
+    def _needs_a_check(self, signed: SignedRecord) -> bool:
+        """Whether ``_may_take_its_place`` would ask the engine (our record there, one known to
+        be refused there, or one of a seat and kind that cannot write there, need no check)."""
+        seq = signed.seq
+        if seq <= self.head and self.records[seq - 1].raw == signed.raw:
+            return False
+        if signed.link in self._refused_there:
+            return False
+        turn = self.table.expect(self.states[seq - 1])
+        return turn is not None and (signed.record.kind in INTERRUPTS or (
+            signed.seat == turn.seat and signed.record.kind in turn.kinds))
 
     def _may_take_its_place(self, signed: SignedRecord) -> bool:
         """Whether ``signed`` holds its place of our chain, or the engine would take it there.

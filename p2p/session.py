@@ -589,6 +589,7 @@ class Session:
         elif kind == "refused":
             signed, error = data
             log.error("our own %s record %d was refused: %s", signed.record.kind, signed.seq, error)
+            self.events(Stuck(f"our own record {signed.seq} was refused by our engine: {error}"))
         elif kind == "bye":
             log.info("seat %s said goodbye: %s", *data)
         elif kind == "chat":

@@ -61,3 +61,56 @@ def test_junk_pairs_for_every_place_cost_one_pair_of_memory_and_traffic_not_one_
     frauds = [parse_record(r.record.body["evidence"][0]).seat for r in transcript.records
               if r.record.kind == "fraud"]
     assert frauds == [X], report.describe()
+
+
+def test_junk_copies_of_a_shuffle_cost_at_most_what_the_senders_budget_pays_for() -> None:
+    """Red team 4 (stop 28): a pair of copies of the cheater's own shuffle, each with one proof
+    scalar swapped, decodes, passes every cheap check and fails only at the end of a full proof
+    check (90 ms a frame, 95 times what signing them cost, up to 512 frames a second). Asking
+    the engine is now paid from the sender's budget, so however many such frames a seat sends,
+    we check only the halves its budget pays for; the rest are as if lost."""
+    from spycraft.crypto.entropy import SeededEntropy
+    from spycraft.crypto.records import Record, sign_record
+    from spycraft.engines import registry
+    from spycraft.engines.agent import RandomAgent
+    from spycraft.engines.local import new_local_table
+    from spycraft.p2p.protocol import (
+        EVIDENCE_CHECK_COST,
+        RESEND_BURST,
+        PeerProtocol,
+        ProtocolConfig,
+    )
+
+    definition = registry.load("spynet")
+    local = new_local_table(definition, {"situation": "off"}, 4, SeededEntropy(b"red team 4"))
+    agents = [RandomAgent(SeededEntropy(bytes([i]))) for i in range(4)]
+    while sum(r.record.kind == "deck_shuffle" for r in local.records) < 4:
+        local.step(agents)
+    shuffle = next(r for r in local.records if r.record.kind == "deck_shuffle" and r.seat == 0)
+    proof = list(shuffle.record.body["proof"])
+    scalars = list(proof[3])
+    copies = []
+    for i in range(1, 40):  # the same shuffle, one response swapped: a full check to refuse
+        swapped = list(scalars)
+        swapped[0], swapped[i % len(scalars)] = swapped[i % len(scalars)], swapped[0]
+        proof[3] = swapped if swapped != scalars else scalars[::-1]
+        body = {**shuffle.record.body, "proof": list(proof)}
+        record = shuffle.record
+        copies.append(sign_record(Record(record.table, record.seq, record.prev, record.seat,
+                                         record.kind, body), local.seats[0].identity))
+    victim = PeerProtocol(table=definition.table(), genesis=local.genesis, seat=local.seats[1],
+                          records=tuple(local.records), config=ProtocolConfig(turn_timeout=30))
+    victim.link_up(0, 0, 0.0)
+    checked: list[int] = []
+    apply = victim.table.apply
+
+    def counted(state, signed):  # type: ignore[no-untyped-def]
+        checked.append(signed.seq)
+        return apply(state, signed)
+
+    victim.table.apply = counted  # type: ignore[method-assign]
+    for i in range(0, len(copies) - 1, 2):
+        victim.receive(0, {"t": "evidence", "records": [copies[i].raw, copies[i + 1].raw]}, 1.0)
+    assert 0 in victim.proven and 0 in victim.links  # proven, by a real equivocation
+    # the halves checked: 16 of the 38, what its budget pays for at once
+    assert checked.count(shuffle.seq) <= RESEND_BURST // EVIDENCE_CHECK_COST
