@@ -219,7 +219,7 @@ class Narrator:
             print(wrapped(f"waiting for players: {data[0]}/{data[1]} seated", "  "), flush=True)
         elif kind in ("fraud", "equivocation"):
             print(wrapped(f"{kind}: {printable(str(data))}", "  !! "), flush=True)
-        elif kind in ("absent", "alone"):
+        elif kind in ("absent", "alone", "unconfirmed"):
             print(wrapped(f"{data}", "  !! "), flush=True)
         elif kind == "waiting":  # a seatless host after the result, for a claim's accused
             print(wrapped(f"{data}", "  -- "), flush=True)

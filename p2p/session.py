@@ -358,6 +358,18 @@ def _notice_silence(framed: FramedStream) -> None:
             pass
 
 
+def unconfirmed_text(seats: list[str], head: int) -> str:
+    """Why a game that ended on a claim stays open here (docs/rulings.md): the accused never
+    confirmed the end, and its own copy may end otherwise."""
+    names = ", ".join(seats)
+    return (f"the game ended at record {head} on a claim that {names} was absent, and that seat "
+            f"never confirmed this end (it was not linked when this peer left: asleep or cut "
+            f"off, as a claim's accused often is); its own copy may end otherwise (at two seats "
+            f"each side of a link that stayed down claims the other; no winner either way). "
+            f"This copy is kept, and the game stays open here: run `spycraft resume` on both "
+            f"machines while both are on the LAN, and the copies become one")
+
+
 def alone_text(waited: float, head: int) -> str:
     """Why a session stopped unfinished with nobody linked (docs/rulings.md)."""
     return (f"no seat of this table has been linked for {waited:.0f} s: the others may have "
@@ -441,6 +453,7 @@ class Session:
         self._holds: dict[int, int] = {}  # seat -> the last record it confirmed holding
         self._leaving = False  # lingered: we dial nobody again
         self.gave_up: str | None = None  # why we stopped unfinished, if we did
+        self.unconfirmed: str | None = None  # why an end on a claim stays open here, if it does
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_received = 0
@@ -619,8 +632,7 @@ class Session:
                     await self._drive()
                 await self._linger()
                 if self.finished:  # and passed on: a crash before this resumes to pass it on
-                    self.seat_file.finished = True
-                    self.store.save_seat(self.seat_file)
+                    self._mark_finished()
                     break  # else a record that outranks ours rolled the end back: play on
             self._leaving = True
             nursery.cancel_scope.cancel()
@@ -628,6 +640,25 @@ class Session:
             link.close()
         self.store.close()
         return self.state
+
+    def _mark_finished(self) -> None:
+        """The end was passed on: the seat file says so, and ``spycraft resume`` lists the game no
+        more; unless the end rests on a claim whose accused never confirmed it (the chaos run: at
+        two seats, a LAN split for longer than the other side's wait leaves each side with its
+        own claim, and neither learns of the other's). Then the game stays open, so that
+        ``spycraft resume`` on both sides makes the copies one when they meet (rule 3 of
+        ``p2p.protocol`` decides), and we say so, once (docs/rulings.md)."""
+        head = self.state.seq
+        accused = [seat for seat in sorted(self.protocol.accused_by_claims())
+                   if seat != self.seat and self._holds.get(seat, 0) < head]
+        if accused:
+            self.unconfirmed = unconfirmed_text(
+                [f"seat {seat} ({self.roster[seat].name})" for seat in accused], head)
+            log.warning("%s", self.unconfirmed)
+            self.events("unconfirmed", self.unconfirmed)
+            return
+        self.seat_file.finished = True
+        self.store.save_seat(self.seat_file)
 
     async def _drive(self) -> None:
         while not self.finished:

@@ -206,7 +206,7 @@ class LanFeed:
                           f"({printable(str(reason))}); its link is closed", tone="bad")
         elif kind == "stuck":
             bridge.notice(f"we cannot write our next record: {data}", tone="bad")
-        elif kind in ("absent", "alone"):  # our seat declared absent; nobody left to link
+        elif kind in ("absent", "alone", "unconfirmed"):  # declared absent; nobody linked; a claim
             bridge.notice(data, tone="bad")
         elif kind == "waiting":  # a seatless host after the result, for a claim's accused
             bridge.notice(data)

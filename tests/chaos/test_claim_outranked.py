@@ -213,3 +213,36 @@ def test_a_host_that_took_the_accused_record_takes_the_claim_its_seats_settled()
         wires.run()
     assert seat1.records == ones and seat1.finished
     assert host.records == ones and host.finished
+
+
+def test_an_end_on_a_claim_its_accused_never_confirmed_stays_open_until_the_seats_meet(
+    tmp_path: Path,
+) -> None:
+    """The long chaos runs' open family (seed 1, tables 31 and 50; seed 2, table 26; seed 4,
+    tables 30, 35, 36): at two seats the LAN stayed split for longer than either side's wait
+    after its claim, each side left with its own claim and marked the game finished, and
+    neither could learn of the other's: two transcripts for good. Now a peer whose end rests on
+    a claim that the accused never confirmed keeps the game open (``spycraft resume`` lists
+    it) and says why; resumed on both sides, the copies become one (rule 3 of p2p.protocol)."""
+    local, identities, masters, zeros, ones = two_branches()
+
+    async def main() -> None:
+        _, (seat0, seat1) = await sessions(tmp_path / "apart", local, identities, masters,
+                                           zeros, ones)
+        await seat1.run()  # alone: seat 0 is off the LAN until seat 1 has left
+        await seat0.run()  # back after seat 1 left: nobody to meet
+        for seat, mine in ((seat0, zeros), (seat1, ones)):
+            assert seat.records == mine
+            assert not seat.seat_file.finished
+            assert seat.unconfirmed is not None and "spycraft resume" in seat.unconfirmed
+        assert "seat 0 (seat0)" in str(seat1.unconfirmed)
+        _, (again0, again1) = await sessions(tmp_path / "again", local, identities, masters,
+                                             seat0.records, seat1.records)
+        async with trio.open_nursery() as nursery:  # both resumed while on the LAN
+            nursery.start_soon(again1.run)
+            nursery.start_soon(again0.run)
+        assert again0.records == again1.records == zeros
+        assert again0.seat_file.finished and again1.seat_file.finished
+        assert again0.unconfirmed is None and again1.unconfirmed is None
+
+    trio.run(main)
