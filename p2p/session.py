@@ -50,6 +50,9 @@ this module only moves bytes and time:
   session that has had no seat linked for ``alone_after`` seconds (three turn timeouts) stops
   unfinished and says why: the others finished or left while it was away (asleep, cut off),
   and nobody is left to send it the rest; ``spycraft resume`` tries again (docs/rulings.md).
+  An end that rests on a claim whose accused never confirmed it stays open (``_mark_finished``):
+  the accused may hold another end, and a resume on both sides, which waits for the seats as a
+  bot peer does, makes the copies one.
 * **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
   identity is its own, never a seat's: the handshake proves it), sends each the signed genesis
   first, then what any link gets that an observer may see (``p2p.protocol``). With ``announce``
@@ -454,6 +457,9 @@ class Session:
         self._leaving = False  # lingered: we dial nobody again
         self.gave_up: str | None = None  # why we stopped unfinished, if we did
         self.unconfirmed: str | None = None  # why an end on a claim stays open here, if it does
+        # a resume of an end that stayed open (``_mark_finished``) is there to meet the accused:
+        # it waits for the seats as a bot peer does, whatever ``linger_for_absent`` says
+        self._for_absent = self.config.linger_for_absent or self.finished
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_received = 0
@@ -804,14 +810,14 @@ class Session:
             elapsed = now - start
             patience = self._patience_for_absent()
             absent = [seat for seat in sorted(awaited) if self._holds.get(seat, 0) < head]
-            missing = self.config.linger_for_absent and elapsed < patience and bool(absent)
+            missing = self._for_absent and elapsed < patience and bool(absent)
             if missing and told != end:
                 told = end
                 self._tell_waiting(absent, patience)
             # and never past one ``linger`` beyond the longest wait (a peer that links again
             # and again cannot keep us)
             bound = self.config.linger + max(
-                self.config.linger, patience if self.config.linger_for_absent else 0.0)
+                self.config.linger, patience if self._for_absent else 0.0)
             if (not missing and not waiting) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))
