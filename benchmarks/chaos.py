@@ -542,6 +542,10 @@ class Table:
         self.extra: list[Proc] = []  # version peers, relays
         self.result = ""
         self.started_game = False
+        self.met = False  # the meeting again (``meet``) was considered
+        self.meeting: list[Proc] = []  # the parties resumed to meet again
+        self.apart = ""  # why the parties could not meet before (proven by the faults)
+        self.parted: list[str] = []  # the copies that differed before the meeting
 
     # --- running ------------------------------------------------------------------------
 
@@ -620,6 +624,65 @@ class Table:
                 if fault.state == "planned":
                     fault.state = "skipped"
                     fault.note = "the game ended first"
+
+    def meet(self) -> bool:
+        """The table is over but the copies differ and more than one of them is still open (a
+        peer whose end rests on a claim its accused never confirmed keeps it open, and one cut
+        off before the end stops unfinished: docs/rulings.md): the people meet again and run
+        ``spycraft resume`` on every machine that holds an open copy, all at once. Whether they
+        could have met before is judged from the faults alone (``apart``); the checks then
+        hold the copies after the meeting. True if a meeting started."""
+        if self.met or self.table_id is None:
+            return False
+        self.met = True
+        files = self.final_transcripts()
+        if len(set(files.values())) <= 1:
+            return False
+        open_ = [seat for seat in files if not self.marked_finished(seat)]
+        if len({files[seat] for seat in open_}) < 2:
+            return False  # one side's copies are closed: a meeting would find nobody
+        groups: dict[bytes, list[Seat]] = defaultdict(list)
+        for seat, data in files.items():
+            groups[data].append(seat)
+        self.parted = [f"{', '.join(self.who(s) for s in seats)}: {records_in(data)} records"
+                       for data, seats in groups.items()]
+        self.apart = self.proven_apart(list(groups.values()))
+        for seat in open_:
+            self.resume(seat, None)
+            self.meeting.append(seat.proc)
+        self.deadline = max(self.deadline, now() + 6 * self.run.args.turn_timeout)
+        return True
+
+    def marked_finished(self, seat: Seat) -> bool:
+        folder = seat.folder(self.table_id)
+        try:
+            return folder is not None and GameStore(folder).load_seat().finished
+        except (OSError, SpycraftError, ValueError, KeyError):
+            return False
+
+    def proven_apart(self, groups: list[list[Seat]]) -> str:
+        """Why the holders of two copies could not have met before now, from the faults alone:
+        for some pair of copies, the last seat holding one of them left while every party
+        holding the other was unreachable (asleep, off the LAN, killed, stopped), so nobody
+        could have told it anything (only a seat counts as the one that left: a seatless host
+        sends no records, so a seat cannot learn another branch from it). "" if no pair is so
+        proven (the peers could have met and agreed: a failure, whatever the meeting brings)."""
+        t_end = now()
+        for here in groups:
+            seats = [s for s in here if s.role == "seat"]
+            if not seats:
+                continue
+            left = max((s.proc.ended or t_end) for s in seats)
+            for there in groups:
+                if there is here:
+                    continue
+                away = {self.who(s): self.unreachable(s, left - 0.5, left + 0.5) for s in there}
+                if all(away.values()):
+                    return (f"the last of {', '.join(self.who(s) for s in seats)} left at "
+                            f"{left - self.started:.1f} s, while " + "; ".join(
+                                f"{who} was away ({', '.join(why)})"
+                                for who, why in away.items()))
+        return ""
 
     def due(self, fault: Fault) -> bool:
         r = self.reader
@@ -890,6 +953,16 @@ class Table:
                 self.failures.append("a genesis was stored but no transcript survived")
             return
         held = sum(1 for data in files.values() if data == reference)
+        if self.meeting:
+            together = all(data == reference for data in files.values())
+            story = (f"the copies differed when the table ended ({'; '.join(self.parted)}); "
+                     f"{len(self.meeting)} open copies resumed at once (meeting again): "
+                     f"{'now one' if together else 'still not one'}")
+            if self.apart:
+                self.notes.append(f"{story}; apart for good before: {self.apart}")
+            else:
+                self.failures.append(f"{story}; but the faults do not prove that they could not "
+                                     f"have met before")
         for seat, data in files.items():
             if data == reference or seat.cut_off:
                 continue
@@ -1039,6 +1112,11 @@ class Table:
             seq = signed.seq  # the place opened when the host saw the record before it
             opened = seen[seq - 2] if 2 <= seq <= len(seen) else self.started
             closed = seen[seq - 1] if seq - 1 < len(seen) else self.ended or now()
+            # The voters waited a turn timeout from when they saw the place open: the place was
+            # open for them that long even if the accused's record existed somewhere earlier
+            # (a laptop that went to sleep right after its record reached the seatless host
+            # only, which passes no record on: seed 7, table 2, paused 0.2 s after "closed").
+            closed = max(closed, opened + self.run.args.turn_timeout + 2.0)
             seat = by_seat.get(accused)
             why = self.unreachable(seat, opened - 2.0, closed) if seat else []
             # A claim (one party's word: every abandon at two seats, or one the result names
@@ -1228,7 +1306,7 @@ class Runner:
                     if table.ended is None:
                         table.tick()
                         self.note_prints(table)
-                        if not table.busy():
+                        if not table.busy() and not table.meet():
                             table.ended = now()
                         elif t > table.deadline:
                             table.stop(f"at its deadline ({table.deadline - table.started:.0f} s)")
