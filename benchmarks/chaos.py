@@ -792,12 +792,12 @@ class Table:
             return
         if kind.startswith("link"):
             lab.link(seat.host, up=True)
-            run.host_back(seat.host, t)
+            run.host_back(seat.host, t, kind)
         elif kind.startswith("pause"):
             for proc in run.procs_on(seat.host):
                 proc.paused = False
                 proc.signal(signal.SIGCONT)
-            run.host_back(seat.host, t)
+            run.host_back(seat.host, t, kind)
         elif kind == "shape":
             lab.shape(seat.host, None)
         elif kind == "disk-full":
@@ -1214,6 +1214,7 @@ class Runner:
         self.mounts: list[Path] = []
         self.live: list[Table] = []
         self.crashed = ""  # the runner's own traceback, if it failed
+        self.plan: list[list[TablePlan]] = []  # the seed's whole plan (table numbers)
 
     # --- shared by tables ------------------------------------------------------------------
 
@@ -1223,9 +1224,14 @@ class Runner:
     def host_outage(self, host: int, start: float, why: str) -> None:
         self.host_outages[host].append(Outage(start, None, why))
 
-    def host_back(self, host: int, end: float) -> None:
+    def host_back(self, host: int, end: float, why: str) -> None:
+        """The fault ``why`` of ``host`` healed: the outages of its family end (a link brought
+        up is up, a SIGCONT wakes every process), not the others of the host (the long run of
+        seed 6, table 140: a pause healed while the same host's link stayed down 3 s more, and
+        closing both made a seat that was still off the LAN look reachable)."""
+        family = why.split("-")[0]
         for outage in self.host_outages[host]:
-            if outage.end is None:
+            if outage.end is None and outage.why.split("-")[0] == family:
                 outage.end = end
 
     def mount_tmpfs(self, seat: Seat) -> None:
@@ -1263,13 +1269,15 @@ class Runner:
 
     # --- rounds ---------------------------------------------------------------------------
 
-    def play(self, rounds: list[list[TablePlan]]) -> None:
+    def play(self, rounds: list[list[TablePlan]], numbers: list[int] | None = None) -> None:
+        """Play the rounds (``numbers``: each one's number in the seed's plan, 1 first)."""
         budget_end = now() + self.args.budget
-        number = 0
-        for round_number, tables in enumerate(rounds):
+        for index, tables in enumerate(rounds):
+            round_number = (numbers[index] if numbers else index + 1) - 1
+            number = sum(len(r) for r in (self.plan or rounds)[:round_number])
             if now() > budget_end:
                 print(f"chaos: the time budget ({self.args.budget:g} s) is spent; "
-                      f"{len(rounds) - round_number} rounds left unplayed", flush=True)
+                      f"{len(rounds) - index} rounds left unplayed", flush=True)
                 break
             self.live = []
             for plan in tables:
@@ -1454,6 +1462,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--net", default="10.91.0")
     p.add_argument("--keep", default=None, help="keep logs and homes in this folder")
     p.add_argument("--plan", action="store_true", help="print the plan and stop")
+    p.add_argument("--rounds", default="",
+                   help="play only these rounds of the plan, e.g. 7 or 3-5,9 (to reproduce one)")
     p.add_argument("--json", default=None, help="also write the figures here")
     p.add_argument("--soak", type=int, default=0, help="N games in a row instead (see above)")
     p.add_argument("-v", "--verbose", action="store_true", help="every table's faults")
@@ -1478,13 +1488,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             p.error(f"--seats: {g} is not played by {n}")
     if args.per_table < 1:
         p.error("--per-table must be at least 1")
+    try:
+        args.rounds = sorted({n for part in args.rounds.split(",") if part for n in (
+            range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1))})
+    except ValueError:
+        p.error("--rounds takes N or A-B, comma-separated (7 or 3-5,9)")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    rounds = make_plan(args.seed, args.faults, args.games, args.turn_timeout, args.clean,
-                       args.kinds, args.at_once, args.per_table, args.seats)
+    rounds = plan = make_plan(args.seed, args.faults, args.games, args.turn_timeout, args.clean,
+                              args.kinds, args.at_once, args.per_table, args.seats)
+    numbers = list(range(1, len(rounds) + 1))
+    if args.rounds:  # the plan stays the seed's; only these rounds of it are played, each with
+        # its tables' own numbers (which lab hosts they use) and the round's own number
+        numbers = [n for n in args.rounds if 1 <= n <= len(rounds)]
+        rounds = [rounds[n - 1] for n in numbers]
     if args.plan:
         print_plan(rounds)
         return 0
@@ -1496,11 +1516,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.soak:
         return soak(args, tmp)
     runner = Runner(args, tmp)
+    runner.plan = plan
     started = now()
     load = os.getloadavg()
     runner.lab.up()
     try:
-        runner.play(rounds)
+        runner.play(rounds, numbers)
     except KeyboardInterrupt:
         print("chaos: interrupted; reporting what ran", file=sys.stderr)
     finally:
