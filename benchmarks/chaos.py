@@ -48,6 +48,11 @@ Theory of operation
   each such place, and no ``own.cbor`` holds two records for one place; every process's
   resident memory stays under ``--max-rss``; a peer of another version never sits, names both
   versions and stops by itself. The table of faults and outcomes follows, then each failure.
+* **Meeting again.** A table whose copies differ at its end while more than one of them is
+  still open (an end on a claim its accused never confirmed stays open: docs/rulings.md) has
+  every open copy resumed at once, as people who meet again would; it passes only if the copies
+  are then one and the faults prove that the sides could not have met before (``meet``,
+  ``proven_apart``). ``--rounds 7`` replays a round of the seed's plan on the same lab hosts.
 * **Soak** (``--soak N``): N games in a row of one game by the same seats, each seat one
   long-lived process that plays them all (``chaos_soak.py``: the product's lobby and session,
   as ``spycraft bots`` runs them, in a loop), with memory and open files per process at the
