@@ -48,6 +48,11 @@ Theory of operation
   each such place, and no ``own.cbor`` holds two records for one place; every process's
   resident memory stays under ``--max-rss``; a peer of another version never sits, names both
   versions and stops by itself. The table of faults and outcomes follows, then each failure.
+* **Meeting again.** A table whose copies differ at its end while more than one of them is
+  still open (an end on a claim its accused never confirmed stays open: docs/rulings.md) has
+  every open copy resumed at once, as people who meet again would; it passes only if the copies
+  are then one and the faults prove that the sides could not have met before (``meet``,
+  ``proven_apart``). ``--rounds 7`` replays a round of the seed's plan on the same lab hosts.
 * **Soak** (``--soak N``): N games in a row of one game by the same seats, each seat one
   long-lived process that plays them all (``chaos_soak.py``: the product's lobby and session,
   as ``spycraft bots`` runs them, in a loop), with memory and open files per process at the
@@ -542,6 +547,10 @@ class Table:
         self.extra: list[Proc] = []  # version peers, relays
         self.result = ""
         self.started_game = False
+        self.met = False  # the meeting again (``meet``) was considered
+        self.meeting: list[Proc] = []  # the parties resumed to meet again
+        self.apart = ""  # why the parties could not meet before (proven by the faults)
+        self.parted: list[str] = []  # the copies that differed before the meeting
 
     # --- running ------------------------------------------------------------------------
 
@@ -620,6 +629,65 @@ class Table:
                 if fault.state == "planned":
                     fault.state = "skipped"
                     fault.note = "the game ended first"
+
+    def meet(self) -> bool:
+        """The table is over but the copies differ and more than one of them is still open (a
+        peer whose end rests on a claim its accused never confirmed keeps it open, and one cut
+        off before the end stops unfinished: docs/rulings.md): the people meet again and run
+        ``spycraft resume`` on every machine that holds an open copy, all at once. Whether they
+        could have met before is judged from the faults alone (``apart``); the checks then
+        hold the copies after the meeting. True if a meeting started."""
+        if self.met or self.table_id is None:
+            return False
+        self.met = True
+        files = self.final_transcripts()
+        if len(set(files.values())) <= 1:
+            return False
+        open_ = [seat for seat in files if not self.marked_finished(seat)]
+        if len({files[seat] for seat in open_}) < 2:
+            return False  # one side's copies are closed: a meeting would find nobody
+        groups: dict[bytes, list[Seat]] = defaultdict(list)
+        for seat, data in files.items():
+            groups[data].append(seat)
+        self.parted = [f"{', '.join(self.who(s) for s in seats)}: {records_in(data)} records"
+                       for data, seats in groups.items()]
+        self.apart = self.proven_apart(list(groups.values()))
+        for seat in open_:
+            self.resume(seat, None)
+            self.meeting.append(seat.proc)
+        self.deadline = max(self.deadline, now() + 6 * self.run.args.turn_timeout)
+        return True
+
+    def marked_finished(self, seat: Seat) -> bool:
+        folder = seat.folder(self.table_id)
+        try:
+            return folder is not None and GameStore(folder).load_seat().finished
+        except (OSError, SpycraftError, ValueError, KeyError):
+            return False
+
+    def proven_apart(self, groups: list[list[Seat]]) -> str:
+        """Why the holders of two copies could not have met before now, from the faults alone:
+        for some pair of copies, the last seat holding one of them left while every party
+        holding the other was unreachable (asleep, off the LAN, killed, stopped), so nobody
+        could have told it anything (only a seat counts as the one that left: a seatless host
+        sends no records, so a seat cannot learn another branch from it). "" if no pair is so
+        proven (the peers could have met and agreed: a failure, whatever the meeting brings)."""
+        t_end = now()
+        for here in groups:
+            seats = [s for s in here if s.role == "seat"]
+            if not seats:
+                continue
+            left = max((s.proc.ended or t_end) for s in seats)
+            for there in groups:
+                if there is here:
+                    continue
+                away = {self.who(s): self.unreachable(s, left - 0.5, left + 0.5) for s in there}
+                if all(away.values()):
+                    return (f"the last of {', '.join(self.who(s) for s in seats)} left at "
+                            f"{left - self.started:.1f} s, while " + "; ".join(
+                                f"{who} was away ({', '.join(why)})"
+                                for who, why in away.items()))
+        return ""
 
     def due(self, fault: Fault) -> bool:
         r = self.reader
@@ -729,12 +797,12 @@ class Table:
             return
         if kind.startswith("link"):
             lab.link(seat.host, up=True)
-            run.host_back(seat.host, t)
+            run.host_back(seat.host, t, kind)
         elif kind.startswith("pause"):
             for proc in run.procs_on(seat.host):
                 proc.paused = False
                 proc.signal(signal.SIGCONT)
-            run.host_back(seat.host, t)
+            run.host_back(seat.host, t, kind)
         elif kind == "shape":
             lab.shape(seat.host, None)
         elif kind == "disk-full":
@@ -890,6 +958,16 @@ class Table:
                 self.failures.append("a genesis was stored but no transcript survived")
             return
         held = sum(1 for data in files.values() if data == reference)
+        if self.meeting:
+            together = all(data == reference for data in files.values())
+            story = (f"the copies differed when the table ended ({'; '.join(self.parted)}); "
+                     f"{len(self.meeting)} open copies resumed at once (meeting again): "
+                     f"{'now one' if together else 'still not one'}")
+            if self.apart:
+                self.notes.append(f"{story}; apart for good before: {self.apart}")
+            else:
+                self.failures.append(f"{story}; but the faults do not prove that they could not "
+                                     f"have met before")
         for seat, data in files.items():
             if data == reference or seat.cut_off:
                 continue
@@ -1039,6 +1117,11 @@ class Table:
             seq = signed.seq  # the place opened when the host saw the record before it
             opened = seen[seq - 2] if 2 <= seq <= len(seen) else self.started
             closed = seen[seq - 1] if seq - 1 < len(seen) else self.ended or now()
+            # The voters waited a turn timeout from when they saw the place open: the place was
+            # open for them that long even if the accused's record existed somewhere earlier
+            # (a laptop that went to sleep right after its record reached the seatless host
+            # only, which passes no record on: seed 7, table 2, paused 0.2 s after "closed").
+            closed = max(closed, opened + self.run.args.turn_timeout + 2.0)
             seat = by_seat.get(accused)
             why = self.unreachable(seat, opened - 2.0, closed) if seat else []
             # A claim (one party's word: every abandon at two seats, or one the result names
@@ -1136,6 +1219,7 @@ class Runner:
         self.mounts: list[Path] = []
         self.live: list[Table] = []
         self.crashed = ""  # the runner's own traceback, if it failed
+        self.plan: list[list[TablePlan]] = []  # the seed's whole plan (table numbers)
 
     # --- shared by tables ------------------------------------------------------------------
 
@@ -1145,9 +1229,14 @@ class Runner:
     def host_outage(self, host: int, start: float, why: str) -> None:
         self.host_outages[host].append(Outage(start, None, why))
 
-    def host_back(self, host: int, end: float) -> None:
+    def host_back(self, host: int, end: float, why: str) -> None:
+        """The fault ``why`` of ``host`` healed: the outages of its family end (a link brought
+        up is up, a SIGCONT wakes every process), not the others of the host (the long run of
+        seed 6, table 140: a pause healed while the same host's link stayed down 3 s more, and
+        closing both made a seat that was still off the LAN look reachable)."""
+        family = why.split("-")[0]
         for outage in self.host_outages[host]:
-            if outage.end is None:
+            if outage.end is None and outage.why.split("-")[0] == family:
                 outage.end = end
 
     def mount_tmpfs(self, seat: Seat) -> None:
@@ -1185,13 +1274,15 @@ class Runner:
 
     # --- rounds ---------------------------------------------------------------------------
 
-    def play(self, rounds: list[list[TablePlan]]) -> None:
+    def play(self, rounds: list[list[TablePlan]], numbers: list[int] | None = None) -> None:
+        """Play the rounds (``numbers``: each one's number in the seed's plan, 1 first)."""
         budget_end = now() + self.args.budget
-        number = 0
-        for round_number, tables in enumerate(rounds):
+        for index, tables in enumerate(rounds):
+            round_number = (numbers[index] if numbers else index + 1) - 1
+            number = sum(len(r) for r in (self.plan or rounds)[:round_number])
             if now() > budget_end:
                 print(f"chaos: the time budget ({self.args.budget:g} s) is spent; "
-                      f"{len(rounds) - round_number} rounds left unplayed", flush=True)
+                      f"{len(rounds) - index} rounds left unplayed", flush=True)
                 break
             self.live = []
             for plan in tables:
@@ -1228,7 +1319,7 @@ class Runner:
                     if table.ended is None:
                         table.tick()
                         self.note_prints(table)
-                        if not table.busy():
+                        if not table.busy() and not table.meet():
                             table.ended = now()
                         elif t > table.deadline:
                             table.stop(f"at its deadline ({table.deadline - table.started:.0f} s)")
@@ -1376,6 +1467,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--net", default="10.91.0")
     p.add_argument("--keep", default=None, help="keep logs and homes in this folder")
     p.add_argument("--plan", action="store_true", help="print the plan and stop")
+    p.add_argument("--rounds", default="",
+                   help="play only these rounds of the plan, e.g. 7 or 3-5,9 (to reproduce one)")
     p.add_argument("--json", default=None, help="also write the figures here")
     p.add_argument("--soak", type=int, default=0, help="N games in a row instead (see above)")
     p.add_argument("-v", "--verbose", action="store_true", help="every table's faults")
@@ -1400,13 +1493,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             p.error(f"--seats: {g} is not played by {n}")
     if args.per_table < 1:
         p.error("--per-table must be at least 1")
+    try:
+        args.rounds = sorted({n for part in args.rounds.split(",") if part for n in (
+            range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1))})
+    except ValueError:
+        p.error("--rounds takes N or A-B, comma-separated (7 or 3-5,9)")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    rounds = make_plan(args.seed, args.faults, args.games, args.turn_timeout, args.clean,
-                       args.kinds, args.at_once, args.per_table, args.seats)
+    rounds = plan = make_plan(args.seed, args.faults, args.games, args.turn_timeout, args.clean,
+                              args.kinds, args.at_once, args.per_table, args.seats)
+    numbers = list(range(1, len(rounds) + 1))
+    if args.rounds:  # the plan stays the seed's; only these rounds of it are played, each with
+        # its tables' own numbers (which lab hosts they use) and the round's own number
+        numbers = [n for n in args.rounds if 1 <= n <= len(rounds)]
+        rounds = [rounds[n - 1] for n in numbers]
     if args.plan:
         print_plan(rounds)
         return 0
@@ -1418,11 +1521,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.soak:
         return soak(args, tmp)
     runner = Runner(args, tmp)
+    runner.plan = plan
     started = now()
     load = os.getloadavg()
     runner.lab.up()
     try:
-        runner.play(rounds)
+        runner.play(rounds, numbers)
     except KeyboardInterrupt:
         print("chaos: interrupted; reporting what ran", file=sys.stderr)
     finally:

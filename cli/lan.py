@@ -74,6 +74,7 @@ from spycraft.p2p.events import (
     SeatTaken,
     Stuck,
     Talk,
+    Unconfirmed,
     Waiting,
 )
 from spycraft.p2p.lobby import LobbyError, Me, join_table, open_table, resume_session
@@ -228,7 +229,7 @@ class Narrator:
             print(wrapped(event.text, "  -- "), flush=True)
         elif isinstance(event, SeatTaken | SeatFreed | Seating):
             print(wrapped(event.text, "  "), flush=True)
-        elif isinstance(event, Cheated | DeclaredAbsent | Alone | Stuck):
+        elif isinstance(event, Cheated | DeclaredAbsent | Alone | Unconfirmed | Stuck):
             print(wrapped(event.text, "  !! "), flush=True)
 
 

@@ -173,6 +173,15 @@ class Alone:
 
 
 @dataclass(frozen=True)
+class Unconfirmed:
+    """Our end rests on a claim whose accused never confirmed it: the game stays open here and
+    ``spycraft resume`` on both sides makes the copies one (``p2p.session.unconfirmed_text``)."""
+
+    text: str
+    bad = True
+
+
+@dataclass(frozen=True)
 class Waiting:
     """A seatless host, after the result, waits for a claim's accused and says why."""
 
@@ -181,7 +190,7 @@ class Waiting:
 
 
 Event = (TableOpen | SeatTaken | SeatFreed | Seating | RecordStored | Cheated | Talk | Muted
-         | LinkClosed | Linked | Stuck | DeclaredAbsent | Alone | Waiting)
+         | LinkClosed | Linked | Stuck | DeclaredAbsent | Alone | Unconfirmed | Waiting)
 Events = Callable[[Event], None]
 """What a shell calls with each event (the command line's face, a test, a benchmark)."""
 

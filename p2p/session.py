@@ -50,6 +50,9 @@ this module only moves bytes and time:
   session that has had no seat linked for ``alone_after`` seconds (three turn timeouts) stops
   unfinished and says why: the others finished or left while it was away (asleep, cut off),
   and nobody is left to send it the rest; ``spycraft resume`` tries again (docs/rulings.md).
+  An end that rests on a claim whose accused never confirmed it stays open (``_mark_finished``):
+  the accused may hold another end, and a resume on both sides, which waits for the seats as a
+  bot peer does, makes the copies one.
 * **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
   identity is its own, never a seat's: the handshake proves it), sends each the signed genesis
   first, then what any link gets that an observer may see (``p2p.protocol``). With ``announce``
@@ -95,6 +98,7 @@ from spycraft.p2p.events import (
     RecordStored,
     Stuck,
     Talk,
+    Unconfirmed,
     Waiting,
     ignore,
 )
@@ -375,6 +379,18 @@ def _notice_silence(framed: FramedStream) -> None:
             pass
 
 
+def unconfirmed_text(seats: list[str], head: int) -> str:
+    """Why a game that ended on a claim stays open here (docs/rulings.md): the accused never
+    confirmed the end, and its own copy may end otherwise."""
+    names = ", ".join(seats)
+    return (f"the game ended at record {head} on a claim that {names} was absent, and that seat "
+            f"never confirmed this end (it was not linked when this peer left: asleep or cut "
+            f"off, as a claim's accused often is); its own copy may end otherwise (at two seats "
+            f"each side of a link that stayed down claims the other; no winner either way). "
+            f"This copy is kept, and the game stays open here: run `spycraft resume` on both "
+            f"machines while both are on the LAN, and the copies become one")
+
+
 def alone_text(waited: float, head: int) -> str:
     """Why a session stopped unfinished with nobody linked (docs/rulings.md)."""
     return (f"no seat of this table has been linked for {waited:.0f} s: the others may have "
@@ -458,6 +474,10 @@ class Session:
         self._holds: dict[int, int] = {}  # seat -> the last record it confirmed holding
         self._leaving = False  # lingered: we dial nobody again
         self.gave_up: str | None = None  # why we stopped unfinished, if we did
+        self.unconfirmed: str | None = None  # why an end on a claim stays open here, if it does
+        # a resume of an end that stayed open (``_mark_finished``) is there to meet the accused:
+        # it waits for the seats as a bot peer does, whatever ``linger_for_absent`` says
+        self._for_absent = self.config.linger_for_absent or self.finished
         self.created_at: dict[int, float] = {}
         self.all_acked_at: dict[int, float] = {}
         self.frames_received = 0
@@ -638,8 +658,7 @@ class Session:
                     await self._drive()
                 await self._linger()
                 if self.finished:  # and passed on: a crash before this resumes to pass it on
-                    self.seat_file.finished = True
-                    self.store.save_seat(self.seat_file)
+                    self._mark_finished()
                     break  # else a record that outranks ours rolled the end back: play on
             self._leaving = True
             nursery.cancel_scope.cancel()
@@ -647,6 +666,25 @@ class Session:
             link.close()
         self.store.close()
         return self.state
+
+    def _mark_finished(self) -> None:
+        """The end was passed on: the seat file says so, and ``spycraft resume`` lists the game no
+        more; unless the end rests on a claim whose accused never confirmed it (the chaos run: at
+        two seats, a LAN split for longer than the other side's wait leaves each side with its
+        own claim, and neither learns of the other's). Then the game stays open, so that
+        ``spycraft resume`` on both sides makes the copies one when they meet (rule 3 of
+        ``p2p.protocol`` decides), and we say so, once (docs/rulings.md)."""
+        head = self.state.seq
+        accused = [seat for seat in sorted(self.protocol.accused_by_claims())
+                   if seat != self.seat and self._holds.get(seat, 0) < head]
+        if accused:
+            self.unconfirmed = unconfirmed_text(
+                [f"seat {seat} ({self.roster[seat].name})" for seat in accused], head)
+            log.warning("%s", self.unconfirmed)
+            self.events(Unconfirmed(self.unconfirmed))
+            return
+        self.seat_file.finished = True
+        self.store.save_seat(self.seat_file)
 
     async def _drive(self) -> None:
         while not self.finished:
@@ -793,14 +831,14 @@ class Session:
             elapsed = now - start
             patience = self._patience_for_absent()
             absent = [seat for seat in sorted(awaited) if self._holds.get(seat, 0) < head]
-            missing = self.config.linger_for_absent and elapsed < patience and bool(absent)
+            missing = self._for_absent and elapsed < patience and bool(absent)
             if missing and told != end:
                 told = end
                 self._tell_waiting(absent, patience)
             # and never past one ``linger`` beyond the longest wait (a peer that links again
             # and again cannot keep us)
             bound = self.config.linger + max(
-                self.config.linger, patience if self.config.linger_for_absent else 0.0)
+                self.config.linger, patience if self._for_absent else 0.0)
             if (not missing and not waiting) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))

@@ -78,7 +78,8 @@ def two_branches() -> tuple[LocalTable, list[Identity], list[bytes], Branch, Bra
 
 
 async def sessions(tmp: Path, local: LocalTable, identities: list[Identity], masters: list[bytes],
-                   zeros: Branch, ones: Branch) -> tuple[Session, tuple[Session, Session]]:
+                   zeros: Branch, ones: Branch, for_absent: bool = True,
+                   ) -> tuple[Session, tuple[Session, Session]]:
     """The seatless host holding seat 1's branch, seat 0 holding its own and seat 1 its own,
     each with a loopback listener; bot peers' and a host's config (``linger_for_absent``). The
     host dials both seats, seat 0 dials seat 1."""
@@ -98,7 +99,7 @@ async def sessions(tmp: Path, local: LocalTable, identities: list[Identity], mas
         return Session(definition=local.definition, genesis=local.genesis, roster=roster,
                        seat=seat, identity=identity, master=master, store=store,
                        seat_file=seat_file, listener=listener, records=tuple(records),
-                       config=SessionConfig(linger=2, linger_for_absent=True), dial=dial)
+                       config=SessionConfig(linger=2, linger_for_absent=for_absent), dial=dial)
 
     host = session(None, ones, Identity(SeededEntropy(b"host").take(32)), b"\0" * 32,
                    listeners[2], [0, 1])
@@ -213,3 +214,57 @@ def test_a_host_that_took_the_accused_record_takes_the_claim_its_seats_settled()
         wires.run()
     assert seat1.records == ones and seat1.finished
     assert host.records == ones and host.finished
+
+
+def test_an_end_on_a_claim_its_accused_never_confirmed_stays_open_until_the_seats_meet(
+    tmp_path: Path,
+) -> None:
+    """The long chaos runs' open family (seed 1, tables 31 and 50; seed 2, table 26; seed 4,
+    tables 30, 35, 36): at two seats the LAN stayed split for longer than either side's wait
+    after its claim, each side left with its own claim and marked the game finished, and
+    neither could learn of the other's: two transcripts for good. Now a peer whose end rests on
+    a claim that the accused never confirmed keeps the game open (``spycraft resume`` lists
+    it) and says why; resumed on both sides, the copies become one (rule 3 of p2p.protocol)."""
+    local, identities, masters, zeros, ones = two_branches()
+
+    async def main() -> None:
+        _, (seat0, seat1) = await sessions(tmp_path / "apart", local, identities, masters,
+                                           zeros, ones)
+        await seat1.run()  # alone: seat 0 is off the LAN until seat 1 has left
+        await seat0.run()  # back after seat 1 left: nobody to meet
+        for seat, mine in ((seat0, zeros), (seat1, ones)):
+            assert seat.records == mine
+            assert not seat.seat_file.finished
+            assert seat.unconfirmed is not None and "spycraft resume" in seat.unconfirmed
+        assert "seat 0 (seat0)" in str(seat1.unconfirmed)
+        _, (again0, again1) = await sessions(tmp_path / "again", local, identities, masters,
+                                             seat0.records, seat1.records)
+        async with trio.open_nursery() as nursery:  # both resumed while on the LAN
+            nursery.start_soon(again1.run)
+            nursery.start_soon(again0.run)
+        assert again0.records == again1.records == zeros
+        assert again0.seat_file.finished and again1.seat_file.finished
+        assert again0.unconfirmed is None and again1.unconfirmed is None
+
+    trio.run(main)
+
+
+def test_a_persons_resume_of_an_end_that_stayed_open_waits_for_the_other_side(
+    tmp_path: Path,
+) -> None:
+    """A person's peer leaves once its linked peers hold its end (no ``linger_for_absent``); a
+    resume of an end that stayed open is there to meet the accused, so it waits for the seats
+    as a bot peer does: here seat 0's person resumes 3 s after seat 1's, past ``linger``."""
+    local, identities, masters, zeros, ones = two_branches()
+
+    async def main() -> None:
+        _, (seat0, seat1) = await sessions(tmp_path, local, identities, masters, zeros, ones,
+                                           for_absent=False)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(seat1.run)
+            await trio.sleep(3.0)
+            nursery.start_soon(seat0.run)
+        assert seat0.records == seat1.records == zeros
+        assert seat0.seat_file.finished and seat1.seat_file.finished
+
+    trio.run(main)

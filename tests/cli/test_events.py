@@ -24,6 +24,7 @@ SAID = [
     events.Stuck("seat 0's tokens do not open"),
     events.DeclaredAbsent("you were declared absent at record 10"),
     events.Alone("no seat of this table has been linked for 18 s"),
+    events.Unconfirmed("the game ended at record 40 on a claim that seat 1 (bea) was absent"),
     events.Waiting("the game is over, but a claim declared seat 1 absent"),
 ]
 
