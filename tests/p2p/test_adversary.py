@@ -295,3 +295,13 @@ def test_found_an_observer_waiting_for_ever_for_a_fraud_after_a_banned_result():
     (it settles itself, rule 1), but the host had learned the pair first and refused the result
     as a banned half, waiting for a fraud record that nobody can write after a result."""
     replayed(901950)
+
+
+def test_found_an_observer_that_could_not_prove_a_record_alone():
+    """tools/adversary.py, seed 1000298 (stop 28; two seats, a seatless host): the cheater sent
+    its result to the host only and the honest seat wrote its own after its wait; the host kept
+    the cheater's (the order's first: smaller bytes) and had to prove it with that one record,
+    which it sent as a ``record`` frame, the one frame an observer may not send: dropped, and
+    the seat kept showing the host its own, twice a second, for good. An observer's proof of
+    one record is a ``sync_reply`` too."""
+    replayed(1000298)

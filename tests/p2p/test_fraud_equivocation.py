@@ -162,3 +162,48 @@ def test_an_equivocation_only_an_observer_holds_both_halves_of_is_proven_by_the_
     transcript = agreed(net)  # the host's copy included
     report = honest_seats_kept(net, transcript)
     assert frauds_against(transcript, 0), report.describe()
+
+
+def _behind_by_one(players: int = 3) -> tuple[Any, ...]:
+    """A relay race of three seats played to the cheater's turn (seat 2, record 3), its two
+    records for that place, and an honest peer (seat 0) that holds only the first record."""
+    from spycraft.crypto.entropy import SeededEntropy
+    from spycraft.engines.agent import RandomAgent
+    from spycraft.engines.local import new_local_table
+    from spycraft.p2p.protocol import PeerProtocol, ProtocolConfig
+    from tests.p2p.relay import GAME
+
+    local = new_local_table(GAME, {"laps": 3}, players, SeededEntropy(b"behind"))
+    agents = [RandomAgent(SeededEntropy(bytes([i]))) for i in range(players)]
+    local.step(agents)  # record 1, seat 0
+    local.step(agents)  # record 2, seat 1
+    before = local.state  # the cheater's place: record 3, seat 2's
+    one = local.seats[2].sign(before, "leg", {"value": 1})
+    two = local.seats[2].sign(before, "leg", {"value": 2})
+    victim = PeerProtocol(table=GAME.table(), genesis=local.genesis, seat=local.seats[0],
+                          records=tuple(local.records[:1]), config=ProtocolConfig(30.0))
+    return local, victim, one, two
+
+
+@pytest.mark.parametrize("first", ["its own half", "the others' half"])
+def test_a_half_met_ahead_of_our_head_still_proves_its_seat(first: str) -> None:
+    """The suite under load (stop 28): a cheater sent its second half of a place to one seat
+    that was a record behind, then a made-up pair that closed its link there: the buffered half
+    was forgotten with the link, the seat later took the others' half, and nobody ever proved
+    the equivocation. Now a buffered record outlives its link, and two halves met in the buffer
+    prove their seat once the place is ours (whichever came first)."""
+    local, victim, one, two = _behind_by_one()
+    cheater, honest = 2, 1
+    victim.link_up(cheater, cheater, 0.0)
+    victim.link_up(honest, honest, 0.0)
+    if first == "its own half":
+        victim.receive(cheater, {"t": "record", "record": two.raw}, 0.1)
+        victim.receive(cheater, {"t": "evidence", "records": [b"\x00" * 40, b"\x01" * 40]}, 0.1)
+        assert cheater not in victim.links  # a frame that proves nothing closed its link
+        victim.receive(honest, {"t": "record", "record": local.records[1].raw}, 0.2)
+        victim.receive(honest, {"t": "record", "record": one.raw}, 0.3)
+    else:
+        victim.receive(honest, {"t": "record", "record": one.raw}, 0.1)
+        victim.receive(cheater, {"t": "record", "record": two.raw}, 0.1)
+        victim.receive(honest, {"t": "record", "record": local.records[1].raw}, 0.2)
+    assert cheater in victim.proven, victim.head

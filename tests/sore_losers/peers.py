@@ -76,9 +76,10 @@ class SoreLoser(Session):
     def _on_frame(self, link: Any, frame: dict[str, Any]) -> None:
         # claim: once play fixed the loss, it takes no record from the winner, so it builds its
         # own branch (the abandon, its final, the result) whatever the winner sent first
-        if self.mode == "claim" and frame["t"] == "record" and link.seat not in (None, self.seat) \
+        if self.mode == "claim" and frame["t"] in ("record", "sync_reply") \
+                and link.seat not in (None, self.seat) \
                 and getattr(self.state.game, "outcome", None) is not None:
-            return
+            return  # (a peer that keeps its record shows it as a reply of its branch too)
         super()._on_frame(link, frame)
 
 
