@@ -11,7 +11,9 @@ Theory of operation
 -------------------
 * **One chain.** A peer holds the table engine's states and the records that led to them. The
   *place* is where the next record goes: (seq = head + 1, prev = link of the head). The engine
-  names the one seat that writes there.
+  names the one seat that writes there. What we know and did at the current place is one
+  object, ``AtPlace``, new at each place; ``check_invariants`` says what holds between two
+  inputs (the tests' simulated network asserts it after every input of every honest peer).
 * **Writing.** The shell asks our seat for a record when ``wants_turn`` says so and hands it to
   ``submit``. Every record we sign is remembered by its place before anything else happens
   (``Remember``; the shell makes it durable), and if we are ever asked again at a place where we
@@ -347,6 +349,25 @@ class PeerLink:
 
 
 @dataclass
+class AtPlace:
+    """What we know and did at the current place (``PeerProtocol.at``), all of it new at each
+    place: when it began (``since``: the writer's time counts from here, ``relay_patience``
+    later at the others), the absence votes we hold for it, when a quorum of them came, our last
+    call, whether we voted, told our head at the end, or tried to write the result, when we pass
+    the head record on to the writer, and a claim we hold until our own clock ran out."""
+
+    since: float
+    votes: dict[int, bytes] = field(default_factory=dict)
+    quorum_at: float | None = None
+    last_call: float | None = None  # when we last told everyone our head, waiting here
+    voted: bool = False
+    head_told: bool = False
+    result_tried: bool = False
+    relay_at: float | None = None  # when we pass the head record on to the writer
+    held: tuple[SignedRecord, TableState[Any], LinkId] | None = None  # a claim, held
+
+
+@dataclass
 class _Report:
     """A fraud record we will write at ``due`` unless someone else proves it first: at ``place``
     only (one record the engine rejects there), or at the head (two records of one place)."""
@@ -422,7 +443,6 @@ class PeerProtocol:
         self.chat = ChatBook(genesis.genesis, seat=None if seat is None else seat.index,
                              identity=None if seat is None else seat.identity, stored=chat,
                              finished=self._finished_at, head=self.head)
-        self._since = now
         self._awake = now  # the time of the last input: we ran then
         self._sent_own: SignedRecord | None = None  # our record sent, not yet checked
         self._refused_own: Place | None = None  # where our own engine refused our record
@@ -468,9 +488,29 @@ class PeerProtocol:
         )
 
     @property
+    def votes(self) -> dict[int, bytes]:
+        """The absence votes we hold for the current place, by voter."""
+        return self.at.votes
+
+    def check_invariants(self) -> None:
+        """What always holds between two inputs (asserted after every frame by the tests'
+        simulated network and by the adversary, never in play): one state per record and the
+        genesis, a claim held only for the current place, a vote of ours only at a place where
+        we voted, buffered records only ahead of our head, a record of ours waiting for its own
+        check only for the current place."""
+        assert len(self.states) == len(self.records) + 1 and self.head == len(self.records)
+        held = self.at.held
+        assert held is None or (held[0].seq, held[0].record.prev) == self.place
+        assert self.at.voted == (self.seat is not None and self.seat in self.at.votes)
+        assert all(seq > self.head for seq in self.future) or self.at.held is not None
+        own = self._sent_own
+        assert own is None or (own.seq, own.record.prev) == self.place
+        assert self.at.since <= self._awake
+
+    @property
     def since(self) -> float:
         """When the current place began (the last record was accepted), on the caller's clock."""
-        return self._since
+        return self.at.since
 
     @property
     def seat(self) -> int | None:
@@ -485,15 +525,7 @@ class PeerProtocol:
         return self.state
 
     def _place_reset(self, now: float) -> None:
-        self._since = now
-        self.votes: dict[int, bytes] = {}
-        self._quorum_at: float | None = None
-        self._last_call: float | None = None  # when we last told everyone our head, waiting here
-        self._voted = False
-        self._head_told = False
-        self._result_tried = False
-        self._relay_at: float | None = None  # when we pass the head record on to the writer
-        self._held: tuple[SignedRecord, TableState[Any], LinkId] | None = None  # a claim, held
+        self.at = AtPlace(now)
 
     # --- inputs -------------------------------------------------------------------------
 
@@ -515,8 +547,8 @@ class PeerProtocol:
         resends, chat = self.budgets[key]
         self.links[link] = PeerLink(seat, resends=resends, chat=chat)
         self._send(link, self._head_frame())
-        if self._voted and self.seat is not None and seat is not None:
-            self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
+        if self.at.voted and self.seat is not None and seat is not None:
+            self._send(link, self._vote_frame(self.seat, self.at.votes[self.seat]))
         if seat is None:  # a spectator: the latest table talk (held back until it has synced)
             for raw in self.chat.history[-CHAT_HISTORY:]:
                 self._send(link, {"t": "chat", "message": raw})
@@ -526,8 +558,8 @@ class PeerProtocol:
         self.links.pop(link, None)
         self._orphan_future_of(link)
         self._strays.pop(link, None)
-        if self._held is not None and self._held[2] == link:
-            self._held = None
+        if self.at.held is not None and self.at.held[2] == link:
+            self.at.held = None
 
     def _orphan_future_of(self, link: LinkId) -> None:
         """The records a link that is gone had us buffer stay (each was verified, and it may be
@@ -633,10 +665,10 @@ class PeerProtocol:
         self._check_own(now)
         self._due_reports(now)
         turn = self.table.expect(self.state)
-        waited = now - self._since
+        waited = now - self.at.since
         self._show_again(now)
         if turn is None:
-            if not self._head_told:
+            if not self.at.head_told:
                 self._tell_head()
             return self._drain()
         self._relay(now)
@@ -646,8 +678,8 @@ class PeerProtocol:
         if turn.kinds == ("result",):
             if self.me is not None and turn.seat != self.seat:
                 distance = (self.me.index - turn.seat) % len(self.seats)
-                if waited >= timeout * distance and not self._result_tried:
-                    self._result_tried = True
+                if waited >= timeout * distance and not self.at.result_tried:
+                    self.at.result_tried = True
                     result = self.me.sign_result(self.state)
                     if result is not None:
                         log.warning("seat %d did not write the result; writing it", turn.seat)
@@ -673,9 +705,9 @@ class PeerProtocol:
 
     def _relay(self, now: float) -> None:
         """The head record to the seat named next, if it has not shown it holds it."""
-        if self._relay_at is None or now < self._relay_at:
+        if self.at.relay_at is None or now < self.at.relay_at:
             return
-        self._relay_at = None
+        self.at.relay_at = None
         turn = self.table.expect(self.state)
         if turn is None:
             return
@@ -694,14 +726,14 @@ class PeerProtocol:
             return
         gap = now - last
         log.info("this peer did not run for %.1f s: its waits resume from where they were", gap)
-        if self._since <= last:
-            self._since += gap
-        if self._last_call is not None and self._last_call <= last:
-            self._last_call += gap
-        if self._quorum_at is not None and self._quorum_at <= last:
-            self._quorum_at += gap
-        if self._relay_at is not None:
-            self._relay_at += gap
+        if self.at.since <= last:
+            self.at.since += gap
+        if self.at.last_call is not None and self.at.last_call <= last:
+            self.at.last_call += gap
+        if self.at.quorum_at is not None and self.at.quorum_at <= last:
+            self.at.quorum_at += gap
+        if self.at.relay_at is not None:
+            self.at.relay_at += gap
         for report in self.reports.values():
             report.due += gap
 
@@ -709,40 +741,40 @@ class PeerProtocol:
 
     def _absence(self, turn: Turn, waited: float, now: float, timeout: float, grace: float) -> None:
         assert self.me is not None
-        again = self._last_call is None or now - self._last_call >= max(grace, 1.0)
+        again = self.at.last_call is None or now - self.at.last_call >= max(grace, 1.0)
         if waited >= timeout and again:
             # A last call (whoever holds the record sends it), repeated while we wait, with our
             # vote once cast: a frame lost on a link that stayed up is not lost for good.
-            self._last_call = now
+            self.at.last_call = now
             self._tell_head()
-            if self._voted:
-                frame = self._vote_frame(self.me.index, self.votes[self.me.index])
+            if self.at.voted:
+                frame = self._vote_frame(self.me.index, self.at.votes[self.me.index])
                 for link in self.links:
                     self._send(link, frame)
-        if waited >= timeout + grace and not self._voted:
-            self._voted = True
+        if waited >= timeout + grace and not self.at.voted:
+            self.at.voted = True
             vote = self.me.absence_vote(self.state)
-            self.votes[self.me.index] = vote
+            self.at.votes[self.me.index] = vote
             self._out.append(Notice("vote", turn.seat))
             frame = self._vote_frame(self.me.index, vote)
             for link in self.links:
                 self._send(link, frame)
-        if not self._voted or len(self.votes) < self.quorum:
+        if not self.at.voted or len(self.at.votes) < self.quorum:
             return
-        if self._quorum_at is None:
-            self._quorum_at = now
+        if self.at.quorum_at is None:
+            self.at.quorum_at = now
         n = len(self.seats)
         mine = (self.me.index - turn.seat) % n
         # Each voter closer after the accused writes first, one grace each, whether or not its
         # vote has reached us yet (if it can: it voted, or its link is up): two abandons for one
         # place cost a rollback.
-        linked = {peer.seat for peer in self.links.values()} | set(self.votes)
+        linked = {peer.seat for peer in self.links.values()} | set(self.at.votes)
         closer = sum(1 for seat in linked if seat is not None and 0 < (seat - turn.seat) % n < mine)
         opponents = self.table.rules.public_opponents(self.state.game, turn.seat)
-        claim = absence.is_claim(n, self.votes, opponents) and n > 2
-        if now >= self._quorum_at + (closer + (n if claim else 0)) * grace:
-            signed = self.me.sign_abandon(self.state, dict(self.votes))
-            self._out.append(Notice("abandon", (turn.seat, tuple(sorted(self.votes)))))
+        claim = absence.is_claim(n, self.at.votes, opponents) and n > 2
+        if now >= self.at.quorum_at + (closer + (n if claim else 0)) * grace:
+            signed = self.me.sign_abandon(self.state, dict(self.at.votes))
+            self._out.append(Notice("abandon", (turn.seat, tuple(sorted(self.at.votes)))))
             self._write(signed, now)
 
     def _vote_frame(self, voter: int, sig: bytes) -> dict[str, Any]:
@@ -777,7 +809,7 @@ class PeerProtocol:
             and turn is not None
             and turn.seat == accused
         ):
-            self.votes[voter] = frame["sig"]
+            self.at.votes[voter] = frame["sig"]
 
     # --- records ------------------------------------------------------------------------
 
@@ -909,7 +941,7 @@ class PeerProtocol:
 
     def _release_future(self, now: float) -> None:
         self._prove_early_pairs(now)
-        while self.head + 1 in self.future and self._held is None:
+        while self.head + 1 in self.future and self.at.held is None:
             signed, sender = self.future.pop(self.head + 1)
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
@@ -928,7 +960,7 @@ class PeerProtocol:
             if sender in self.links:
                 self.links[sender].future_bytes -= len(signed.raw)
         for link, stray in list(self._strays.items()):
-            if self._held is None and stray.seq == self.head + 1 and (
+            if self.at.held is None and stray.seq == self.head + 1 and (
                 stray.record.prev == self.state.link and link in self.links
             ):
                 del self._strays[link]  # the order took us to its branch: it is the next record
@@ -952,9 +984,9 @@ class PeerProtocol:
         if sender is not None and self.place not in self.ran_out and self._party(
             self.state, signed
         ) is not None:
-            held = self._held
+            held = self.at.held
             if held is None or self.rank(self.state, signed) < self.rank(self.state, held[0]):
-                self._held = (signed, new_state, sender)
+                self.at.held = (signed, new_state, sender)
             return False
         self._append(signed, new_state, now, sender)
         return True
@@ -969,7 +1001,7 @@ class PeerProtocol:
         self._place_reset(now)
         turn = self.table.expect(new_state)
         if sender is not None and turn is not None and turn.seat not in (self.seat, signed.seat):
-            self._relay_at = now + self.config.relay_patience
+            self.at.relay_at = now + self.config.relay_patience
         self._chat_verdicts(self.chat.advance(self.head, now), None)
         if new_state.result is not None:
             self._chat_verdicts(self.chat.abandon_pending(), None)
@@ -1059,11 +1091,11 @@ class PeerProtocol:
     def _release_claim(self, now: float) -> None:
         """Accept the claim we hold once our own clock ran out, or once a seat outside its
         party built on it."""
-        if self._held is None:
+        if self.at.held is None:
             return
-        signed, new_state, sender = self._held
+        signed, new_state, sender = self.at.held
         if signed.record.prev != self.state.link or signed.seq != self.head + 1:
-            self._held = None
+            self.at.held = None
             return
         party = self._party(self.state, signed)
         assert party is not None
@@ -1075,7 +1107,7 @@ class PeerProtocol:
         )
         if self.place not in self.ran_out and not built:
             return
-        self._held = None
+        self.at.held = None
         self._append(signed, new_state, now, sender)
         self._acknowledge(signed)
         self._release_future(now)
@@ -1263,7 +1295,7 @@ class PeerProtocol:
         # time counts from then (a switch must not start an honest writer's clock unseen).
         turn = self.table.expect(self.state)
         if turn is not None and turn.seat != self.seat and self.records:
-            self._relay_at = now + self.config.relay_patience
+            self.at.relay_at = now + self.config.relay_patience
         self._release_future(now)
 
     def _prove(
@@ -1506,7 +1538,7 @@ class PeerProtocol:
         return {"t": "head", "seq": self.head, "link": self.state.link}
 
     def _tell_head(self) -> None:
-        self._head_told = True
+        self.at.head_told = True
         frame = self._head_frame()
         for link in self.links:
             self._send(link, frame)
@@ -1542,8 +1574,8 @@ class PeerProtocol:
         if seq < self.head:
             if peer.spend(HEAD_COST, now):  # it is behind: it asks once it knows (and if the
                 self._send(link, self._head_frame())  # records in flight do not come first)
-        elif self._voted and self.seat is not None:  # it waits where we voted: it may need ours
-            self._send(link, self._vote_frame(self.seat, self.votes[self.seat]))
+        elif self.at.voted and self.seat is not None:  # it waits where we voted: it may need ours
+            self._send(link, self._vote_frame(self.seat, self.at.votes[self.seat]))
 
     def _show_again(self, now: float) -> None:
         """A peer whose last head says it holds another record than ours at that seq is shown
@@ -1586,7 +1618,7 @@ class PeerProtocol:
         """Ask one peer that says it is ahead for what we miss (the least recently asked
         first, so a peer that lies about its head cannot keep us from asking the others)."""
         ahead = [link for link, peer in self.links.items() if peer.claimed > self.head]
-        if not ahead or now - self._since < BEHIND_PATIENCE:
+        if not ahead or now - self.at.since < BEHIND_PATIENCE:
             return
         self._request(min(ahead, key=lambda link: self.links[link].asked_at), now)
 
@@ -1652,8 +1684,8 @@ class PeerProtocol:
         if self.links.pop(link, None) is not None:
             self._out.append(Close(link, reason[:200]))
             self._orphan_future_of(link)
-            if self._held is not None and self._held[2] == link:
-                self._held = None
+            if self.at.held is not None and self.at.held[2] == link:
+                self.at.held = None
 
     def _drain(self) -> list[Action]:
         out, self._out = self._out, []

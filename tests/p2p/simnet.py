@@ -169,6 +169,8 @@ class SimNet:
             heapq.heappush(self._queue, _Frame(at, self._order, sender, receiver, data))
 
     def apply(self, peer: Peer, actions: list[Action]) -> None:
+        if peer.honest:
+            peer.protocol.check_invariants()
         for action in actions:
             if isinstance(action, Send):
                 if peer.honest or self.intercept is None or not self.intercept(peer, action):
