@@ -197,23 +197,29 @@ def test_a_host_that_took_the_accused_record_takes_the_claim_its_seats_settled()
     seat 0's record at a place where seat 1, which never got it, had claimed seat 0 absent and
     built the result on it (which seat 0 took once awake: a result settles its branch). Seat 1's
     records after its claim do not follow the host's head, so the host was shown a broken chain;
-    an observer cannot answer with its record, and it waited alone, then stopped unfinished."""
+    an observer could not answer with its record, and it waited alone, then stopped unfinished.
+    Now it takes the settled branch; and had the host met seat 1 before seat 1's result, its
+    proof of the accused's record would have outranked the claim (rule 3 of p2p.protocol)."""
     local, _, _, zeros, ones = two_branches()
     fork = next(i for i, (a, b) in enumerate(zip(zeros, ones)) if a != b)
     table = local.definition.table()
-    host = PeerProtocol(table=table, genesis=local.genesis, seat=None,
-                        records=tuple(zeros[:fork + 1]))
-    seat1 = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[1],
-                         records=tuple(ones[:fork + 1]))
-    wires = Wires([host, seat1])
-    wires.link(0, 1)  # seat 1 shows its claim alone: it does not stand against the record
-    wires.run()
-    assert host.records == zeros[:fork + 1]
-    for signed in ones[fork + 1:]:  # seat 1 builds its final and the result on its claim
-        wires.send(1, seat1.submit(signed, wires.now))
+
+    def meet(seat1_holds: Branch) -> tuple[PeerProtocol, PeerProtocol]:
+        host = PeerProtocol(table=table, genesis=local.genesis, seat=None,
+                            records=tuple(zeros[:fork + 1]))
+        seat1 = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[1],
+                             records=tuple(seat1_holds))
+        wires = Wires([host, seat1])
+        wires.link(0, 1)
         wires.run()
+        return host, seat1
+
+    host, seat1 = meet(ones)  # seat 1 built its final and the result on its claim
     assert seat1.records == ones and seat1.finished
     assert host.records == ones and host.finished
+    host, seat1 = meet(ones[:fork + 1])  # seat 1 still at its claim: the record stands
+    assert seat1.records == host.records == zeros[:fork + 1]
+    assert not seat1.finished and not host.finished
 
 
 def test_an_end_on_a_claim_its_accused_never_confirmed_stays_open_until_the_seats_meet(
