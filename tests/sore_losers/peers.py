@@ -75,9 +75,10 @@ class SoreLoser(Session):
 
     def _on_frame(self, link: Any, frame: dict[str, Any]) -> None:
         # claim: once play fixed the loss, it takes no record from the winner, so it builds its
-        # own branch (the abandon, its final, the result) whatever the winner sent first
+        # own branch (the abandon, its final, the result) whatever the winner sent first; nor
+        # from the host, which proves the winner's records to it as an observer's replies
         if self.mode == "claim" and frame["t"] in ("record", "sync_reply") \
-                and link.seat not in (None, self.seat) \
+                and link.seat != self.seat \
                 and getattr(self.state.game, "outcome", None) is not None:
             return  # (a peer that keeps its record shows it as a reply of its branch too)
         super()._on_frame(link, frame)
