@@ -23,12 +23,15 @@ own seat knows, and chooses the one that wins most often:
   comparison measures the candidate, not the luck of the draw; the heuristic's own choice keeps
   the decision unless another candidate wins more than ``MARGIN`` of the worlds more often.
 
-Work is bounded by a count, not a clock: ``BUDGET`` simulated decisions per decision (times
-``effort``), shared among the candidates' play-outs, between ``MIN_SAMPLES`` and
-``MAX_SAMPLES`` worlds each. Every draw comes from the bot's own entropy: the first decides the
-seed of the play-outs' fast stream (``Stream``, splitmix64: the tie-breaks of thousands of
-simulated decisions would cost more than the search itself through HKDF), so the bot is
-deterministic from its seed and reads nothing but the decisions it is shown.
+Work is bounded by a count, not a clock: ``WORK`` belief work per decision (times ``effort``),
+shared among the candidates' play-outs, between ``MIN_SAMPLES`` and ``MAX_SAMPLES`` worlds each.
+The work counts a belief by its groups of friends, which grow faster with the table than what
+they cost: at eight to ten seats the budget bought a round-1 decision only 2-7 worlds (a choice
+among four candidates decided by one world or two), for 80-200 ms of CPU; at least eight worlds
+there cost 140-440 ms, within the budget (p99 1 s). Every draw comes from the bot's own entropy:
+the first decides the seed of the play-outs' fast stream (``Stream``, splitmix64: the tie-breaks
+of thousands of simulated decisions would cost more than the search itself through HKDF), so the
+bot is deterministic from its seed and reads nothing but the decisions it is shown.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from spycraft.engines.shady_agents.view import Knowledge, SeatView
 
 CANDIDATES = 4  # options played out per decision: the heuristic's best few
 WORK = 12_000  # belief work per decision (times effort), counted by ``Beliefs.work``
-MIN_SAMPLES = 2
+MIN_SAMPLES = 8
 MAX_SAMPLES = 32
 MARGIN = 0.05  # of the worlds: how much better another candidate must do than the heuristic's
 PROPOSALS = 48  # kind assignments drawn from the model when too many to weigh them all
