@@ -952,13 +952,11 @@ class PeerProtocol:
             except RecordError as exc:
                 if sender in self.links:
                     self._on_invalid(sender, signed, exc, now)
+                self._drop_future_behind()
                 return
             if accepted:
                 self._acknowledge(signed)
-        for seq in [s for s in self.future if s <= self.head]:
-            signed, sender = self.future.pop(seq)
-            if sender in self.links:
-                self.links[sender].future_bytes -= len(signed.raw)
+        self._drop_future_behind()
         for link, stray in list(self._strays.items()):
             if self.at.held is None and stray.seq == self.head + 1 and (
                 stray.record.prev == self.state.link and link in self.links
@@ -966,6 +964,14 @@ class PeerProtocol:
                 del self._strays[link]  # the order took us to its branch: it is the next record
                 self._on_record(link, stray, (), now)
                 return
+
+    def _drop_future_behind(self) -> None:
+        """Buffered records at or behind our head are of a place already settled (a sync reply
+        may take us past them, and a refused record stops the release before its end)."""
+        for seq in [s for s in self.future if s <= self.head]:
+            signed, sender = self.future.pop(seq)
+            if sender in self.links:
+                self.links[sender].future_bytes -= len(signed.raw)
 
     def _prove_early_pairs(self, now: float) -> None:
         """The pairs met in the buffer whose place is now one of our chain's (or never will be:

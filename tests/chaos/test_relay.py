@@ -8,6 +8,7 @@ waiting out the other, and both would claim the game."""
 from __future__ import annotations
 
 import re
+import socket
 import time
 from pathlib import Path
 
@@ -19,6 +20,12 @@ from tests.net.harness import Proc, audit, wait_all
 from tests.net.test_loopback import LO, bots, host
 
 pytestmark = pytest.mark.network
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LO, 0))
+        return int(probe.getsockname()[1])
 
 
 def seat_of(proc: Proc) -> int | None:
@@ -46,6 +53,9 @@ def test_a_frame_cut_by_a_faulty_relay_costs_a_redial_not_a_forfeit(tmp_path: Pa
     relay.wait_for("listen ", 20)
     port = int(re.search(r"listen (\d+) ->", relay.output()).group(1))
     seat_file.roster[0] = dict(lower, host=LO, port=port)  # its dial now goes through the relay
+    # and it listens elsewhere, so the lower seat's redial to its old port cannot link the two
+    # first (it did, under load: the resumed seat found its link made and never dialed)
+    seat_file.listen_port = free_port()
     store.save_seat(seat_file)
 
     resumed = Proc("resumed", ["resume", "--interface", LO], tmp_path, home=higher.home)

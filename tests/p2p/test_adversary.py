@@ -305,3 +305,13 @@ def test_found_an_observer_that_could_not_prove_a_record_alone():
     the seat kept showing the host its own, twice a second, for good. An observer's proof of
     one record is a ``sync_reply`` too."""
     replayed(1000298)
+
+
+def test_found_records_left_behind_the_head_when_a_released_one_was_refused():
+    """tools/adversary.py, seeds 1205941 and 1206380 (stop 28, after the per-place state became
+    one object and its invariants were asserted): a sync reply took a seat from record 0 to 4
+    past its buffered records 3 and 4, and the next buffered one, the cheater's, was refused, so
+    the release stopped before it dropped what the head had passed: records 3 and 4 stayed in
+    the buffer, counted against their senders' room, behind the head."""
+    replayed(1205941)
+    replayed(1206380)
