@@ -21,6 +21,7 @@ import pytest
 from spycraft.crypto.records import Record, SignedRecord, sign_record
 from spycraft.engines import absence
 from spycraft.p2p import protocol as protocol_module
+from spycraft.p2p.protocol import PeerProtocol
 from tests.p2p.simnet import SimNet, agreed, honest_seats_kept
 
 X = 4  # the cheater's seat
@@ -60,14 +61,20 @@ def tiny_records(net: SimNet, seq: int, count: int, *, prevs: bool) -> list[byte
                                "x", i), identity).raw for i in range(count)]
 
 
+def five_records_in() -> tuple[SimNet, PeerProtocol]:
+    """Five seats of the relay race, the cheater's among them, five records in; seat 0's
+    protocol, the victim."""
+    net = SimNet(5, seed=6)
+    net.peers[X].honest = False
+    net.run(30, stop=lambda: net.peers[0].protocol.head >= 5)
+    return net, net.peers[0].protocol
+
+
 @pytest.mark.parametrize("prevs", [False, True], ids=["one prev", "a prev each"])
 def test_a_seats_reply_of_many_records_for_one_place_costs_a_few_signature_checks(
     monkeypatch: pytest.MonkeyPatch, prevs: bool,
 ) -> None:
-    net = SimNet(5, seed=6)
-    net.peers[X].honest = False
-    net.run(30, stop=lambda: net.peers[0].protocol.head >= 5)
-    victim = net.peers[0].protocol
+    net, victim = five_records_in()
     checked: list[SignedRecord] = []
     verify = protocol_module.verify_record_signature
 
@@ -99,10 +106,7 @@ def test_a_seats_replies_are_paid_from_its_budget_as_an_observers_are() -> None:
     """Past its budget a seat's reply is not even read: here 20 frames of 1,800 records each
     (3.6 MiB of budget each, at 2 KiB a record) in 0.2 s, where 4 MiB and 1 MiB a second are
     the budget."""
-    net = SimNet(5, seed=6)
-    net.peers[X].honest = False
-    net.run(30, stop=lambda: net.peers[0].protocol.head >= 5)
-    victim = net.peers[0].protocol
+    net, victim = five_records_in()
     read: list[int] = []
     on_sync_reply = victim._on_sync_reply
 
