@@ -223,6 +223,11 @@ RESEND_BURST = 4 << 20
 RESEND_RATE = 1 << 20
 """Bytes per second a link's resend budget refills."""
 SYNC_CHUNK_BYTES = 512 * 1024
+SYNC_CHUNK_RECORDS = 1024
+"""The most records in one sync reply (the frame's schema: ``wire.MAX_REPLY_RECORDS``): priced
+at ``REPLY_RECORD_COST`` a record at the least, a full chunk costs at most 2.5 MiB, within the
+budget its receiver pays it from (red team 6: chunks cut by bytes alone could hold more small
+records than a budget ever holds, and a peer that far behind could never read its catch-up)."""
 HEAD_COST = 64
 """What answering a head costs a link's budget (heads can be sent in a storm too)."""
 EVIDENCE_CHECK_COST = 256 << 10
@@ -1662,7 +1667,8 @@ class PeerProtocol:
         chunk: list[bytes] = []
         size = 0
         for signed in self.records[from_seq - 1 : last]:
-            if chunk and size + len(signed.raw) > SYNC_CHUNK_BYTES:
+            if chunk and (size + len(signed.raw) > SYNC_CHUNK_BYTES
+                          or len(chunk) == SYNC_CHUNK_RECORDS):
                 break
             chunk.append(signed.raw)
             size += len(signed.raw)

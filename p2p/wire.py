@@ -115,6 +115,10 @@ SIGNATURE_SIZE = 64
 HASH_SIZE = 32
 MAX_NAME_CHARS = 64
 MAX_REASON_CHARS = 200
+MAX_REPLY_RECORDS = 1024
+"""The most records a ``sync_reply`` carries (``protocol.SYNC_CHUNK_RECORDS``): each is paid from
+its sender's budget at its receiver, 2 KiB at the least, so a reply of 65,000 tiny entries
+(decoded at 73 ms a frame, then never read) is a bad frame that closes its link (red team 6)."""
 HELLO_DOMAIN = b"spycraft/hello/v2\x00"
 AUTH_DOMAIN = b"spycraft/auth/v2\x00"
 NONCE_SIZE = 32
@@ -206,7 +210,7 @@ FRAME_SCHEMAS: dict[str, FrameSchema] = {
     "record": {"record": raw()},
     "ack": {"seq": UINT, "link": raw(HASH_SIZE)},
     "sync": {"from_seq": UINT},
-    "sync_reply": {"from_seq": UINT, "records": array(raw())},
+    "sync_reply": {"from_seq": UINT, "records": array(raw(), max_size=MAX_REPLY_RECORDS)},
     "bye": {"reason": text(MAX_REASON_CHARS)},
     "join": {"beacon": raw(32), "host": text(64), "port": UINT, "sig": raw(SIGNATURE_SIZE)},
     "roster": {

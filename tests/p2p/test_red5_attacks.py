@@ -18,10 +18,14 @@ from typing import Any
 
 import pytest
 
+from spycraft import PROTOCOL_VERSION
+from spycraft.crypto.encoding import encode
 from spycraft.crypto.records import Record, SignedRecord, sign_record
 from spycraft.engines import absence
 from spycraft.p2p import protocol as protocol_module
+from spycraft.p2p import wire
 from spycraft.p2p.protocol import PeerProtocol
+from spycraft.p2p.wire import FrameError
 from tests.p2p.simnet import SimNet, agreed, honest_seats_kept
 
 X = 4  # the cheater's seat
@@ -83,7 +87,7 @@ def test_a_seats_reply_of_many_records_for_one_place_costs_a_few_signature_check
         verify(signed, key)
 
     monkeypatch.setattr(protocol_module, "verify_record_signature", counting)
-    junk = tiny_records(net, victim.head + 2, 1800, prevs=prevs)  # 3.6 MiB: within a budget
+    junk = tiny_records(net, victim.head + 2, 1000, prevs=prevs)  # 2 MiB: within a budget
     for i in range(20):
         net.send(X, 0, {"t": "sync_reply", "from_seq": victim.head + 2, "records": junk},
                  after=0.01 * i)
@@ -103,9 +107,9 @@ def test_a_seats_reply_of_many_records_for_one_place_costs_a_few_signature_check
 
 
 def test_a_seats_replies_are_paid_from_its_budget_as_an_observers_are() -> None:
-    """Past its budget a seat's reply is not even read: here 20 frames of 1,800 records each
-    (3.6 MiB of budget each, at 2 KiB a record) in 0.2 s, where 4 MiB and 1 MiB a second are
-    the budget."""
+    """Past its budget a seat's reply is not even read: here 20 frames of 1,000 records each
+    (2 MiB of budget each, at 2 KiB a record) in 0.2 s, where 4 MiB and 1 MiB a second are the
+    budget: two are read."""
     net, victim = five_records_in()
     read: list[int] = []
     on_sync_reply = victim._on_sync_reply
@@ -115,12 +119,51 @@ def test_a_seats_replies_are_paid_from_its_budget_as_an_observers_are() -> None:
         on_sync_reply(link, raws, now)
 
     victim._on_sync_reply = counting  # type: ignore[method-assign]
-    junk = tiny_records(net, victim.head + 2, 1800, prevs=True)
+    junk = tiny_records(net, victim.head + 2, 1000, prevs=True)
     for i in range(20):
         net.send(X, 0, {"t": "sync_reply", "from_seq": victim.head + 2, "records": junk},
                  after=0.01 * i)
     net.run(net.now + 0.3)
-    assert read.count(X) == 1, read
+    assert read.count(X) == 2, read
     net.run(400, stop=net.all_honest_finished)
     net.settle(5)
     honest_seats_kept(net, agreed(net))
+
+
+def test_a_reply_of_more_records_than_a_budget_can_pay_for_is_a_bad_frame() -> None:
+    """Red team 6: 65,500 entries of 15 bytes in one 1 MiB reply cost 73 ms to decode, priced
+    128 MiB, and were dropped unread with the link kept, again and again. Such a reply is now a
+    bad frame (its link closes, its seat's offences count); ours never hold more."""
+    assert wire.MAX_REPLY_RECORDS == protocol_module.SYNC_CHUNK_RECORDS
+    payload = encode({"v": PROTOCOL_VERSION, "t": "sync_reply", "from_seq": 1,
+                      "records": [bytes(15)] * (wire.MAX_REPLY_RECORDS + 1)})
+    with pytest.raises(FrameError, match="sync_reply.records is longer than 1024"):
+        wire.decode_payload(payload)
+    full = encode({"v": PROTOCOL_VERSION, "t": "sync_reply", "from_seq": 1,
+                   "records": [bytes(15)] * wire.MAX_REPLY_RECORDS})
+    assert wire.decode_payload(full)["records"][0] == bytes(15)
+
+
+def test_a_catch_up_is_cut_into_replies_a_budget_can_pay_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat far behind gets its records in replies of at most ``SYNC_CHUNK_RECORDS`` (here
+    made 3, so a short game shows it), each of which its budget at the receiver pays for."""
+    monkeypatch.setattr(protocol_module, "SYNC_CHUNK_RECORDS", 3)
+    net = SimNet(3, seed=2, spectators=1)
+    late = net.peers[3]  # a spectator that comes in late
+    for seat in range(3):
+        net.close(3, seat)
+    net.run(60, stop=lambda: net.peers[0].protocol.head >= 12)
+    target = net.peers[0].protocol.head
+    assert target > 6
+    replies: list[int] = []
+    net.tap = lambda sender, receiver, frame: replies.append(len(frame["records"])) if (
+        receiver == 3 and frame["t"] == "sync_reply") else None
+    for seat in range(3):
+        late.closed.discard(seat)
+        net.peers[seat].closed.discard(3)
+        net.apply(late, net.link_up(late, net.peers[seat]))
+        net.apply(net.peers[seat], net.link_up(net.peers[seat], late))
+    net.run(net.now + 10, stop=lambda: late.protocol.head >= target)
+    assert late.protocol.head >= target and len(replies) >= 3 and max(replies) == 3, replies
