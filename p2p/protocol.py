@@ -516,6 +516,14 @@ class PeerProtocol:
         assert own is None or (own.seq, own.record.prev) == self.place
         assert self.at.since <= self._awake
 
+    def after_fault(self) -> list[Action]:
+        """What an input that raised (a bug of ours that a peer's frame reached) had decided
+        before it raised, once the invariants are checked: a state they do not hold in is not
+        played on (the AssertionError ends the process, which resumes from disk); one they hold
+        in is, and the frame is dropped."""
+        self.check_invariants()
+        return self._drain()
+
     @property
     def since(self) -> float:
         """When the current place began (the last record was accepted), on the caller's clock."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -67,6 +68,43 @@ def test_a_record_we_cannot_build_is_logged_and_never_crashes_the_peer(
         trio.run(main)
     assert "seat 0 cannot write record 1" in caplog.text
     assert "does not open" in caplog.text
+
+
+def test_a_frame_that_meets_a_bug_of_ours_is_dropped_and_the_peer_plays_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Red team 5: a vote for record 0 made the protocol read past an empty chain, and the
+    IndexError ended every honest process at head 0 (fixed in the protocol). Whatever bug a
+    peer's frame reaches next, the frame is dropped and the peer plays on, with the traceback
+    logged once per kind of frame; the protocol's own checks of its state still stand."""
+    seen: list[str] = []
+
+    async def main() -> None:
+        session = await seat_zero(tmp_path, RandomAgent(SeededEntropy(b"a")))
+
+        def broken(link: int, frame: dict[str, Any], now: float) -> list[Any]:
+            seen.append(frame["t"])
+            raise IndexError("list index out of range")
+
+        session.protocol.receive = broken  # type: ignore[method-assign]
+        link: Any = SimpleNamespace(id=7, name="seat 1")
+        for _ in range(3):
+            session._on_frame(link, {"t": "absent"})
+        state = session.protocol.wants_turn()  # still seat 0's turn, and the peer alive
+        assert state is not None
+        await session._write_turn(state)
+        assert len(session.records) == 1
+        session.protocol.at.voted = True  # a state the invariants refuse is not played on
+        with pytest.raises(AssertionError):
+            session._on_frame(link, {"t": "absent"})
+        await session.listener.aclose()
+
+    with caplog.at_level(logging.ERROR, logger="spycraft.p2p"):
+        trio.run(main)
+    assert seen == ["absent"] * 4
+    assert caplog.text.count("Traceback") == 1, caplog.text
+    assert "met a bug in spycraft: dropped" in caplog.text
+    assert "met the same bug in spycraft again (dropped): list index out of range" in caplog.text
 
 
 def test_a_persons_paced_answers_leave_no_sooner_than_the_answer_delay(tmp_path: Path) -> None:
