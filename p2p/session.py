@@ -69,7 +69,7 @@ import logging
 import os
 import socket
 import sys
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -462,7 +462,7 @@ class Session:
         self._settling: set[bytes] = set()  # identities with a second connection on hold
         self._dialing: set[int] = set()
         self._backoff: dict[bytes, _Backoff] = {}  # a seat's identity -> its offences
-        self._faults: set[str] = set()  # kinds of frame that met a bug of ours (logged once)
+        self._faults: Counter[str] = Counter()  # frames that met a bug of ours, by kind
         self.outboxes = Outboxes()
         self.door = handshake.Door()
         self._next_link = 0
@@ -1017,13 +1017,16 @@ class Session:
                 self._note_acked(frame["seq"])
 
     def _on_fault(self, link: Link, kind: str) -> None:
-        if kind in self._faults:
-            log.error("a %s frame from %s met the same bug in spycraft again (dropped): %s",
-                      kind, link.name, sys.exc_info()[1])
-        else:
-            self._faults.add(kind)
+        """Log a frame that met a bug of ours: the first of its kind whole, then a line each up
+        to ten, then a line every thousand (a peer that sends it in a storm fills no disk)."""
+        self._faults[kind] += 1
+        count = self._faults[kind]
+        if count == 1:
             log.exception("a %s frame from %s met a bug in spycraft: dropped, and play goes "
                           "on (please report this traceback)", kind, link.name)
+        elif count <= 10 or count % 1000 == 0:
+            log.error("a %s frame from %s met the same bug in spycraft again (%d times, "
+                      "dropped): %s", kind, link.name, count, sys.exc_info()[1])
 
     def _note_acked(self, seq: int) -> None:
         """For the benchmark: when every other seat confirmed one of our records."""
