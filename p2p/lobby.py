@@ -188,16 +188,22 @@ class _OpenerShell:
         for action in actions:
             self._send.send_nowait(action)
 
-    async def knock(self, stream: trio.SocketStream, readers: trio.Nursery) -> None:
+    async def knock(self, stream: trio.SocketStream, readers: trio.Nursery, door: handshake.Door,
+                    address: str) -> None:
         """One connection: the handshake, then its frames to the machine while it wants them."""
         framed = FramedStream(stream)
         opener = self.opener
         try:
-            hello = await handshake.accept(framed, self.hello, opener.table, opener.refusal)
+            with door.knocking(address) as scope, scope:
+                hello = await handshake.accept(framed, self.hello, opener.table, opener.refusal)
+            if scope.cancelled_caught:
+                raise trio.TooSlowError("gave way to newer connections")
         except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                 OSError) as exc:
             log.warning("lobby refused a peer: %s", str(exc) or type(exc).__name__)
-            await framed.aclose()
+            if not isinstance(exc, handshake.Refused):  # a full table's refusal is no offence
+                door.refused(address, trio.current_time())
+            await _close_quietly(framed)
             return
         link = self._next = self._next + 1
         self.links[link] = (framed, hello)
@@ -308,10 +314,22 @@ async def open_table(
                     await started
 
             async with trio.open_nursery() as door:
+                guard = handshake.Door()  # a stranger's flood costs a bounded share (red team 7:
+                # 1,100 silent connections ended the opener with EMFILE before anyone sat)
+
                 async def accept_loop() -> None:
                     while True:
-                        stream = await listener.accept()
-                        door.start_soon(shell.knock, stream, lobby)
+                        try:
+                            stream = await listener.accept()
+                        except OSError as exc:  # out of descriptors: wait, go on
+                            log.warning("lobby: cannot accept now: %s", exc)
+                            await trio.sleep(0.1)
+                            continue
+                        address = peer_address(stream)
+                        if not guard.open(address, trio.current_time()):
+                            await _close_quietly(FramedStream(stream))
+                            continue
+                        door.start_soon(shell.knock, stream, lobby, guard, address)
 
                 door.start_soon(accept_loop)
                 await shell.full.wait()

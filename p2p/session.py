@@ -139,6 +139,9 @@ SEND_DEADLINE = 10.0
 """Seconds one frame may take to leave: a link that takes longer is dead and is closed."""
 PROBE_TIMEOUT = 3.0
 """Seconds a live link has to answer a probe before a new connection of its peer replaces it."""
+ALREADY_CONNECTING = "already connecting (another connection of yours is being settled)"
+"""The one refusal at our door that an honest peer meets (its two connections crossing), so the
+one that does not count against its address."""
 HOLD_BYTES = 1 << 20
 HOLD_FRAMES = 256
 """What a held connection may send before it is decided (frames for after its adoption)."""
@@ -567,7 +570,8 @@ class Session:
             elif isinstance(action, Close):
                 link = self.links.get(action.link)
                 if link is not None:
-                    log.warning("disconnecting %s: %s", link.name, action.reason)
+                    log.log(logging.INFO if action.reason == "goodbye" else logging.WARNING,
+                            "disconnecting %s: %s", link.name, action.reason)
                     self.events(LinkClosed(link.name, action.reason))
                     if action.reason != "goodbye":
                         link.offence = "misbehaved"
@@ -1059,7 +1063,7 @@ class Session:
             wait = backoff.until - trio.current_time()
             return f"cut off for what it sent: try again in {wait:.0f} s"
         if key in self._settling:
-            return "already connecting (another connection of yours is being settled)"
+            return ALREADY_CONNECTING
         if self.seat_of(key) is not None or key in self.observers:
             return None
         if self.seat is None:
@@ -1148,9 +1152,15 @@ class Session:
     async def _hold(self, stream: FramedStream, held: _Held, scope: trio.CancelScope) -> None:
         """Read a held connection: answer its pings, keep the rest (``HOLD_BYTES`` at most)."""
         start = stream.bytes_received
+        pings = 0
         try:
             while True:
                 frame = await stream.receive()
+                pings += frame["t"] == "ping"
+                if stream.bytes_received - start > HOLD_BYTES or \
+                        len(held.frames) + pings > HOLD_FRAMES:  # pings too (red team 7)
+                    raise FrameError(f"sent more than {HOLD_FRAMES} frames or "
+                                     f"{HOLD_BYTES} bytes while on hold")
                 if frame["t"] == "ping":
                     with trio.move_on_after(1):
                         await stream.send({"t": "pong", "nonce": frame["nonce"]})
@@ -1158,10 +1168,6 @@ class Session:
                     raise trio.EndOfChannel
                 else:
                     held.frames.append(frame)
-                    if stream.bytes_received - start > HOLD_BYTES or \
-                            len(held.frames) > HOLD_FRAMES:
-                        raise FrameError(f"sent more than {HOLD_FRAMES} frames or "
-                                         f"{HOLD_BYTES} bytes while on hold")
         except FrameError as exc:
             held.error = str(exc)
         except (trio.EndOfChannel, trio.BrokenResourceError, trio.ClosedResourceError,
@@ -1212,7 +1218,11 @@ class Session:
                     hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
                 if scope.cancelled_caught:
                     raise trio.TooSlowError("gave way to newer connections")
-            except handshake.Refused:
+            except handshake.Refused as refused:
+                # counted, but for two connections of one peer crossing: one signed hello,
+                # replayed where it is refused, cost a signature check each (red team 7)
+                if str(refused) != ALREADY_CONNECTING:
+                    self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
                 return

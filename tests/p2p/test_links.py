@@ -4,6 +4,7 @@ each other at once keep one link (issue 18, attack 1 and "What to build" item 1)
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from spycraft.engines.seat import table_key_public
 from spycraft.p2p import handshake, wire
 from spycraft.p2p import session as session_module
 from spycraft.p2p.session import Link, Outboxes, Session
-from spycraft.p2p.wire import FramedStream, Hello, encode_frame, make_hello
+from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
 from tests.p2p.mesh import hello_of, knock, linked, mesh, until
 
 
@@ -45,9 +46,9 @@ def test_a_second_connection_of_a_linked_seat_is_held_and_refused_while_its_link
             framed, _ = await knock(one, zero)
             with trio.fail_after(session_module.PROBE_TIMEOUT + 5):
                 while True:
-                    frame = await framed.receive()
-                    if frame["t"] == "bye":
-                        answers.append(frame["reason"])
+                    said = await framed.receive()
+                    if said["t"] == "bye":
+                        answers.append(said["reason"])
                         break
             assert zero._by_identity[one.identity.public] is before
             assert not before.closed
@@ -364,15 +365,88 @@ def test_a_held_connection_that_floods_loses_and_the_live_link_stays(tmp_path: P
             await framed.stream.send_all(head * (session_module.HOLD_FRAMES + 10))
             with trio.fail_after(session_module.PROBE_TIMEOUT + 5):
                 while True:
-                    frame = await framed.receive()
-                    if frame["t"] == "bye":
-                        answers.append(frame["reason"])
+                    said = await framed.receive()
+                    if said["t"] == "bye":
+                        answers.append(said["reason"])
                         break
             assert zero._by_identity[one.identity.public] is live and not live.closed
         same_transcripts([zero, one])
 
     trio.run(main)
     assert answers and "while on hold" in answers[0]
+
+
+def test_a_stranger_refused_at_the_door_again_and_again_is_backed_off(tmp_path: Path) -> None:
+    """Red team 7: a handshake that ``_admit`` refused was never counted against its address,
+    so one signed hello, replayed where it is refused (a seat with no room for spectators, the
+    seatless host), cost a signature check each, 23-26k in 15 s. It counts now: past the door's
+    burst the stranger's connections are closed before a byte is read."""
+    said: list[str] = []
+
+    async def main() -> None:
+        zero, _ = await mesh(tmp_path, 2)
+        zero.config.watchers = 0
+        zero.door = handshake.Door(burst=3, rate=0.001)
+        stranger = Identity(bytes(range(32)))
+        table = zero.genesis.genesis.table
+        port = zero.listener.socket.getsockname()[1]
+
+        def hello(nonce: bytes, echo: bytes) -> Hello:
+            return make_hello(stranger, table_key_public(bytes(32)), table, "stranger",
+                              nonce=nonce, echo=echo, seat=None)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            for _ in range(6):
+                framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+                try:
+                    with trio.fail_after(3):
+                        await handshake.dial(framed, stranger, hello, table)
+                except handshake.Refused as exc:
+                    said.append(str(exc))
+                except (trio.EndOfChannel, trio.BrokenResourceError, FrameError):
+                    said.append("closed unread")
+                await framed.aclose()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert said[:3] == ["no room for more spectators here (watch through another seat)"] * 3
+    assert said[3:] == ["closed unread"] * 3, said
+
+
+def test_a_held_connection_answers_no_more_pings_than_it_may_hold_frames() -> None:
+    """Red team 7: a held connection's pings were answered without limit (13,646 a second, for
+    the 3 s a probe of the old link may take, again at each reconnection). They count as any
+    frame held: past ``HOLD_FRAMES`` the connection has lost."""
+    pongs: list[bytes] = []
+
+    async def main() -> None:
+        ours, theirs = trio.testing.memory_stream_pair()
+        held = session_module._Held()
+        scope = trio.CancelScope()
+        peer = FramedStream(theirs)
+
+        async def flood() -> None:
+            ping = encode_frame({"t": "ping", "nonce": bytes(8)})
+            for _ in range(session_module.HOLD_FRAMES + 50):
+                await peer.stream.send_all(ping)
+
+        async def read() -> None:
+            with contextlib.suppress(trio.EndOfChannel, trio.BrokenResourceError):
+                while True:
+                    pongs.append((await peer.receive())["nonce"])
+
+        with trio.fail_after(5):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(flood)
+                nursery.start_soon(read)
+                await session_module.Session._hold(
+                    None, FramedStream(ours), held, scope)  # type: ignore[arg-type]
+                nursery.cancel_scope.cancel()
+        assert held.error is not None and "while on hold" in held.error, held
+
+    trio.run(main)
+    assert len(pongs) <= session_module.HOLD_FRAMES, len(pongs)
 
 
 def test_a_spectator_that_sends_frames_in_a_storm_is_read_at_a_bounded_pace(
