@@ -1149,7 +1149,8 @@ class Session:
         link.pongs.pop(nonce, None)
         return answered.is_set() and not link.closed
 
-    async def _hold(self, stream: FramedStream, held: _Held, scope: trio.CancelScope) -> None:
+    @staticmethod
+    async def _hold(stream: FramedStream, held: _Held, scope: trio.CancelScope) -> None:
         """Read a held connection: answer its pings, keep the rest (``HOLD_BYTES`` at most)."""
         start = stream.bytes_received
         pings = 0

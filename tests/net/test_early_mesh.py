@@ -87,21 +87,18 @@ def test_every_seat_starts_play_linked_to_every_other_seat(tmp_path: Path) -> No
         assert session._initial_dial == []  # nobody left to dial after the genesis
 
 
-def listening_ports() -> set[int]:
-    """The ports listening on 127.0.0.1 in this network namespace (Linux ``/proc``)."""
-    ports = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        local, state = line.split()[1], line.split()[3]
-        address, port = local.split(":")
-        if state == "0A" and address == "0100007F":
-            ports.add(int(port, 16))
-    return ports
-
-
-@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc/net/tcp")
 def test_a_stranger_who_knocks_on_a_joiners_listener_before_the_genesis_is_refused(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    listening: set[int] = set()  # the ports of every listener this program opened
+    open_listeners = trio.open_tcp_listeners
+
+    async def recorded(*args: Any, **kwargs: Any) -> list[trio.SocketListener]:
+        listeners = await open_listeners(*args, **kwargs)
+        listening.update(listener.socket.getsockname()[1] for listener in listeners)
+        return listeners
+
+    monkeypatch.setattr(trio, "open_tcp_listeners", recorded)
     said: list[str] = []
 
     async def knock(ad: Any) -> None:
@@ -130,7 +127,7 @@ def test_a_stranger_who_knocks_on_a_joiners_listener_before_the_genesis_is_refus
 
         async with trio.open_nursery() as knocks:
             for _ in range(40):
-                for port in listening_ports() - knocked - {ad.port}:
+                for port in listening - knocked - {ad.port}:
                     knocked.add(port)
                     knocks.start_soon(one, port)
                 await trio.sleep(0.05)

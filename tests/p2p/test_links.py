@@ -440,8 +440,7 @@ def test_a_held_connection_answers_no_more_pings_than_it_may_hold_frames() -> No
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(flood)
                 nursery.start_soon(read)
-                await session_module.Session._hold(
-                    None, FramedStream(ours), held, scope)  # type: ignore[arg-type]
+                await session_module.Session._hold(FramedStream(ours), held, scope)
                 nursery.cancel_scope.cancel()
         assert held.error is not None and "while on hold" in held.error, held
 
