@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import trio
 
@@ -30,9 +29,11 @@ from spycraft.p2p.wire import (
     HANDSHAKE_FRAME_SIZE,
     NO_ECHO,
     NONCE_SIZE,
+    Frame,
     FramedStream,
     FrameError,
     Hello,
+    HelloFrame,
     make_auth,
     verify_auth,
     verify_hello,
@@ -42,7 +43,7 @@ log = logging.getLogger("spycraft.p2p")
 
 HANDSHAKE_TIMEOUT = 10.0
 
-HelloBuilder = Callable[[bytes, bytes], dict[str, Any]]
+HelloBuilder = Callable[[bytes, bytes], HelloFrame]
 """(nonce, echo) -> our signed hello frame."""
 
 
@@ -65,7 +66,7 @@ def _small_frames(framed: FramedStream) -> Iterator[None]:
         framed.max_frame_size = limit
 
 
-async def _receive(framed: FramedStream) -> dict[str, Any]:
+async def _receive(framed: FramedStream) -> Frame:
     frame = await framed.receive()
     if frame["t"] == "bye":
         raise Refused(frame["reason"])

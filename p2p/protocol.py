@@ -183,7 +183,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spycraft.crypto.chat import ChatError, SignedChat
 from spycraft.crypto.errors import (
@@ -206,6 +206,17 @@ from spycraft.engines.seat import TableSeat
 from spycraft.engines.table import FRAUD, INTERRUPTS, Table, TableState, Turn
 from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import LINK_BURST, LINK_RATE, ChatBook, ChatVerdict, Heard
+
+if TYPE_CHECKING:  # the frames' types only: this module runs no wire (``p2p.wire`` is trio's)
+    from spycraft.p2p.wire import (
+        AbsentFrame,
+        AckFrame,
+        ChatFrame,
+        EvidenceFrame,
+        Frame,
+        HeadFrame,
+        RecordFrame,
+    )
 
 log = logging.getLogger("spycraft.p2p")
 
@@ -269,7 +280,7 @@ run in between (a laptop asleep, a stopped process): that time counts against no
 @dataclass(frozen=True)
 class Send:
     link: LinkId
-    frame: dict[str, Any]
+    frame: Frame
 
 
 @dataclass(frozen=True)
@@ -600,7 +611,7 @@ class PeerProtocol:
         if record.seq != self.head + 1 or record.prev != self.state.link:
             return []  # the table moved on while we thought: the shell asks again
         signed = self._remember(signed)
-        frame = {"t": "record", "record": signed.raw}
+        frame: RecordFrame = {"t": "record", "record": signed.raw}
         for link in self.links:
             self._send(link, frame)
         self._sent_own = signed
@@ -626,7 +637,7 @@ class PeerProtocol:
             return
         self._release_future(now)
 
-    def receive(self, link: LinkId, frame: dict[str, Any], now: float) -> list[Action]:
+    def receive(self, link: LinkId, frame: Frame, now: float) -> list[Action]:
         """One validated frame (``p2p.wire`` checked its schema) from an authenticated link."""
         self._resume_clock(now)
         self._check_own(now)
@@ -637,30 +648,30 @@ class PeerProtocol:
         if peer.seat is None and kind not in OBSERVER_FRAMES:
             self._close(link, f"an observer sends no {kind} frame: it has no seat")
             return self._drain()
-        if kind == "record":
+        if frame["t"] == "record":
             signed = self._parse(link, frame["record"])
             if signed is not None:
                 self._on_record(link, signed, (), now)
-        elif kind == "sync_reply":
+        elif frame["t"] == "sync_reply":
             cost = sum(max(len(raw), REPLY_RECORD_COST) for raw in frame["records"])
             if peer.spend(cost, now):  # over its sender's budget: not even read
                 self._on_sync_reply(link, frame["records"], now)
-        elif kind == "ack":
+        elif frame["t"] == "ack":
             self._on_ack(link, frame["seq"], frame["link"], now)
-        elif kind == "head":
+        elif frame["t"] == "head":
             self._on_head(link, frame["seq"], frame["link"], now)
-        elif kind == "sync":
+        elif frame["t"] == "sync":
             self._resend(link, frame["from_seq"], now)
-        elif kind == "evidence":
+        elif frame["t"] == "evidence":
             self._on_evidence(link, frame["records"], now)
-        elif kind == "absent":
+        elif frame["t"] == "absent":
             self._on_vote(link, frame, now)
-        elif kind == "chat":
+        elif frame["t"] == "chat":
             if peer.chat.take(now):  # over the link's budget: not even verified
                 self._on_chat(link, frame["message"], now)
         elif kind in ("gsig", "genesis"):
             pass  # the lobby's late relay, or what a seat sends a spectator: already held
-        elif kind == "bye":
+        elif frame["t"] == "bye":
             self._out.append(Notice("bye", (peer.seat, frame["reason"])))
             self._close(link, "goodbye")
         else:
@@ -794,7 +805,7 @@ class PeerProtocol:
             self._out.append(Notice("abandon", (turn.seat, tuple(sorted(self.at.votes)))))
             self._write(signed, now)
 
-    def _vote_frame(self, voter: int, sig: bytes) -> dict[str, Any]:
+    def _vote_frame(self, voter: int, sig: bytes) -> AbsentFrame:
         turn = self.table.expect(self.state)
         assert turn is not None
         return {
@@ -806,7 +817,7 @@ class PeerProtocol:
             "sig": sig,
         }
 
-    def _on_vote(self, link: LinkId, frame: dict[str, Any], now: float) -> None:
+    def _on_vote(self, link: LinkId, frame: AbsentFrame, now: float) -> None:
         seq, prev, accused, voter = frame["seq"], frame["prev"], frame["seat"], frame["voter"]
         genesis = self.state.genesis
         if seq < 1:  # the genesis is nobody's turn (red team 5: records[-1] of an empty chain)
@@ -1074,13 +1085,13 @@ class PeerProtocol:
         except RecordError as exc:
             self._out.append(Notice("refused", (signed, exc)))  # a bug of ours: never sent
             return
-        frame = {"t": "record", "record": signed.raw}
+        frame: RecordFrame = {"t": "record", "record": signed.raw}
         for link in self.links:
             self._send(link, frame)
         self._release_future(now)
 
     def _acknowledge(self, signed: SignedRecord) -> None:
-        frame = {"t": "ack", "seq": signed.seq, "link": signed.link}
+        frame: AckFrame = {"t": "ack", "seq": signed.seq, "link": signed.link}
         for link, peer in self.links.items():
             if peer.seat == signed.seat:
                 self._send(link, frame)
@@ -1379,7 +1390,7 @@ class PeerProtocol:
 
     # --- evidence -----------------------------------------------------------------------
 
-    def _on_evidence(self, link: LinkId, raws: tuple[bytes, ...], now: float) -> None:
+    def _on_evidence(self, link: LinkId, raws: Sequence[bytes], now: float) -> None:
         try:
             a, b = (parse_record(raw) for raw in raws)
         except (MalformedRecord, ValueError) as exc:
@@ -1479,7 +1490,7 @@ class PeerProtocol:
         if pair not in self.reported:
             self.reported.add(pair)
             self._out.append(Notice("equivocation", (a, b)))
-            frame = {"t": "evidence", "records": list(evidence)}
+            frame: EvidenceFrame = {"t": "evidence", "records": list(evidence)}
             for other in self.links:
                 self._send(other, frame)
 
@@ -1574,7 +1585,7 @@ class PeerProtocol:
 
     # --- heads, acks, syncs --------------------------------------------------------------
 
-    def _head_frame(self) -> dict[str, Any]:
+    def _head_frame(self) -> HeadFrame:
         return {"t": "head", "seq": self.head, "link": self.state.link}
 
     def _tell_head(self) -> None:
@@ -1703,7 +1714,7 @@ class PeerProtocol:
         for verdict in verdicts:
             if isinstance(verdict, Heard):
                 self._out.append(StoreChat(verdict.signed.raw))
-                frame = {"t": "chat", "message": verdict.signed.raw}
+                frame: ChatFrame = {"t": "chat", "message": verdict.signed.raw}
                 for link in self.links:
                     if link != source:
                         self._send(link, frame)
@@ -1713,7 +1724,7 @@ class PeerProtocol:
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _send(self, link: LinkId, frame: dict[str, Any]) -> None:
+    def _send(self, link: LinkId, frame: Frame) -> None:
         if self.me is None and frame["t"] not in OBSERVER_FRAMES:
             return  # an observer writes nothing, relays nothing, votes nothing
         peer = self.links.get(link)

@@ -80,7 +80,7 @@ from spycraft.crypto.records import (
 )
 from spycraft.engines.seat import BEACON_LENGTH, seat_keys
 from spycraft.p2p.discovery import options_digest
-from spycraft.p2p.wire import FrameError, Hello
+from spycraft.p2p.wire import Frame, FrameError, GsigFrame, Hello, RosterFrame
 
 LinkId = int
 OPENER: LinkId = 0
@@ -206,7 +206,7 @@ class Send:
     (None: it does not matter, the link's reader will see it go)."""
 
     link: LinkId
-    frame: dict[str, Any]
+    frame: Frame
     lost: str | None = None
 
 
@@ -331,7 +331,7 @@ class Opener:
     _genesis: Genesis | None = field(default=None, init=False, repr=False)
     _sigs: dict[int, bytes] = field(default_factory=dict, init=False, repr=False)
     _due: float = field(default=0.0, init=False, repr=False)
-    _early: list[tuple[LinkId, dict[str, Any]]] = field(default_factory=list, init=False,
+    _early: list[tuple[LinkId, Frame]] = field(default_factory=list, init=False,
                                                          repr=False)
 
     @property
@@ -402,7 +402,7 @@ class Opener:
         self._knocking[link] = _Knock(hello, now + JOIN_TIMEOUT)
         return []
 
-    def receive(self, link: LinkId, frame: dict[str, Any], now: float) -> list[Action]:
+    def receive(self, link: LinkId, frame: Frame, now: float) -> list[Action]:
         knock = self._knocking.get(link)
         if knock is not None:
             return self._on_join(link, knock.hello, frame)
@@ -456,7 +456,7 @@ class Opener:
             return []
         self.phase = Phase.SIGNING
         self._due = now + SIGNATURE_TIMEOUT
-        roster = {
+        roster: RosterFrame = {
             "t": "roster",
             "game": self.game,
             "options": encode(self.options),
@@ -488,7 +488,7 @@ class Opener:
     def _seat(self, joined: _Joined) -> int:
         return self._joined.index(joined) + self.offset
 
-    def _on_join(self, link: LinkId, hello: Hello, frame: dict[str, Any]) -> list[Action]:
+    def _on_join(self, link: LinkId, hello: Hello, frame: Frame) -> list[Action]:
         def refused(why: str) -> list[Action]:
             del self._knocking[link]
             return [Close(link, why=f"lobby refused a peer: {why}")]
@@ -547,7 +547,7 @@ class Opener:
             self._sigs[0] = genesis_signature(self._genesis, self.identity)
         return [*actions, Full()]
 
-    def _on_signature(self, seat: int, frame: dict[str, Any]) -> list[Action]:
+    def _on_signature(self, seat: int, frame: Frame) -> list[Action]:
         assert self._genesis is not None
         if frame["t"] == "bye":  # a joiner that got up: it is the one saying goodbye
             return self._fail(f"seat {seat} got up before the table started: {frame['reason']}")
@@ -558,7 +558,7 @@ class Opener:
         ):
             return self._fail(f"seat {seat} sent no valid genesis signature")
         self._sigs[seat] = frame["sig"]
-        relay = {"t": "gsig", "seat": seat, "sig": frame["sig"]}
+        relay: GsigFrame = {"t": "gsig", "seat": seat, "sig": frame["sig"]}
         actions: list[Action] = [
             Send(j.link, relay, f"the link to seat {self._seat(j)} broke before it had every "
                                 f"genesis signature: the table did not start")
@@ -620,7 +620,7 @@ class Joiner:
                               "sig": sign_address(self.identity, self.table, self.host,
                                                   self.port)})]
 
-    def receive(self, frame: dict[str, Any], now: float) -> list[Action]:
+    def receive(self, frame: Frame, now: float) -> list[Action]:
         if self.phase not in (Phase.SEATING, Phase.SIGNING) or self._opener is None:
             return []
         if frame["t"] == "bye":
@@ -641,7 +641,7 @@ class Joiner:
             return self._fail(f"joining failed: no word from the table in {SIGNATURE_WAIT:g} s")
         return []
 
-    def _on_roster(self, frame: dict[str, Any], now: float) -> list[Action]:
+    def _on_roster(self, frame: RosterFrame, now: float) -> list[Action]:
         assert self._mine is not None and self._opener is not None
         try:
             options = decode(frame["options"])
@@ -717,7 +717,7 @@ class Joiner:
 # --- a spectator ------------------------------------------------------------------------------
 
 
-def watched(frame: dict[str, Any], *, table: bytes, game: str,
+def watched(frame: Frame, *, table: bytes, game: str,
             peer: Hello) -> tuple[SignedGenesis, int] | Failed:
     """The genesis a seat sent a spectator, and that seat's number, if it checks."""
     if frame["t"] == "bye":

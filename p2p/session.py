@@ -119,6 +119,7 @@ from spycraft.p2p.seating import RosterSeat
 from spycraft.p2p.storage import GameStore, SeatFile
 from spycraft.p2p.wire import (
     PING_SIZE,
+    Frame,
     FramedStream,
     FrameError,
     Hello,
@@ -257,7 +258,7 @@ class Link:
     def limit(self) -> int:
         return OBSERVER_OUTBOX_BYTES if self.seat is None else OUTBOX_BYTES
 
-    def post(self, frame: dict[str, Any] | bytes) -> None:
+    def post(self, frame: Frame | bytes) -> None:
         """Send one frame (or the bytes ``encode_frame`` made of one): at once if nothing waits
         before it and the socket takes it, else queued for the link's writer."""
         if self.closed:
@@ -309,7 +310,7 @@ class Link:
         self.outboxes.links.discard(self)
         self.scope.cancel()
 
-    def finish(self, frame: dict[str, Any], reason: str) -> None:
+    def finish(self, frame: Frame, reason: str) -> None:
         """Close after one last frame (a goodbye): nothing else is read or sent."""
         if self.closed:
             return
@@ -866,7 +867,7 @@ class Session:
         )
 
     def _add_link(self, stream: FramedStream, hello: Hello, *, dialed: bool = False,
-                  held: list[dict[str, Any]] | None = None) -> Link:
+                  held: list[Frame] | None = None) -> Link:
         """Adopt an authenticated connection as the link to its peer (``held``: frames it sent
         while it was on hold, handed to the protocol first)."""
         assert self._nursery is not None
@@ -905,7 +906,7 @@ class Session:
             del self._by_identity[link.hello.identity_key]
         return current
 
-    async def _run_link(self, link: Link, held: list[dict[str, Any]]) -> None:
+    async def _run_link(self, link: Link, held: list[Frame]) -> None:
         """A link's reader and writer, in the link's scope; when they end, the link is gone: its
         stream is closed, its queue dropped, and its peer dialed again if it has a seat."""
         try:
@@ -970,7 +971,7 @@ class Session:
             log.info("link to %s lost while sending: %s", link.name, exc)
         link.close()
 
-    async def _reader(self, link: Link, held: list[dict[str, Any]]) -> None:
+    async def _reader(self, link: Link, held: list[Frame]) -> None:
         burst, rate = (READ_BURST, READ_RATE) if link.seat is not None else \
             (OBSERVER_READ_BURST, OBSERVER_READ_RATE)
         reads = Bucket.full(burst, rate, trio.current_time())
@@ -998,11 +999,11 @@ class Session:
             log.info("link to %s lost: %s", link.name, exc)
         link.close()
 
-    def _on_frame(self, link: Link, frame: dict[str, Any]) -> None:
+    def _on_frame(self, link: Link, frame: Frame) -> None:
         kind = frame["t"]
-        if kind == "ping":
+        if frame["t"] == "ping":
             link.post({"t": "pong", "nonce": frame["nonce"]})
-        elif kind == "pong":
+        elif frame["t"] == "pong":
             waiter = link.pongs.pop(frame["nonce"], None)
             if waiter is not None:
                 waiter.set()
@@ -1017,7 +1018,7 @@ class Session:
                 self._on_fault(link, kind)
                 actions = self.protocol.after_fault()
             self._execute(actions)
-            if kind == "ack":
+            if frame["t"] == "ack":
                 self._note_acked(frame["seq"])
 
     def _on_fault(self, link: Link, kind: str) -> None:
@@ -1289,7 +1290,7 @@ class Session:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 
-    def _broadcast(self, frame: dict[str, Any]) -> None:
+    def _broadcast(self, frame: Frame) -> None:
         for link in list(self.links.values()):
             link.post(frame)
 
@@ -1307,7 +1308,7 @@ class _Backoff:
 class _Held:
     """What a connection on hold sent: frames for after its adoption, or why it lost."""
 
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
     error: str | None = None
     gone: bool = False
 

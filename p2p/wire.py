@@ -21,9 +21,13 @@ Theory of operation:
   256/25) while decoding, so a small input can expand into a huge value before any canonical
   check sees it. Records and other tagged structures travel as opaque byte strings inside
   frames (``crypto.records`` decodes them under the same item budget).
-* **Schemas** are one table: frame type -> {field: ``Field``}, every frame of the lobby and of
-  play declared below, once, with no module adding its own on import (a test may add one with
-  ``register_frame_type``).
+* **Frames are typed**: each frame type is declared once, below, as a ``TypedDict`` whose ``t``
+  names the type and whose fields carry their wire rule (``Field``) as ``Annotated`` metadata.
+  mypy checks every frame built or read against its class (``Frame`` is their union, narrowed by
+  ``frame["t"] == ...``), and the schema gate's table (``FRAME_SCHEMAS``: frame type -> {field:
+  ``Field``}) is made from the same classes, with no module adding its own on import (a test may
+  add one with ``register_frame_type``). At run time a frame is a plain dict, so the typing costs
+  nothing on the wire or in the hot path.
 * A **hello** is the first frame each side sends: its identity key (Ed25519), its table key
   (X25519), the table id, a display name (1-64 printable characters, safe to print on a
   terminal), an optional seat request, a fresh 32-byte ``nonce`` and an ``echo`` of the other
@@ -83,9 +87,19 @@ pong       nonce (8 B): the answer to the ping with that nonce
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Self,
+    TypedDict,
+    cast,
+    get_args,
+    get_type_hints,
+)
 
 import trio
 
@@ -194,46 +208,164 @@ def array(items: Field, max_size: int | None = None) -> Field:
 
 FrameSchema = Mapping[str, Field]
 
-FRAME_SCHEMAS: dict[str, FrameSchema] = {
-    "hello": {
-        "table": raw(TABLE_ID_SIZE),
-        "id_key": raw(KEY_SIZE),
-        "table_key": raw(KEY_SIZE),
-        "name": text(MAX_NAME_CHARS),
-        "seat": OPTIONAL_UINT,
-        "nonce": raw(NONCE_SIZE),
-        "echo": raw(NONCE_SIZE),
-        "sig": raw(SIGNATURE_SIZE),
-    },
-    "auth": {"sig": raw(SIGNATURE_SIZE)},
-    "lobby": {"seats": array(raw(KEY_SIZE), max_size=64), "total": UINT},
-    "record": {"record": raw()},
-    "ack": {"seq": UINT, "link": raw(HASH_SIZE)},
-    "sync": {"from_seq": UINT},
-    "sync_reply": {"from_seq": UINT, "records": array(raw(), max_size=MAX_REPLY_RECORDS)},
-    "bye": {"reason": text(MAX_REASON_CHARS)},
-    "join": {"beacon": raw(32), "host": text(64), "port": UINT, "sig": raw(SIGNATURE_SIZE)},
-    "roster": {
-        "game": text(32),
-        "options": raw(max_size=4096),
-        "total": UINT,
-        "beacon_length": UINT,
-        "turn_timeout_ms": UINT,
-        "seats": array(raw(max_size=512), max_size=16),
-    },
-    "gsig": {"seat": UINT, "sig": raw(SIGNATURE_SIZE)},
-    "head": {"seq": UINT, "link": raw(HASH_SIZE)},
-    "evidence": {"records": array(raw(), max_size=2)},
-    "absent": {"seq": UINT, "prev": raw(HASH_SIZE), "seat": UINT, "voter": UINT,
-               "sig": raw(SIGNATURE_SIZE)},
-    "chat": {"message": raw(max_size=MAX_CHAT_BYTES)},
-    "genesis": {"genesis": raw(max_size=MAX_RECORD_BYTES)},
-    "ping": {"nonce": raw(PING_SIZE)},
-    "pong": {"nonce": raw(PING_SIZE)},
-}
-"""Frame type -> its fields (besides ``v`` and ``t``): every frame there is."""
+# Every frame there is, declared once: a ``TypedDict`` per type, whose ``t`` names the type and
+# whose fields carry their wire rule (``Field``) as ``Annotated`` metadata. mypy reads the types
+# (a frame built or read with a wrong field is a type error, and ``frame["t"] == ...`` narrows a
+# ``Frame``); ``FRAME_SCHEMAS``, the table the schema gate checks, is made from the same classes.
+# A frame is still a plain dict at run time: what goes on the wire does not change.
+
+
+class HelloFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["hello"]
+    table: Annotated[bytes, raw(TABLE_ID_SIZE)]
+    id_key: Annotated[bytes, raw(KEY_SIZE)]
+    table_key: Annotated[bytes, raw(KEY_SIZE)]
+    name: Annotated[str, text(MAX_NAME_CHARS)]
+    seat: Annotated[int | None, OPTIONAL_UINT]
+    nonce: Annotated[bytes, raw(NONCE_SIZE)]
+    echo: Annotated[bytes, raw(NONCE_SIZE)]
+    sig: Annotated[bytes, raw(SIGNATURE_SIZE)]
+
+
+class AuthFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["auth"]
+    sig: Annotated[bytes, raw(SIGNATURE_SIZE)]
+
+
+class LobbyFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["lobby"]
+    seats: Annotated[Sequence[bytes], array(raw(KEY_SIZE), max_size=64)]
+    total: Annotated[int, UINT]
+
+
+class RecordFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["record"]
+    record: Annotated[bytes, raw()]
+
+
+class AckFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["ack"]
+    seq: Annotated[int, UINT]
+    link: Annotated[bytes, raw(HASH_SIZE)]
+
+
+class SyncFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["sync"]
+    from_seq: Annotated[int, UINT]
+
+
+class SyncReplyFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["sync_reply"]
+    from_seq: Annotated[int, UINT]
+    records: Annotated[Sequence[bytes], array(raw(), max_size=MAX_REPLY_RECORDS)]
+
+
+class ByeFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["bye"]
+    reason: Annotated[str, text(MAX_REASON_CHARS)]
+
+
+class JoinFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["join"]
+    beacon: Annotated[bytes, raw(32)]
+    host: Annotated[str, text(64)]
+    port: Annotated[int, UINT]
+    sig: Annotated[bytes, raw(SIGNATURE_SIZE)]
+
+
+class RosterFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["roster"]
+    game: Annotated[str, text(32)]
+    options: Annotated[bytes, raw(max_size=4096)]
+    total: Annotated[int, UINT]
+    beacon_length: Annotated[int, UINT]
+    turn_timeout_ms: Annotated[int, UINT]
+    seats: Annotated[Sequence[bytes], array(raw(max_size=512), max_size=16)]
+
+
+class GsigFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["gsig"]
+    seat: Annotated[int, UINT]
+    sig: Annotated[bytes, raw(SIGNATURE_SIZE)]
+
+
+class HeadFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["head"]
+    seq: Annotated[int, UINT]
+    link: Annotated[bytes, raw(HASH_SIZE)]
+
+
+class EvidenceFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["evidence"]
+    records: Annotated[Sequence[bytes], array(raw(), max_size=2)]
+
+
+class AbsentFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["absent"]
+    seq: Annotated[int, UINT]
+    prev: Annotated[bytes, raw(HASH_SIZE)]
+    seat: Annotated[int, UINT]
+    voter: Annotated[int, UINT]
+    sig: Annotated[bytes, raw(SIGNATURE_SIZE)]
+
+
+class ChatFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["chat"]
+    message: Annotated[bytes, raw(max_size=MAX_CHAT_BYTES)]
+
+
+class GenesisFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["genesis"]
+    genesis: Annotated[bytes, raw(max_size=MAX_RECORD_BYTES)]
+
+
+class PingFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["ping"]
+    nonce: Annotated[bytes, raw(PING_SIZE)]
+
+
+class PongFrame(TypedDict):
+    v: NotRequired[int]
+    t: Literal["pong"]
+    nonce: Annotated[bytes, raw(PING_SIZE)]
+
+
+Frame = (HelloFrame | AuthFrame | LobbyFrame | RecordFrame | AckFrame | SyncFrame
+         | SyncReplyFrame | ByeFrame | JoinFrame | RosterFrame | GsigFrame | HeadFrame
+         | EvidenceFrame | AbsentFrame | ChatFrame | GenesisFrame | PingFrame | PongFrame)
+"""Any frame, as ``decode_payload`` returns it: ``frame["t"]`` tells which."""
 
 _ENVELOPE = frozenset({"v", "t"})
+
+
+def schema_of(frame_class: type) -> tuple[str, FrameSchema]:
+    """(frame type, its fields' rules) of one frame class: its ``t`` and its ``Annotated``
+    fields besides the envelope."""
+    hints = get_type_hints(frame_class, include_extras=True)
+    (frame_type,) = get_args(hints["t"])
+    fields = {name: get_args(hint)[1] for name, hint in hints.items() if name not in _ENVELOPE}
+    return frame_type, fields
+
+
+FRAME_SCHEMAS: dict[str, FrameSchema] = dict(schema_of(c) for c in get_args(Frame))
+"""Frame type -> its fields (besides ``v`` and ``t``): every frame there is."""
 
 
 def register_frame_type(frame_type: str, fields: FrameSchema) -> None:
@@ -246,8 +378,8 @@ def register_frame_type(frame_type: str, fields: FrameSchema) -> None:
     _one_pass(frame_type, fields)
 
 
-def validate_frame(frame: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a frame against its schema; return it as a plain dict."""
+def validate_frame(frame: Mapping[str, Any]) -> Frame:
+    """Check a frame against its schema; return it as the frame it is (a plain dict)."""
     if not isinstance(frame, Mapping):
         raise FrameError(f"a frame must be a map, not {type(frame).__name__}")
     version = frame.get("v")
@@ -268,7 +400,7 @@ def validate_frame(frame: Mapping[str, Any]) -> dict[str, Any]:
         raise FrameError(f"{frame_type} frame: missing fields {missing}, unexpected {extra}")
     for name, field in schema.items():
         field.check(frame_type, name, frame[name])
-    return dict(frame)
+    return cast(Frame, dict(frame))
 
 
 # --- bytes <-> frames ---------------------------------------------------------------------------
@@ -361,12 +493,14 @@ def _encode_common(frame: Mapping[str, Any]) -> bytes | None:
     return None
 
 
-def _decode_common(payload: bytes) -> dict[str, Any] | None:
+def _decode_common(payload: bytes) -> Frame | None:
     """A record, ack or head frame whose payload is exactly its canonical encoding, or None."""
     if payload.startswith(_RECORD_PREFIX):
         head = _read_head(payload, len(_RECORD_PREFIX), 2)
         if head is not None and head[1] + head[0] == len(payload):
-            return {"t": "record", "v": PROTOCOL_VERSION, "record": payload[head[1] :]}
+            record: RecordFrame = {"t": "record", "v": PROTOCOL_VERSION,
+                                   "record": payload[head[1] :]}
+            return record
         return None
     for prefix, (frame_type, middle) in _SEQ_LINK_OF.items():
         if payload.startswith(prefix):
@@ -377,12 +511,12 @@ def _decode_common(payload: bytes) -> dict[str, Any] | None:
             if len(payload) != at + len(middle) + HASH_SIZE or \
                     payload[at : at + len(middle)] != middle:
                 return None
-            return {"t": frame_type, "v": PROTOCOL_VERSION, "seq": seq,
-                    "link": payload[at + len(middle) :]}
+            return cast(Frame, {"t": frame_type, "v": PROTOCOL_VERSION, "seq": seq,
+                                "link": payload[at + len(middle) :]})
     return None
 
 
-def decode_payload(payload: bytes) -> dict[str, Any]:
+def decode_payload(payload: bytes) -> Frame:
     """A frame payload (without its length prefix) -> a validated frame."""
     common = _decode_common(payload)
     if common is not None:
@@ -395,7 +529,7 @@ def decode_payload(payload: bytes) -> dict[str, Any]:
     return validate_frame(frame)
 
 
-def encode_frame(frame: Mapping[str, Any], *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
+def encode_frame(frame: Frame, *, max_frame_size: int = MAX_FRAME_SIZE) -> bytes:
     """A frame -> its wire bytes (length prefix included). ``v`` is filled in when absent."""
     payload = _encode_common(frame)
     if payload is None:
@@ -420,9 +554,9 @@ def frame_length(header: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> int:
     return length
 
 
-def decode_frames(data: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> list[dict[str, Any]]:
+def decode_frames(data: bytes, *, max_frame_size: int = MAX_FRAME_SIZE) -> list[Frame]:
     """Every frame in ``data``, which must end on a frame boundary (sans-IO form of receive)."""
-    frames: list[dict[str, Any]] = []
+    frames: list[Frame] = []
     pos = 0
     while pos < len(data):
         length = frame_length(data[pos : pos + HEADER_SIZE], max_frame_size=max_frame_size)
@@ -446,7 +580,7 @@ class FramedStream:
         self.bytes_sent = 0
         self.bytes_received = 0
 
-    async def send(self, frame: Mapping[str, Any] | bytes) -> None:
+    async def send(self, frame: Frame | bytes) -> None:
         """Validate, encode and write one frame (or the bytes ``encode_frame`` made of one, when
         a frame goes to several peers); concurrent callers are serialised."""
         if isinstance(frame, bytes):
@@ -458,7 +592,7 @@ class FramedStream:
             self.frames_sent += 1
             self.bytes_sent += len(data)
 
-    async def receive(self) -> dict[str, Any]:
+    async def receive(self) -> Frame:
         """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and
         ``FrameError`` for anything a peer must not send (a close inside a frame included)."""
         await self._fill(HEADER_SIZE, at_boundary=True)
@@ -530,9 +664,9 @@ def make_hello(
     nonce: bytes,
     echo: bytes = NO_ECHO,
     seat: int | None = None,
-) -> dict[str, Any]:
+) -> HelloFrame:
     """A signed hello frame, ready for ``FramedStream.send``."""
-    frame: dict[str, Any] = {
+    frame: HelloFrame = {
         "v": PROTOCOL_VERSION,
         "t": "hello",
         "table": table_id,
@@ -552,7 +686,7 @@ def make_hello(
 
 
 def verify_hello(
-    frame: Mapping[str, Any], *, table_id: bytes | None = None, echo: bytes | None = None
+    frame: Frame, *, table_id: bytes | None = None, echo: bytes | None = None
 ) -> Hello:
     """Check a hello's shape, keys, signature and (when given) table and echo of our nonce;
     raise ``FrameError`` if anything is wrong."""
@@ -585,7 +719,7 @@ def verify_hello(
     )
 
 
-def hello_of(frame: Mapping[str, Any]) -> Hello:
+def hello_of(frame: HelloFrame) -> Hello:
     """Our own hello frame as a ``Hello`` (not verified: we signed it)."""
     return Hello(table=frame["table"], identity_key=frame["id_key"], table_key=frame["table_key"],
                  name=frame["name"], seat=frame["seat"], nonce=frame["nonce"], sig=frame["sig"])
@@ -605,15 +739,15 @@ def _auth_message(dialer: Hello, listener: Hello) -> bytes:
 
 
 def make_auth(
-    identity: Identity, listener_hello: Hello, my_hello: Mapping[str, Any]
-) -> dict[str, Any]:
+    identity: Identity, listener_hello: Hello, my_hello: HelloFrame
+) -> AuthFrame:
     """The dialer's answer to the listener's hello (``my_hello``: the frame we sent)."""
     message = _auth_message(hello_of(my_hello), listener_hello)
     return {"v": PROTOCOL_VERSION, "t": "auth", "sig": identity.sign(message)}
 
 
 def verify_auth(
-    frame: Mapping[str, Any], dialer_hello: Hello, my_hello: Mapping[str, Any]
+    frame: Frame, dialer_hello: Hello, my_hello: HelloFrame
 ) -> None:
     """Check that the dialer answered our hello (``my_hello``: the frame we sent) on this
     connection with its identity key; raise ``FrameError``."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import tracemalloc
-from typing import Any
+import types
+from collections.abc import Sequence
+from typing import Any, get_args, get_origin, get_type_hints
 
 import cbor2
 import pytest
@@ -16,6 +18,8 @@ from spycraft import PROTOCOL_VERSION
 from spycraft.p2p.wire import (
     FRAME_SCHEMAS,
     MAX_FRAME_SIZE,
+    Field,
+    Frame,
     FramedStream,
     FrameError,
     decode_frames,
@@ -59,6 +63,40 @@ def test_every_frame_type_round_trips(frame: dict[str, Any]) -> None:
     if "records" in frame or "seats" in frame:  # arrays decode as tuples
         expected = {k: tuple(v) if isinstance(v, list) else v for k, v in expected.items()}
     assert decoded == expected
+
+
+def kinds_of(annotation: Any) -> tuple[type, ...]:
+    """The Python types a field's annotation admits, as a ``Field`` names them."""
+    if get_origin(annotation) in (types.UnionType,):
+        return tuple(k for arg in get_args(annotation) for k in kinds_of(arg))
+    if get_origin(annotation) is Sequence:
+        return (tuple, list)
+    return (annotation,)
+
+
+@pytest.mark.parametrize("frame_class", get_args(Frame), ids=lambda c: c.__name__)
+def test_a_frame_class_declares_each_field_once_for_mypy_and_the_schema_gate(
+    frame_class: type,
+) -> None:
+    """The type mypy checks and the rule the schema gate checks are one declaration, and agree:
+    a field typed bytes is checked as bytes, an array of bytes as an array of bytes."""
+    hints = get_type_hints(frame_class, include_extras=True)
+    (frame_type,) = get_args(hints["t"])
+    schema = FRAME_SCHEMAS[frame_type]
+    assert set(schema) == set(hints) - {"v", "t"}
+    for name, field in schema.items():
+        annotation, rule = get_args(hints[name])
+        assert rule is field and isinstance(field, Field)
+        assert set(kinds_of(annotation)) == set(field.kinds), (frame_type, name)
+        if get_origin(annotation) is Sequence:
+            (item,) = get_args(annotation)
+            assert field.items is not None and field.items.kinds == kinds_of(item)
+
+
+def test_the_schema_table_holds_exactly_the_frame_classes() -> None:
+    types_declared = [get_args(get_type_hints(c)["t"])[0] for c in get_args(Frame)]
+    assert len(types_declared) == len(set(types_declared))
+    assert set(types_declared) == set(FRAME_SCHEMAS)
 
 
 def test_the_session_layer_can_add_a_frame_type() -> None:
