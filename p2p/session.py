@@ -4,7 +4,8 @@ Theory of operation
 -------------------
 One ``Session`` runs per peer once the genesis is signed. Every rule that decides what to
 accept, when a seat is absent, what is evidence and how to resync lives in ``PeerProtocol``;
-this module only moves bytes and time:
+who may link, and when a lost link is dialed again, in ``p2p.admission``; this module only
+moves bytes and time:
 
 * **Links.** Every connection starts with the handshake of ``p2p.handshake``, which binds both
   identities, both nonces, the table and the connection, so a link is authenticated before its
@@ -27,7 +28,7 @@ this module only moves bytes and time:
   listener's ``handshake.Door`` bounds what strangers cost (an address whose handshakes keep
   failing, or whose spectator links send what they must not, is closed unread for a while); a
   seat cut off for what it sent pays from a bucket of offences, then waits a backoff that
-  doubles, before it is let back in or dialed again.
+  doubles, before it is let back in or dialed again (``p2p.admission``).
 * **Actions.** Each frame, tick and record of ours goes into the protocol, and its actions are
   carried out in order: ``Remember`` and ``Store`` are written and fsynced inline (a fsync
   costs far less than a thread hop here), so nothing that follows them in the same list, our
@@ -53,7 +54,8 @@ this module only moves bytes and time:
   An end that rests on a claim whose accused never confirmed it stays open (``_mark_finished``):
   the accused may hold another end, and a resume on both sides, which waits for the seats as a
   bot peer does, makes the copies one.
-* **Spectators.** A seat admits up to ``watchers`` strangers as observers (a spectator's
+* **Spectators.** A seat admits up to ``watchers`` strangers as observers, at most
+  ``admission.WATCHERS_PER_ADDRESS`` from one address (a spectator's
   identity is its own, never a seat's: the handshake proves it), sends each the signed genesis
   first, then what any link gets that an observer may see (``p2p.protocol``). With ``announce``
   it announces the table in play on its interface (``p2p.discovery``), with how many watch
@@ -84,6 +86,7 @@ from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat, table_key_public
 from spycraft.engines.table import TableState
 from spycraft.p2p import handshake
+from spycraft.p2p.admission import ALREADY_CONNECTING, REDIAL_AFTER, Admission
 from spycraft.p2p.bucket import Bucket
 from spycraft.p2p.chat import ChatLine
 from spycraft.p2p.discovery import Announcer, DiscoveryError
@@ -140,30 +143,14 @@ SEND_DEADLINE = 10.0
 """Seconds one frame may take to leave: a link that takes longer is dead and is closed."""
 PROBE_TIMEOUT = 3.0
 """Seconds a live link has to answer a probe before a new connection of its peer replaces it."""
-ALREADY_CONNECTING = "already connecting (another connection of yours is being settled)"
-"""The one refusal at our door that an honest peer meets (its two connections crossing), so the
-one that does not count against its address."""
 HOLD_BYTES = 1 << 20
 HOLD_FRAMES = 256
 """What a held connection may send before it is decided (frames for after its adoption)."""
-REDIAL_AFTER = 1.0
-REDIAL_AFTER_BYE = 3.0
-"""Seconds before we dial a seat again after losing its link, and after we cut it off."""
-LOWER_SEAT_DELAY = 1.5
-"""The lower seat of a lost link dials back this much later than the higher one, so the two
-seldom dial at once (if they do, both keep the link the lower seat dialed)."""
 READ_BURST, READ_RATE = 1024.0, 512.0
 OBSERVER_READ_BURST, OBSERVER_READ_RATE = 32.0, 8.0
 """Frames a link's reader takes at once and a second, before it waits (so TCP slows the peer
 down): what a peer's frames cost us in CPU is bounded whatever it sends, even frames that are
 each cheap to answer (a spectator sends a head and a sync request every half second at most)."""
-OFFENCE_BURST = 8.0
-OFFENCE_RATE = 0.1
-"""Times a seat may be cut off for what it sent and come straight back, at once and a second."""
-BACKOFF_MAX = 60.0
-"""A seat cut off for what it sent again and again waits at most this long to be let back in."""
-FORGIVE_AFTER = 60.0
-"""A link that lives this long without an offence clears its peer's backoff."""
 
 
 @dataclass
@@ -463,9 +450,9 @@ class Session:
         )
         self.links: dict[LinkId, Link] = {}
         self._by_identity: dict[bytes, Link] = {}
-        self._settling: set[bytes] = set()  # identities with a second connection on hold
+        self.admission = Admission([s.identity for s in roster], seat, observers=observers,
+                                   watchers=self.config.watchers)
         self._dialing: set[int] = set()
-        self._backoff: dict[bytes, _Backoff] = {}  # a seat's identity -> its offences
         self._faults: Counter[str] = Counter()  # frames that met a bug of ours, by kind
         self.outboxes = Outboxes()
         self.door = handshake.Door()
@@ -853,10 +840,7 @@ class Session:
     # --- links --------------------------------------------------------------------------------
 
     def seat_of(self, identity_key: bytes) -> int | None:
-        for i, seat in enumerate(self.roster):
-            if seat.identity == identity_key:
-                return i
-        return None
+        return self.admission.seat_of(identity_key)
 
     def my_hello(self) -> handshake.HelloBuilder:
         key = table_key_public(self.master)
@@ -922,34 +906,9 @@ class Session:
             if link.seat is None and link.offence:  # a stranger's garbage: its address pays
                 self.door.refused(link.address, trio.current_time())
             if current:
-                self._redial(link, after=self._after_losing(link))
-
-    def _after_losing(self, link: Link) -> float:
-        """When to dial a lost link's seat again, and let it back in. A link lost by chance:
-        at once-ish. A seat we cut off for what it sent (garbage at the wire, or a frame the
-        protocol refused) pays from its bucket of offences (``OFFENCE_BURST``, refilled at
-        ``OFFENCE_RATE``): while it holds some, it is let back in at once and dialed after
-        ``REDIAL_AFTER_BYE``; once they are spent, it waits a backoff that doubles each time
-        (up to ``BACKOFF_MAX``; a link that lived ``FORGIVE_AFTER`` clears it). So what a
-        seat's refused frames cost us is bounded per second, and an honest seat whose frame
-        was a relay's is never cut off for long."""
-        if link.seat is None:
-            return REDIAL_AFTER  # an observer's identity costs nothing: its address pays
-        key = link.hello.identity_key
-        now = trio.current_time()
-        record = self._backoff.get(key)
-        if record is None:
-            record = self._backoff[key] = _Backoff(Bucket.full(OFFENCE_BURST, OFFENCE_RATE, now))
-        if now - link.since >= FORGIVE_AFTER:
-            record.doubled = 0
-        if link.offence is None:
-            return REDIAL_AFTER
-        if record.offences.take(now):
-            return REDIAL_AFTER_BYE
-        record.doubled += 1
-        wait = min(REDIAL_AFTER_BYE * 2.0 ** (record.doubled - 1), BACKOFF_MAX)
-        record.until = now + wait
-        return wait
+                self._redial(link, after=self.admission.after_losing(
+                    link.hello.identity_key, link.seat, lived=trio.current_time() - link.since,
+                    offence=link.offence, now=trio.current_time()))
 
     async def _writer(self, link: Link) -> None:
         """Send what the link's queue holds, one frame at a time, each within the deadline."""
@@ -1050,30 +1009,16 @@ class Session:
         (it may be honest and the frame a relay's)."""
         if self._nursery is None or self._leaving or link.seat is None:
             return
-        if self.seat is not None and self.seat < link.seat:
-            after += LOWER_SEAT_DELAY
-        self._nursery.start_soon(self._dial, link.seat, after)
+        self._nursery.start_soon(self._dial, link.seat,
+                                 self.admission.redial_delay(link.seat, after))
 
     def _bye(self, link: Link, reason: str) -> None:
         link.finish({"t": "bye", "reason": reason[:200]}, reason)
 
-    def _admit(self, hello: Hello) -> str | None:
-        key = hello.identity_key
-        backoff = self._backoff.get(key)
-        if backoff is not None and backoff.until > trio.current_time():
-            wait = backoff.until - trio.current_time()
-            return f"cut off for what it sent: try again in {wait:.0f} s"
-        if key in self._settling:
-            return ALREADY_CONNECTING
-        if self.seat_of(key) is not None or key in self.observers:
-            return None
-        if self.seat is None:
-            return "not seated at this table (watch through a seat)"
-        if key in self._by_identity:
-            return None  # a spectator that connects again: settled like a seat
-        if self.watching >= self.config.watchers:
-            return "no room for more spectators here (watch through another seat)"
-        return None
+    def _admit(self, hello: Hello, address: str) -> str | None:
+        spectators = {key: link.address for key, link in self._by_identity.items()
+                      if link.seat is None}
+        return self.admission.admit(hello.identity_key, address, trio.current_time(), spectators)
 
     def _linked(self, identity: bytes) -> bool:
         """Whether we hold a live link to the holder of ``identity``."""
@@ -1088,10 +1033,10 @@ class Session:
         if old is None or old.closed:
             self._add_link(stream, hello, dialed=dialed)
             return
-        if hello.identity_key in self._settling:
+        if hello.identity_key in self.admission.settling:
             self._nursery.start_soon(self._refuse, stream, "already connecting")
             return
-        self._settling.add(hello.identity_key)
+        self.admission.settling.add(hello.identity_key)
         self._nursery.start_soon(self._settle, old, stream, hello, dialed)
 
     async def _settle(self, old: Link, stream: FramedStream, hello: Hello, dialed: bool) -> None:
@@ -1109,7 +1054,7 @@ class Session:
                 alive = await self._probe(old)
                 nursery.cancel_scope.cancel()
         finally:
-            self._settling.discard(hello.identity_key)
+            self.admission.settling.discard(hello.identity_key)
         if held.error is not None:  # the held connection misbehaved: it loses
             log.warning("%s: refused a second connection: %s", old.name, held.error)
             await self._refuse(stream, f"bad frame: {held.error}")
@@ -1124,19 +1069,12 @@ class Session:
                             "link", old.name)
             old.close("did not answer a probe")
             self._add_link(stream, hello, dialed=dialed, held=held.frames)
-        elif self._keep_new(old, dialed):
+        elif self.admission.keep_new(old.seat, old.dialed, dialed):
             log.info("%s: both seats dialed; keeping the link the lower seat dialed", old.name)
             self._bye(old, "replaced by the link the lower seat dialed")
             self._add_link(stream, hello, dialed=dialed, held=held.frames)
         else:
             await self._refuse(stream, "already linked")
-
-    def _keep_new(self, old: Link, dialed: bool) -> bool:
-        """Of two live links with one peer, whether the new one is the one both ends keep."""
-        if old.seat is None or self.seat is None or old.dialed == dialed:
-            return False  # one side dialed both (observers always dial): keep the older
-        new_dialer = self.seat if dialed else old.seat
-        return new_dialer == min(self.seat, old.seat)
 
     async def _probe(self, link: Link) -> bool:
         """Whether ``link`` answers a ping within ``PROBE_TIMEOUT``."""
@@ -1217,7 +1155,8 @@ class Session:
             framed = FramedStream(stream)
             try:
                 with self.door.knocking(address) as scope, scope:
-                    hello = await handshake.accept(framed, self.my_hello(), table, self._admit)
+                    hello = await handshake.accept(framed, self.my_hello(), table,
+                                                   lambda hello: self._admit(hello, address))
                 if scope.cancelled_caught:
                     raise trio.TooSlowError("gave way to newer connections")
             except handshake.Refused as refused:
@@ -1258,9 +1197,7 @@ class Session:
         entry = self.roster[seat]
         table = self.genesis.genesis.table
         await trio.sleep(after)
-        backoff = self._backoff.get(entry.identity)
-        if backoff is not None:
-            await trio.sleep_until(backoff.until)
+        await trio.sleep_until(self.admission.dial_not_before(entry.identity))
         timeout = self.config.dial_timeout
         with trio.move_on_after(float("inf") if timeout is None else timeout):
             delay = 0.1
@@ -1293,15 +1230,6 @@ class Session:
     def _broadcast(self, frame: Frame) -> None:
         for link in list(self.links.values()):
             link.post(frame)
-
-
-@dataclass
-class _Backoff:
-    """A seat's offences: its bucket, how often its wait doubled, and until when it waits."""
-
-    offences: Bucket
-    doubled: int = 0
-    until: float = 0.0
 
 
 @dataclass

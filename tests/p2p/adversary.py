@@ -56,7 +56,7 @@ from tests.p2p.simnet import Peer, SimNet, agreed, never_signed_twice
 MOVES = ("replay", "record", "vote", "evidence", "noise")
 RECORD_KINDS = ("honest", "leg", "malformed", "abandon", "fraud", "result", "made-up")
 REDIAL = 3.0
-"""Seconds before a closed link comes back (``p2p.session.REDIAL_AFTER_BYE``)."""
+"""Seconds before a closed link comes back (``p2p.admission.REDIAL_AFTER_BYE``)."""
 SEEN = 400
 """Frames the coalition remembers for replay (a random one is forgotten beyond that)."""
 TIMEOUT = 5.0

@@ -14,7 +14,7 @@ import trio.testing
 
 from spycraft.crypto.identity import Identity
 from spycraft.engines.seat import table_key_public
-from spycraft.p2p import handshake, wire
+from spycraft.p2p import admission, handshake, wire
 from spycraft.p2p import session as session_module
 from spycraft.p2p.session import Link, Outboxes, Session
 from spycraft.p2p.wire import FramedStream, FrameError, Hello, encode_frame, make_hello
@@ -104,7 +104,7 @@ def test_two_seats_that_dial_each_other_at_once_keep_the_same_one_link(tmp_path:
                 for me, other in ((zero, one), (one, zero)):
                     me._nursery.start_soon(me._dial, other.seat, 0.0)  # type: ignore[union-attr]
                 await trio.sleep(0.5)
-                await until(lambda: not zero._settling and not one._settling
+                await until(lambda: not zero.admission.settling and not one.admission.settling
                             and len(zero.links) == len(one.links) == 1, 15)
                 await linked(zero, one)
                 await linked(one, zero)
@@ -261,7 +261,7 @@ def test_a_seat_that_sends_garbage_is_let_back_in_only_after_a_backoff_that_doub
 ) -> None:
     """Its bucket of offences spent (one, here), a seat that sent garbage waits 3 s before it
     is let back in, then 6 s, and so on."""
-    monkeypatch.setattr(session_module, "OFFENCE_BURST", 1.0)
+    monkeypatch.setattr(admission, "OFFENCE_BURST", 1.0)
     refusals: list[str] = []
 
     async def garbage(framed: FramedStream) -> str:
@@ -281,7 +281,7 @@ def test_a_seat_that_sends_garbage_is_let_back_in_only_after_a_backoff_that_doub
             refusals.append(await garbage(framed))  # paid from its bucket: back at once
             for round_ in range(2):
                 if round_:
-                    await trio.sleep(session_module.REDIAL_AFTER_BYE + 0.2)
+                    await trio.sleep(admission.REDIAL_AFTER_BYE + 0.2)
                 framed, _ = await knock(one, zero)
                 refusals.append(await garbage(framed))
                 with pytest.raises(handshake.Refused) as refused:
@@ -385,7 +385,7 @@ def test_a_stranger_refused_at_the_door_again_and_again_is_backed_off(tmp_path: 
 
     async def main() -> None:
         zero, _ = await mesh(tmp_path, 2)
-        zero.config.watchers = 0
+        zero.admission.watchers = 0
         zero.door = handshake.Door(burst=3, rate=0.001)
         stranger = Identity(bytes(range(32)))
         table = zero.genesis.genesis.table
@@ -412,6 +412,45 @@ def test_a_stranger_refused_at_the_door_again_and_again_is_backed_off(tmp_path: 
     trio.run(main)
     assert said[:3] == ["no room for more spectators here (watch through another seat)"] * 3
     assert said[3:] == ["closed unread"] * 3, said
+
+
+def test_one_address_cannot_take_every_spectator_slot_of_a_seat(tmp_path: Path) -> None:
+    """Red team 7: silent strangers held every spectator slot for good (an identity costs
+    nothing). From one address, a seat takes ``WATCHERS_PER_ADDRESS`` spectators; the next is
+    refused at the door, and the slots left stay open to other addresses."""
+    said: list[str | None] = []
+
+    async def main() -> None:
+        zero, _ = await mesh(tmp_path, 2)
+        table = zero.genesis.genesis.table
+        port = zero.listener.socket.getsockname()[1]
+        held = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            for n in range(admission.WATCHERS_PER_ADDRESS + 1):
+                stranger = Identity(bytes([n + 1]) * 32)
+
+                def hello(nonce: bytes, echo: bytes, who: Identity = stranger) -> Hello:
+                    return make_hello(who, table_key_public(bytes(32)), table, "watcher",
+                                      nonce=nonce, echo=echo, seat=None)
+
+                framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+                held.append(framed)
+                try:
+                    with trio.fail_after(3):
+                        await handshake.dial(framed, stranger, hello, table)
+                    said.append(None)
+                    await until(lambda: zero.watching == len(said), 5)
+                except handshake.Refused as exc:
+                    said.append(str(exc))
+            assert zero.watching == admission.WATCHERS_PER_ADDRESS < zero.config.watchers
+            for framed in held:
+                await framed.aclose()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert said == [None] * admission.WATCHERS_PER_ADDRESS + [
+        "no room for more spectators from your address here"]
 
 
 def test_a_held_connection_answers_no_more_pings_than_it_may_hold_frames() -> None:

@@ -1,0 +1,150 @@
+"""Who may link to a peer in play, and when a lost link is dialed again: the session's door
+rules, sans-IO.
+
+As ``p2p.protocol`` decides what a frame means, this decides who gets a link and when; the
+trio shell (``p2p.session``) asks it and carries out the answer (a goodbye at the handshake, a
+dial after a delay). It reads no clock and touches no socket: every time comes in as ``now``,
+so each rule is tested without them (``tests/p2p/test_admission.py``).
+
+Theory of operation
+-------------------
+* **Who comes in** (``admit``, once the handshake has proven the peer's identity): a seat of
+  the roster, or an observer named at the start (a seatless host), always, unless it is waiting
+  out a backoff; a peer whose second connection is being settled (``settling``: the session
+  holds it while it probes the live link) is told so (``ALREADY_CONNECTING``, the one refusal
+  an honest peer meets, so the one the door does not count against its address). Any other
+  identity is a spectator: a seatless peer admits none (watch through a seat); a seat admits a
+  spectator it already links (a reconnection, settled like a seat's), and new ones while fewer
+  than ``watchers`` watch through it and fewer than ``WATCHERS_PER_ADDRESS`` of them from the
+  newcomer's address. A spectator's identity costs nothing to make, so without the per-address
+  bound one stranger could hold every slot of every seat with silent links and shut
+  ``spycraft watch`` out; with it, taking the slots takes as many addresses.
+* **Offences and backoff** (``after_losing``): a link lost by chance is dialed again after
+  ``REDIAL_AFTER``. A seat cut off for what it sent (garbage at the wire, or a frame the
+  protocol refused) pays from a bucket of offences (``OFFENCE_BURST``, refilled at
+  ``OFFENCE_RATE``): while it holds some, it is let back in at once and dialed after
+  ``REDIAL_AFTER_BYE``; once they are spent it waits a backoff that doubles each time (up to
+  ``BACKOFF_MAX``), refused at the door and not dialed (``dial_not_before``) until then. A link
+  that lived ``FORGIVE_AFTER`` clears the doubling. So what a seat's refused frames cost us is
+  bounded per second, and an honest seat whose frame was a relay's is never cut off for long. A
+  spectator's identity costs nothing: its address pays, at the session's ``handshake.Door``.
+* **Redial** (``redial_delay``): either seat of a lost link dials the other back, the lower
+  one ``LOWER_SEAT_DELAY`` later, so they seldom cross; an observer, whom no seat dials, dials
+  every seat it loses.
+* **Two live links with one peer** (``keep_new``): both ends keep the same one, the link the
+  lower seat dialed; with one dialer (observers always dial), the older.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from spycraft.p2p.bucket import Bucket
+
+ALREADY_CONNECTING = "already connecting (another connection of yours is being settled)"
+"""The one refusal at our door that an honest peer meets (its two connections crossing), so the
+one that does not count against its address."""
+WATCHERS_PER_ADDRESS = 2
+"""Spectators a seat admits at once from one address (a person may watch in two terminals)."""
+REDIAL_AFTER = 1.0
+REDIAL_AFTER_BYE = 3.0
+"""Seconds before we dial a seat again after losing its link, and after we cut it off."""
+LOWER_SEAT_DELAY = 1.5
+"""The lower seat of a lost link dials back this much later than the higher one, so the two
+seldom dial at once (if they do, both keep the link the lower seat dialed)."""
+OFFENCE_BURST = 8.0
+OFFENCE_RATE = 0.1
+"""Times a seat may be cut off for what it sent and come straight back, at once and a second."""
+BACKOFF_MAX = 60.0
+"""A seat cut off for what it sent again and again waits at most this long to be let back in."""
+FORGIVE_AFTER = 60.0
+"""A link that lives this long without an offence clears its peer's backoff."""
+
+
+@dataclass
+class Offences:
+    """A seat's offences: its bucket, how often its wait doubled, and until when it waits."""
+
+    bucket: Bucket
+    doubled: int = 0
+    until: float = 0.0
+
+
+class Admission:
+    """The door rules of one peer in play (see the module's docstring)."""
+
+    def __init__(self, roster: Sequence[bytes], seat: int | None, *,
+                 observers: frozenset[bytes] = frozenset(), watchers: int = 8) -> None:
+        self.roster = tuple(roster)  # each seat's identity key
+        self.seat = seat  # ours, or None for an observer
+        self.observers = observers
+        self.watchers = watchers
+        self.settling: set[bytes] = set()  # identities with a second connection on hold
+        self.offences: dict[bytes, Offences] = {}
+
+    def seat_of(self, identity: bytes) -> int | None:
+        for index, key in enumerate(self.roster):
+            if key == identity:
+                return index
+        return None
+
+    def admit(self, identity: bytes, address: str, now: float,
+              spectators: Mapping[bytes, str]) -> str | None:
+        """Why the peer of ``identity`` at ``address`` may not link now, or None to let it in
+        (``spectators``: the identities we link as spectators now, and their addresses)."""
+        offences = self.offences.get(identity)
+        if offences is not None and offences.until > now:
+            return f"cut off for what it sent: try again in {offences.until - now:.0f} s"
+        if identity in self.settling:
+            return ALREADY_CONNECTING
+        if self.seat_of(identity) is not None or identity in self.observers:
+            return None
+        if self.seat is None:
+            return "not seated at this table (watch through a seat)"
+        if identity in spectators:
+            return None  # a spectator that connects again: settled like a seat
+        if len(spectators) >= self.watchers:
+            return "no room for more spectators here (watch through another seat)"
+        if sum(1 for a in spectators.values() if a == address) >= WATCHERS_PER_ADDRESS:
+            return "no room for more spectators from your address here"
+        return None
+
+    def after_losing(self, identity: bytes, seat: int | None, *, lived: float,
+                     offence: str | None, now: float) -> float:
+        """Seconds until we dial the seat of a lost link again and let it back in (``lived``:
+        how long the link lived; ``offence``: what it sent that we cut it off for, if so)."""
+        if seat is None:
+            return REDIAL_AFTER  # an observer's identity costs nothing: its address pays
+        record = self.offences.get(identity)
+        if record is None:
+            record = self.offences[identity] = Offences(
+                Bucket.full(OFFENCE_BURST, OFFENCE_RATE, now))
+        if lived >= FORGIVE_AFTER:
+            record.doubled = 0
+        if offence is None:
+            return REDIAL_AFTER
+        if record.bucket.take(now):
+            return REDIAL_AFTER_BYE
+        record.doubled += 1
+        wait = min(REDIAL_AFTER_BYE * 2.0 ** (record.doubled - 1), BACKOFF_MAX)
+        record.until = now + wait
+        return wait
+
+    def dial_not_before(self, identity: bytes) -> float:
+        """The time before which we do not dial ``identity``'s seat (its backoff's end)."""
+        record = self.offences.get(identity)
+        return record.until if record is not None else 0.0
+
+    def redial_delay(self, seat: int, after: float) -> float:
+        """When to dial a lost link's ``seat`` back: ``after``, the lower seat later."""
+        if self.seat is not None and self.seat < seat:
+            return after + LOWER_SEAT_DELAY
+        return after
+
+    def keep_new(self, old_seat: int | None, old_dialed: bool, dialed: bool) -> bool:
+        """Of two live links with one peer, whether the new one is the one both ends keep."""
+        if old_seat is None or self.seat is None or old_dialed == dialed:
+            return False  # one side dialed both (observers always dial): keep the older
+        new_dialer = self.seat if dialed else old_seat
+        return new_dialer == min(self.seat, old_seat)
