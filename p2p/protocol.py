@@ -339,6 +339,10 @@ Action = Send | Close | Store | Rewrite | Remember | StoreChat | Notice
 class ProtocolConfig:
     turn_timeout: float = 300.0
     grace: float | None = None  # default: min(2 s, turn_timeout / 4)
+    answer_delay: float = 0.0  # our records of the ``paced`` kinds leave this long after their
+    # place began, or when built if that is later, so their timing tells nothing about who
+    # decided, a person or a bot, asked or forced (DESIGN §4)
+    paced: frozenset[str] = frozenset()  # the game's record kinds whose timing could tell
 
     @property
     def vote_grace(self) -> float:
@@ -539,6 +543,15 @@ class PeerProtocol:
     def since(self) -> float:
         """When the current place began (the last record was accepted), on the caller's clock."""
         return self.at.since
+
+    def leaves_at(self, kind: str) -> float | None:
+        """When our record of ``kind``, built now, may leave: for a kind whose timing could
+        tell who decided (``ProtocolConfig.paced``), ``answer_delay`` after the place began
+        (the longer of the delay and the decision: the record waits, never the decision);
+        None for any other: at once."""
+        if kind in self.config.paced and self.config.answer_delay > 0:
+            return self.at.since + self.config.answer_delay
+        return None
 
     @property
     def seat(self) -> int | None:

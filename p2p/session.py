@@ -444,7 +444,8 @@ class Session:
             seat=self.table_seat,
             records=records,
             own=own,
-            config=ProtocolConfig(self.config.turn_timeout, self.config.grace),
+            config=ProtocolConfig(self.config.turn_timeout, self.config.grace,
+                                  self.config.answer_delay, definition.paced),
             now=trio.current_time(),
             chat=store.load_chat(),
         )
@@ -714,9 +715,9 @@ class Session:
             self.events(Stuck(str(exc)))
             await changed.wait()
             return
-        if signed.record.kind in self.definition.paced and self.config.answer_delay > 0:
-            # the longer of the delay and the decision: the record waits, never the decision
-            await trio.sleep_until(self.protocol.since + self.config.answer_delay)
+        leaves_at = self.protocol.leaves_at(signed.record.kind)
+        if leaves_at is not None:
+            await trio.sleep_until(leaves_at)
         # The memo of the choice just made is kept with the record (``Remember``), durably,
         # before the record leaves.
         if self.protocol.state is not state:

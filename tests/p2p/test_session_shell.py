@@ -131,6 +131,27 @@ def test_a_persons_paced_answers_leave_no_sooner_than_the_answer_delay(tmp_path:
     assert waited[0] >= 0.4
 
 
+def test_when_a_record_may_leave_is_the_protocols_rule_and_only_paced_kinds_wait(
+    tmp_path: Path,
+) -> None:
+    """The pacing rule is the sans-IO protocol's (the shell only sleeps until it says): a paced
+    kind leaves ``answer_delay`` after its place began, any other kind at once, and with no
+    delay set nothing waits."""
+    paced = replace(GAME, paced=frozenset({"leg"}))
+
+    async def main() -> None:
+        for delay, expected in ((0.4, 0.4), (0.0, None)):
+            session = await seat_zero(tmp_path / str(delay), RandomAgent(SeededEntropy(b"a")),
+                                      paced, SessionConfig(answer_delay=delay))
+            since = session.protocol.since
+            leaves = session.protocol.leaves_at("leg")
+            assert leaves == (None if expected is None else since + expected)
+            assert session.protocol.leaves_at("not-paced") is None
+            await session.listener.aclose()
+
+    trio.run(main)
+
+
 def test_a_seat_that_resumes_where_it_signed_sends_the_remembered_record_without_deciding_again(
     tmp_path: Path,
 ) -> None:
