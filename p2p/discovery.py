@@ -871,10 +871,13 @@ class ResolveQueue:
         return len(self._waiting)
 
     def backed_off(self, name: str, now: float) -> bool:
+        """Whether ``name`` did not resolve and its pause has not ended."""
         failed = self._failed.get(name)
         return failed is not None and now < failed[0]
 
     def heard(self, name: str, now: float) -> None:
+        """A name whose records the cache lacks: it waits, unless it is waiting or being
+        resolved already, or backed off."""
         if name in self._flying or name in self._index or self.backed_off(name, now):
             return
         self._offered += 1
@@ -889,6 +892,7 @@ class ResolveQueue:
             self._index[name] = place
 
     def take(self) -> tuple[str, int] | None:
+        """A waiting name drawn at random, with its resolve's ticket; None when none waits."""
         if not self._waiting:
             return None
         name = self._waiting[self._choose(len(self._waiting))]
@@ -911,6 +915,7 @@ class ResolveQueue:
         return True
 
     def settled(self, name: str) -> None:
+        """Forget a name the cache resolved or a goodbye removed (its failures are kept)."""
         self._unwait(name)
         self._flying.pop(name, None)
 
