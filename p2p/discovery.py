@@ -37,6 +37,25 @@ Theory of operation:
   TXT record, and leaving the context unregisters (goodbye packets) and closes zeroconf.
 * ``browse_tables`` yields ``TableAd`` values (added, updated, removed). Ads come from strangers:
   a TXT record that is not exactly what ``Announcer`` would send is ignored with a logged reason.
+* **Resolving names.** The browser only says a name was heard (a PTR record); the table is in
+  the name's SRV, TXT and A records, and a stranger can multicast thousands of names that have
+  none, each of which would make a browser ask for up to the resolve timeout (3 s). So a name
+  that does not resolve must never delay or hide one that does. One task owns the tables seen
+  and reads an inbox fed by the browser's batches and by ``RESOLVERS`` resolver tasks:
+  - A goodbye is told at once. Every other name of a batch is first looked up in zeroconf's
+    cache, in one hop for the whole batch: a table's own announcement, and its answer to our
+    question, carry all its records, so a real table is read at once however many names wait.
+  - A name the cache cannot resolve waits in ``ResolveQueue`` (sans-IO, tested alone) for one
+    of the ``RESOLVERS`` resolvers, each asking the network about one name for at most the
+    resolve timeout. The next name is drawn at random, never by arrival: a stranger's names
+    sent before or after a table's gain nothing. At most ``MAX_WAITING`` names wait; past that
+    they are a reservoir sample of every name heard since none waited, each as likely to stay.
+  - A name that did not resolve is backed off (30 s, doubling to 600): heard again meanwhile,
+    by a goodbye and a new announcement or by any new record, it is looked up in the cache but
+    not asked about; resolving forgives it. ``MAX_FAILED`` names are remembered, the oldest
+    forgotten first (it then costs at most one more resolve).
+  - A resolve carries a ticket: a name settled meanwhile (its goodbye, or its records in the
+    cache) makes its answer count for nothing, so an old answer never overwrites a newer one.
 * **A table in play** is announced again by each of its peers, for spectators: one service per
   peer, ``spycraft-<table id hex>-<from>`` where ``from`` is the seat number or ``host``, with two
   more TXT keys: ``watch`` (how many watch through this peer) and ``from``. Its seats read
@@ -49,6 +68,7 @@ import asyncio
 import ipaddress
 import logging
 import re
+import secrets
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
@@ -812,6 +832,104 @@ class Announcer:
 
 # --- browsing -----------------------------------------------------------------------------------
 
+RESOLVERS = 8
+"""Names asked about on the network at once, each for at most the resolve timeout."""
+MAX_WAITING = 512
+"""Names waiting for a resolver. A stranger can announce thousands: past this, the waiting names
+are a random sample of all those heard since none waited, each as likely to be in it."""
+BACKOFF_FIRST = 30.0
+BACKOFF_MOST = 600.0
+"""A name that did not resolve is not asked about again for 30 s, then 60, 120, ... 600 s."""
+MAX_FAILED = 4096
+"""Names whose failures are remembered; past this the one remembered longest is forgotten."""
+
+
+class ResolveQueue:
+    """Which service names to ask the network about, in which order, and which not yet: sans-IO
+    (the shell passes the time in; ``choose(n)`` draws an index below n).
+
+    A name whose records the cache lacks is ``heard``; a resolver ``take``s a name at random
+    with a ticket and reports it ``finished`` with that ticket: a name that did not resolve is
+    backed off, and one that did is forgiven. ``settled`` forgets a name the cache resolved or
+    a goodbye removed, so a resolve of it still in flight no longer counts.
+    """
+
+    def __init__(self, *, waiting: int = MAX_WAITING, remembered: int = MAX_FAILED,
+                 choose: Callable[[int], int] = secrets.randbelow) -> None:
+        self._limit = waiting
+        self._remembered = remembered
+        self._choose = choose
+        self._waiting: list[str] = []
+        self._index: dict[str, int] = {}  # a waiting name -> its place in _waiting
+        self._flying: dict[str, int] = {}  # a name being resolved -> its resolve's ticket
+        self._failed: dict[str, tuple[float, int]] = {}  # name -> (backed off until, failures)
+        self._tickets = 0
+        self._offered = 0  # names offered to wait since none waited
+
+    def __len__(self) -> int:
+        """How many names wait for a resolver."""
+        return len(self._waiting)
+
+    def backed_off(self, name: str, now: float) -> bool:
+        """Whether ``name`` did not resolve and its pause has not ended."""
+        failed = self._failed.get(name)
+        return failed is not None and now < failed[0]
+
+    def heard(self, name: str, now: float) -> None:
+        """A name whose records the cache lacks: it waits, unless it is waiting or being
+        resolved already, or backed off."""
+        if name in self._flying or name in self._index or self.backed_off(name, now):
+            return
+        self._offered += 1
+        if len(self._waiting) < self._limit:
+            self._index[name] = len(self._waiting)
+            self._waiting.append(name)
+            return
+        place = self._choose(self._offered)  # a reservoir sample (Vitter's algorithm R)
+        if place < self._limit:
+            del self._index[self._waiting[place]]
+            self._waiting[place] = name
+            self._index[name] = place
+
+    def take(self) -> tuple[str, int] | None:
+        """A waiting name drawn at random, with its resolve's ticket; None when none waits."""
+        if not self._waiting:
+            return None
+        name = self._waiting[self._choose(len(self._waiting))]
+        self._unwait(name)
+        self._tickets += 1
+        self._flying[name] = self._tickets
+        return name, self._tickets
+
+    def finished(self, name: str, ticket: int, resolved: bool, now: float) -> bool:
+        """Whether the resolve of ``ticket`` still counts (the name was not settled meanwhile)."""
+        if self._flying.get(name) != ticket:
+            return False
+        del self._flying[name]
+        _, failures = self._failed.pop(name, (0.0, 0))
+        if not resolved:
+            if len(self._failed) >= self._remembered:
+                del self._failed[next(iter(self._failed))]
+            pause = min(BACKOFF_MOST, BACKOFF_FIRST * 2.0 ** min(failures, 16))
+            self._failed[name] = (now + pause, failures + 1)
+        return True
+
+    def settled(self, name: str) -> None:
+        """Forget a name the cache resolved or a goodbye removed (its failures are kept)."""
+        self._unwait(name)
+        self._flying.pop(name, None)
+
+    def _unwait(self, name: str) -> None:
+        place = self._index.pop(name, None)
+        if place is None:
+            return
+        last = self._waiting.pop()
+        if last != name:
+            self._waiting[place] = last
+            self._index[last] = place
+        if not self._waiting:
+            self._offered = 0
+
 
 @asynccontextmanager
 async def browse_tables(
@@ -827,71 +945,161 @@ async def browse_tables(
     async with _bridge_for(where) as bridge, bridge.browse(SERVICE_TYPE) as events:
         send, receive = trio.open_memory_channel[TableAd](buffer)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_follow, bridge, events, send, resolve_timeout)
+            nursery.start_soon(_Follower(bridge, send, resolve_timeout).run, events)
             try:
                 yield receive
             finally:
                 nursery.cancel_scope.cancel()
 
 
-async def _follow(
-    bridge: ZeroconfBridge,
-    events: _BrowseEvents,
-    send: trio.MemorySendChannel[TableAd],
-    resolve_timeout: float,
-) -> None:
-    known: dict[str, TableAd] = {}
-    told: set[str] = set()  # tables of another version, told once each
-    async with send:
-        while True:
-            for name, state_change in (await events.next_batch()).items():
-                ad = None
-                if state_change is not ServiceStateChange.Removed:
-                    ad = await _resolve(bridge, name, resolve_timeout, told)
-                previous = known.pop(name, None)
-                if ad is not None:
-                    known[name] = ad
-                    if previous is None:
-                        await send.send(ad)
-                    elif replace(ad, change="added") != replace(previous, change="added"):
-                        await send.send(replace(ad, change="updated"))
-                elif previous is not None:
-                    await send.send(replace(previous, change="removed"))
+@dataclass(frozen=True)
+class _Resolved:
+    """A resolver's answer about one name: its records, or None if none came in time."""
+
+    name: str
+    ticket: int
+    info: AsyncServiceInfo | None
 
 
-async def _resolve(bridge: ZeroconfBridge, name: str, timeout: float,
-                   told: set[str] | None = None) -> TableAd | None:
-    """The ad behind ``name``, or None (logged) if it cannot be resolved or is malformed. A
-    table of another protocol version is told as a warning, once per name in ``told``: a person
-    looking for it must learn why it never shows, in the versions' numbers."""
+class _Follower:
+    """The trio shell of a browse: one task owns the tables seen and reads an inbox fed by the
+    browser's batches and by ``RESOLVERS`` resolver tasks, which take names from the queue."""
+
+    def __init__(self, bridge: ZeroconfBridge, send: trio.MemorySendChannel[TableAd],
+                 timeout: float) -> None:
+        self._bridge = bridge
+        self._send = send
+        self._timeout = timeout
+        self._queue = ResolveQueue()
+        self._more = trio.Event()  # set (and replaced) when names start waiting
+        self._known: dict[str, TableAd] = {}
+        self._told: set[str] = set()  # tables of another version, told once each
+
+    async def run(self, events: _BrowseEvents) -> None:
+        post, inbox = trio.open_memory_channel[dict[str, ServiceStateChange] | _Resolved](0)
+        async with self._send, trio.open_nursery() as nursery:
+            async with post:
+                nursery.start_soon(self._listen, events, post.clone())
+                for _ in range(RESOLVERS):
+                    nursery.start_soon(self._resolver, post.clone())
+            async for message in inbox:
+                if isinstance(message, _Resolved):
+                    await self._answered(message)
+                else:
+                    await self._heard(message)
+
+    @staticmethod
+    async def _listen(events: _BrowseEvents,
+                      post: trio.MemorySendChannel[dict[str, ServiceStateChange] | _Resolved],
+                      ) -> None:
+        async with post:
+            while True:
+                await post.send(await events.next_batch())
+
+    async def _heard(self, batch: dict[str, ServiceStateChange]) -> None:
+        """A goodbye removes at once; an ad whose records the cache holds (a table's own
+        announcement carries them all) is read at once; any other name waits for a resolver."""
+        asked: dict[str, AsyncServiceInfo] = {}
+        for name, state_change in batch.items():
+            if state_change is ServiceStateChange.Removed:
+                self._queue.settled(name)
+                await self._settle(name, None)
+            elif (info := _service_info(name)) is not None:
+                asked[name] = info
+        zc = self._bridge.zc
+
+        async def from_cache() -> set[str]:
+            return {name for name, info in asked.items() if info.load_from_cache(zc)}
+
+        cached = await self._bridge.call(from_cache) if asked else set()
+        now = trio.current_time()
+        for name, info in asked.items():
+            if name in cached:
+                self._queue.settled(name)
+                await self._settle(name, _ad_of(info, self._told))
+            else:
+                self._queue.heard(name, now)
+        if len(self._queue):
+            more, self._more = self._more, trio.Event()
+            more.set()
+
+    async def _resolver(
+        self, post: trio.MemorySendChannel[dict[str, ServiceStateChange] | _Resolved],
+    ) -> None:
+        async with post:
+            while True:
+                taken = self._queue.take()
+                if taken is None:
+                    await self._more.wait()
+                    continue
+                name, ticket = taken
+                await post.send(_Resolved(name, ticket, await self._ask(name)))
+
+    async def _ask(self, name: str) -> AsyncServiceInfo | None:
+        """The records of ``name`` from the network, or None if they did not come in time."""
+        info = AsyncServiceInfo(SERVICE_TYPE, name)  # zeroconf took the name when it was heard
+        zc = self._bridge.zc
+        with trio.move_on_after(self._timeout):
+            # QM: ask for multicast answers. A QU question (zeroconf's default for a first
+            # request) gets a unicast answer to port 5353, which on one shared address (loopback,
+            # several peers per host) the kernel hands to just one of the SO_REUSEPORT sockets,
+            # often not ours.
+            if await self._bridge.call(lambda: info.async_request(
+                    zc, int(self._timeout * 1000), question_type=DNSQuestionType.QM)):
+                return info
+        return None
+
+    async def _answered(self, answer: _Resolved) -> None:
+        found = answer.info is not None
+        if not self._queue.finished(answer.name, answer.ticket, found, trio.current_time()):
+            return
+        if answer.info is None:
+            log.info("ignoring service %r: not resolved within %.1f s (not asked again for a "
+                     "while)", answer.name, self._timeout)
+            await self._settle(answer.name, None)
+        else:
+            await self._settle(answer.name, _ad_of(answer.info, self._told))
+
+    async def _settle(self, name: str, ad: TableAd | None) -> None:
+        """Tell what changed about ``name``: it is now ``ad``, or no table (None)."""
+        previous = self._known.pop(name, None)
+        if ad is not None:
+            self._known[name] = ad
+            if previous is None:
+                await self._send.send(ad)
+            elif replace(ad, change="added") != replace(previous, change="added"):
+                await self._send.send(replace(ad, change="updated"))
+        elif previous is not None:
+            await self._send.send(replace(previous, change="removed"))
+
+
+def _service_info(name: str) -> AsyncServiceInfo | None:
+    """An empty service info to resolve ``name`` into, or None (logged) if zeroconf will not
+    query a name from the wire."""
     try:
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
-    except ZeroconfError as exc:  # a name from the wire that zeroconf will not query
+        return AsyncServiceInfo(SERVICE_TYPE, name)
+    except ZeroconfError as exc:
         log.info("ignoring service %r: %s", name, exc)
         return None
-    zc = bridge.zc
-    # QM: ask for multicast answers. A QU question (zeroconf's default for a first request) gets
-    # a unicast answer to port 5353, which on one shared address (loopback, several peers per
-    # host) the kernel hands to just one of the SO_REUSEPORT sockets, often not ours.
-    found = await bridge.call(
-        lambda: info.async_request(zc, int(timeout * 1000), question_type=DNSQuestionType.QM)
-    )
-    if not found:
-        log.info("ignoring service %r: not resolved within %.1f s", name, timeout)
-        return None
+
+
+def _ad_of(info: AsyncServiceInfo, told: set[str]) -> TableAd | None:
+    """The ad in a resolved service, or None (logged) if it is malformed. A table of another
+    protocol version is told as a warning, once per table in ``told``: a person looking for it
+    must learn why it never shows, in the versions' numbers."""
     try:
         return parse_service_info(info, "added")
     except OtherVersion as exc:
-        table = _table_of(name)
-        if told is None or table not in told:
-            if told is not None and len(told) < 256:
+        table = _table_of(info.name)
+        if table not in told:
+            if len(told) < 256:
                 told.add(table)
             log.warning("table %s speaks protocol version %d and this spycraft speaks %d: it "
                         "cannot be joined or watched from here (both need the same release)",
                         table, exc.version, PROTOCOL_VERSION)
         return None
     except DiscoveryError as exc:
-        log.info("ignoring service %r: %s", name, exc)
+        log.info("ignoring service %r: %s", info.name, exc)
         return None
 
 

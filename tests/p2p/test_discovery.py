@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,16 +16,24 @@ import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
+from zeroconf import DNSOutgoing, DNSPointer
 from zeroconf.asyncio import AsyncServiceInfo
+from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.p2p.discovery import (
+    BACKOFF_FIRST,
+    BACKOFF_MOST,
+    MAX_FAILED,
+    MAX_WAITING,
     SERVICE_TYPE,
     Announcer,
     DiscoveryError,
     NetworkInterface,
+    ResolveQueue,
     TableAd,
     TableTxt,
+    ZeroconfBridge,
     _txt_bytes,
     _txt_properties,
     browse_tables,
@@ -489,3 +499,183 @@ def test_the_default_choice_across_loopback_two_interfaces_a_down_one_and_a_defa
     bare.ip("route", "add", "default", "via", "10.62.0.254", "dev", "b0", "onlink")
     routed = choice_in(bare)
     assert routed["name"] == "b0" and "default route" in str(routed["reason"])
+
+
+# --- a stranger's names that never resolve ------------------------------------------------------
+
+
+def unresolvable_names(count: int) -> list[str]:
+    """Service names that look like tables; nobody answers for their SRV, TXT or A records."""
+    return [service_name(os.urandom(16)) for _ in range(count)]
+
+
+async def point_at(stranger: ZeroconfBridge, names: list[str]) -> None:
+    """Multicast, as a stranger's real zeroconf, one PTR record per name and nothing else: every
+    browser on the LAN hears of the names and must ask for records that never come."""
+    zc = stranger.zc
+
+    async def send() -> None:
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+        for name in names:
+            out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500, name), 0)
+        zc.async_send(out)
+
+    await stranger.call(send)
+
+
+@pytest.mark.network
+def test_fifty_names_that_never_resolve_do_not_hide_a_real_table_announced_after_them() -> None:
+    """A stranger points fifty service names at nothing, then a real table is announced. The
+    names that do not resolve wait for their answers beside it, never in front of it: the table
+    is seen within a few seconds (one name after another, three seconds each, it took 150)."""
+    table_id = os.urandom(16)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
+            await point_at(stranger, unresolvable_names(50))
+            await trio.sleep(0.5)  # the browser has heard them all and is asking about them
+            async with Announcer(LOOPBACK, port=4570, game="spies_and_lies", options={},
+                                 table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                                 seats_total=2, cooperating_responders=True):
+                with trio.fail_after(4):
+                    ad = await next_ad_of(ads, table_id)
+                assert (ad.change, ad.port) == ("added", 4570)
+
+    trio.run(main)
+
+
+async def withdraw(stranger: ZeroconfBridge, name: str) -> None:
+    """The stranger's goodbye for one of its names (its PTR record with a time to live of 0)."""
+    zc = stranger.zc
+
+    async def send() -> None:
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+        out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 0, name), 0)
+        zc.async_send(out)
+
+    await stranger.call(send)
+
+
+@pytest.mark.network
+def test_a_name_that_never_resolves_re_announced_again_and_again_is_asked_about_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A stranger says goodbye to its name and announces it again, six times: each time the
+    browser hears of a new name, and each time it would ask about it for the whole resolve
+    timeout. A name that did not resolve is backed off, a goodbye forgives nothing, so it is
+    asked about once."""
+    [name] = unresolvable_names(1)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, \
+                browse_tables(LOOPBACK, resolve_timeout=0.5):
+            for _ in range(6):
+                await point_at(stranger, [name])
+                await trio.sleep(0.8)  # longer than a resolve: the browser is done with it
+                await withdraw(stranger, name)
+                await trio.sleep(0.3)
+
+    with caplog.at_level(logging.INFO, logger="spycraft.p2p.discovery"):
+        trio.run(main)
+    unresolved = [r for r in caplog.records
+                  if r.getMessage().startswith(f"ignoring service {name!r}: not resolved")]
+    assert len(unresolved) == 1, [r.getMessage() for r in caplog.records]
+
+
+# --- which names are asked about, and when (sans-IO) --------------------------------------------
+
+
+def names(count: int, tag: str = "n") -> list[str]:
+    return [f"spycraft-{tag}{i}._spycraft._tcp.local." for i in range(count)]
+
+
+def test_a_name_that_did_not_resolve_is_not_asked_about_again_until_its_back_off_ends() -> None:
+    queue = ResolveQueue()
+    pauses = []
+    now = 0.0
+    for _ in range(7):
+        queue.heard("x", now)
+        taken = queue.take()
+        assert taken is not None and taken[0] == "x"
+        assert queue.finished("x", taken[1], resolved=False, now=now)
+        pause = 0.0
+        while queue.backed_off("x", now + pause):
+            pause += 1.0
+        queue.heard("x", now + pause - 1.0)  # heard while backed off: ignored
+        assert queue.take() is None
+        pauses.append(pause)
+        now += pause
+    assert pauses == [BACKOFF_FIRST, 60.0, 120.0, 240.0, 480.0, BACKOFF_MOST, BACKOFF_MOST]
+
+
+def test_a_name_that_resolves_is_forgiven_its_failures() -> None:
+    queue = ResolveQueue()
+    queue.heard("x", 0.0)
+    name, ticket = queue.take() or ("", 0)
+    queue.finished(name, ticket, resolved=False, now=0.0)
+    queue.heard("x", BACKOFF_FIRST)
+    name, ticket = queue.take() or ("", 0)
+    assert queue.finished(name, ticket, resolved=True, now=BACKOFF_FIRST)
+    assert not queue.backed_off("x", BACKOFF_FIRST)
+    queue.heard("x", BACKOFF_FIRST)
+    name, ticket = queue.take() or ("", 0)
+    queue.finished(name, ticket, resolved=False, now=BACKOFF_FIRST)
+    assert not queue.backed_off("x", 2 * BACKOFF_FIRST)  # a first failure again, not a second
+
+
+def test_a_goodbye_while_a_name_is_resolved_makes_the_resolve_count_for_nothing() -> None:
+    queue = ResolveQueue()
+    queue.heard("x", 0.0)
+    _, first = queue.take() or ("", 0)
+    queue.settled("x")  # a goodbye, or its records in the cache
+    queue.heard("x", 0.0)
+    _, second = queue.take() or ("", 0)
+    assert not queue.finished("x", first, resolved=True, now=0.0)
+    assert queue.finished("x", second, resolved=True, now=0.0)
+    assert not queue.finished("x", second, resolved=True, now=0.0)
+
+
+def test_a_name_is_waiting_or_being_resolved_once_however_often_it_is_heard() -> None:
+    queue = ResolveQueue()
+    for _ in range(3):
+        queue.heard("x", 0.0)
+    assert len(queue) == 1
+    assert queue.take() is not None
+    queue.heard("x", 0.0)
+    assert len(queue) == 0 and queue.take() is None
+
+
+def test_thousands_of_names_take_bounded_memory_and_newcomers_still_get_in() -> None:
+    queue = ResolveQueue(choose=random.Random(7).randrange)
+    early, late = names(MAX_WAITING, "early"), names(10 * MAX_WAITING, "late")
+    for name in early + late:
+        queue.heard(name, 0.0)
+    assert len(queue) == MAX_WAITING
+    waiting = set()
+    while (taken := queue.take()) is not None:
+        waiting.add(taken[0])
+        queue.finished(*taken, resolved=False, now=0.0)
+    assert len(waiting) == MAX_WAITING  # a sample of all: one in eleven came early
+    assert MAX_WAITING / 11 / 2 < len(waiting & set(early)) < MAX_WAITING / 11 * 2
+    more = names(2 * MAX_FAILED, "more")
+    for name in more:
+        queue.heard(name, 0.0)
+        taken = queue.take()
+        assert taken is not None
+        queue.finished(*taken, resolved=False, now=0.0)
+    remembered = [name for name in early + late + more if queue.backed_off(name, 1.0)]
+    assert remembered == more[-MAX_FAILED:]  # the ones remembered longest are forgotten first
+
+
+def test_the_next_name_asked_about_is_drawn_at_random_not_the_first_or_last_heard() -> None:
+    draws = random.Random(11)
+    first_taken: Counter[str] = Counter()
+    for _ in range(2000):
+        queue = ResolveQueue(choose=draws.randrange)
+        for name in names(10):
+            queue.heard(name, 0.0)
+        taken = queue.take()
+        assert taken is not None
+        first_taken[taken[0]] += 1
+    assert set(first_taken) == set(names(10))
+    assert all(140 <= count <= 260 for count in first_taken.values()), first_taken
