@@ -335,6 +335,16 @@ class Notice:
 Action = Send | Close | Store | Rewrite | Remember | StoreChat | Notice
 
 
+class InvariantBroken(AssertionError):
+    """The protocol's state broke an invariant (``PeerProtocol.check_invariants``): it is not
+    played on; the process ends and resumes from disk."""
+
+
+def _check(holds: bool, what: str) -> None:
+    if not holds:
+        raise InvariantBroken(what)
+
+
 @dataclass
 class ProtocolConfig:
     turn_timeout: float = 300.0
@@ -434,6 +444,7 @@ class PeerProtocol:
         for signed in records:
             self.states.append(table.apply(self.states[-1], signed))
             self.records.append(signed)
+        self._stored = len(self.records)  # records the store was told of (resumed: all)
         self.own: dict[tuple[int, bytes], bytes] = dict(own or {})
         self.links: dict[LinkId, PeerLink] = {}
         # seat (or a known observer's identity, or None: the strangers) -> resends, chat
@@ -517,24 +528,31 @@ class PeerProtocol:
         return self.at.votes
 
     def check_invariants(self) -> None:
-        """What always holds between two inputs (asserted after every frame by the tests'
-        simulated network and by the adversary, never in play): one state per record and the
-        genesis, a claim held only for the current place, a vote of ours only at a place where
-        we voted, buffered records only ahead of our head, a record of ours waiting for its own
-        check only for the current place."""
-        assert len(self.states) == len(self.records) + 1 and self.head == len(self.records)
-        held = self.at.held
-        assert held is None or (held[0].seq, held[0].record.prev) == self.place
-        assert self.at.voted == (self.seat is not None and self.seat in self.at.votes)
-        assert all(seq > self.head for seq in self.future) or self.at.held is not None
-        own = self._sent_own
-        assert own is None or (own.seq, own.record.prev) == self.place
-        assert self.at.since <= self._awake
+        """What always holds between two inputs (checked after every frame by the tests'
+        simulated network and by the adversary, and in play after a frame that met a bug:
+        ``after_fault``): one state per record and the genesis, every record handed to the
+        store, a claim held only for the current place, a vote of ours only at a place where we
+        voted, buffered records only ahead of our head, a record of ours waiting for its own
+        check only for the current place. Checked as code, not ``assert``: ``python -O`` skips
+        no check (``InvariantBroken`` names the one that failed)."""
+        _check(len(self.states) == len(self.records) + 1, "one state per record and the genesis")
+        _check(self.head == len(self.records), "the head is the last record")
+        _check(self._stored == len(self.records), "every record in memory handed to the store")
+        held, own = self.at.held, self._sent_own
+        _check(held is None or (held[0].seq, held[0].record.prev) == self.place,
+               "a claim held only for the current place")
+        _check(self.at.voted == (self.seat is not None and self.seat in self.at.votes),
+               "our vote recorded where we voted")
+        _check(all(seq > self.head for seq in self.future) or held is not None,
+               "buffered records only ahead of our head")
+        _check(own is None or (own.seq, own.record.prev) == self.place,
+               "our record awaits its check only at the current place")
+        _check(self.at.since <= self._awake, "the place began before now")
 
     def after_fault(self) -> list[Action]:
         """What an input that raised (a bug of ours that a peer's frame reached) had decided
         before it raised, once the invariants are checked: a state they do not hold in is not
-        played on (the AssertionError ends the process, which resumes from disk); one they hold
+        played on (``InvariantBroken`` ends the process, which resumes from disk); one they hold
         in is, and the frame is dropped."""
         self.check_invariants()
         return self._drain()
@@ -633,6 +651,7 @@ class PeerProtocol:
     def check_own(self, now: float) -> list[Action]:
         """Our record that ``submit`` sent, checked by the engine like anyone's and taken into
         our chain (the shell calls this at once after carrying out ``submit``'s actions)."""
+        self._resume_clock(now)
         self._check_own(now)
         return self._drain()
 
@@ -1061,6 +1080,7 @@ class PeerProtocol:
         self.records.append(signed)
         self.states.append(new_state)
         self._out.append(Store((signed,)))
+        self._stored = len(self.records)
         self._out.append(Notice("record", (self.states[-2], signed, new_state)))
         self._place_reset(now)
         turn = self.table.expect(new_state)
@@ -1593,6 +1613,7 @@ class PeerProtocol:
             peer.future_bytes = 0
             peer.acked = min(peer.acked, seq)
         self._out.append(Rewrite(self.transcript, self.chat.roll_back(seq)))
+        self._stored = len(self.records)
         self._out.append(Notice("rollback", (seq, dropped)))
         self._place_reset(now)
 

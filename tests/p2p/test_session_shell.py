@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,6 +18,8 @@ from spycraft.crypto.errors import OpeningError
 from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.local import new_local_table
 from spycraft.engines.registry import GameDefinition
+from spycraft.p2p import protocol as protocol_module
+from spycraft.p2p.protocol import InvariantBroken
 from spycraft.p2p.seating import RosterSeat
 from spycraft.p2p.session import Session, SessionConfig
 from spycraft.p2p.storage import GameStore, SeatFile
@@ -107,6 +111,52 @@ def test_a_frame_that_meets_a_bug_of_ours_is_dropped_and_the_peer_plays_on(
     assert "met a bug in spycraft: dropped" in caplog.text
     assert "again (2 times, dropped): list index out of range" in caplog.text
     assert caplog.text.count("again (") == 9, caplog.text  # ten lines, not thirty
+
+
+def test_a_record_in_memory_that_the_store_was_never_told_of_is_not_played_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team 7: a bug between taking a record into memory and handing it to the store would
+    have passed the checks and left the file behind memory. The checks now count what the
+    store was told; a fault that leaves them apart ends the process (it resumes from disk)."""
+
+    def a_bug(*args: Any) -> None:
+        raise RuntimeError("a bug of ours")
+
+    async def main() -> None:
+        session = await seat_zero(tmp_path, RandomAgent(SeededEntropy(b"a")))
+        protocol, seat = session.protocol, session.table_seat
+        state = protocol.wants_turn()
+        assert state is not None and seat is not None and session.agent is not None
+        signed = seat.build(state, session.agent)
+        session._execute(protocol.submit(signed, trio.current_time()))
+        monkeypatch.setattr(protocol_module, "Store", a_bug)  # the record taken, then the bug
+        with pytest.raises(RuntimeError, match="a bug of ours"):
+            protocol.check_own(trio.current_time())
+        assert protocol.head == 1
+        with pytest.raises(InvariantBroken, match="handed to the store"):
+            protocol.after_fault()
+        await session.listener.aclose()
+
+    trio.run(main)
+
+
+def test_the_protocols_checks_of_its_state_run_under_python_minus_o(tmp_path: Path) -> None:
+    """They are code, not ``assert`` statements, which ``python -O`` would skip."""
+    script = (
+        "from spycraft.p2p.protocol import InvariantBroken, PeerProtocol, InvariantBroken\n"
+        "class P(PeerProtocol):\n"
+        "    def __init__(self): pass\n"
+        "p = P(); p.states, p.records = [None], [None]\n"
+        "try:\n"
+        "    p.check_invariants()\n"
+        "except InvariantBroken as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True, text=True,
+                          check=False,
+                          timeout=60)
+    assert done.stdout.strip() == "refused: one state per record and the genesis", done
 
 
 def test_a_persons_paced_answers_leave_no_sooner_than_the_answer_delay(tmp_path: Path) -> None:
