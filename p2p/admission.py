@@ -16,9 +16,14 @@ Theory of operation
   identity is a spectator: a seatless peer admits none (watch through a seat); a seat admits a
   spectator it already links (a reconnection, settled like a seat's), and new ones while fewer
   than ``watchers`` watch through it and fewer than ``WATCHERS_PER_ADDRESS`` of them from the
-  newcomer's address. A spectator's identity costs nothing to make, so without the per-address
-  bound one stranger could hold every slot of every seat with silent links and shut
-  ``spycraft watch`` out; with it, taking the slots takes as many addresses.
+  newcomer's address (the table's named observers are members, not spectators: they take no
+  slot). A spectator's identity costs nothing to make, so without the per-address bound one
+  stranger could hold every slot of every seat with silent links and shut ``spycraft watch``
+  out; with it, taking the slots takes as many addresses. A newcomer let in holds its slot
+  from then on (``reserve``) until its handshake ends, adopted as a link or not (``release``):
+  the question is asked at the first hello, and the handshakes of one stranger in flight at
+  once all passed it while only linked spectators were counted (red team 8: sixteen at once
+  from one address, past both bounds).
 * **Offences and backoff** (``after_losing``): a link lost by chance is dialed again after
   ``REDIAL_AFTER``. A seat cut off for what it sent (garbage at the wire, or a frame the
   protocol refused) pays from a bucket of offences (``OFFENCE_BURST``, refilled at
@@ -82,6 +87,8 @@ class Admission:
         self.watchers = watchers
         self.settling: set[bytes] = set()  # identities with a second connection on hold
         self.offences: dict[bytes, Offences] = {}
+        self.reserved: dict[int, str] = {}  # a spectator's handshake in flight -> its address
+        self._tickets = 0
 
     def seat_of(self, identity: bytes) -> int | None:
         for index, key in enumerate(self.roster):
@@ -92,7 +99,8 @@ class Admission:
     def admit(self, identity: bytes, address: str, now: float,
               spectators: Mapping[bytes, str]) -> str | None:
         """Why the peer of ``identity`` at ``address`` may not link now, or None to let it in
-        (``spectators``: the identities we link as spectators now, and their addresses)."""
+        (``spectators``: the identities we link as spectators now, and their addresses; the
+        slots ``reserve``d for handshakes in flight count too)."""
         offences = self.offences.get(identity)
         if offences is not None and offences.until > now:
             return f"cut off for what it sent: try again in {offences.until - now:.0f} s"
@@ -104,11 +112,28 @@ class Admission:
             return "not seated at this table (watch through a seat)"
         if identity in spectators:
             return None  # a spectator that connects again: settled like a seat
-        if len(spectators) >= self.watchers:
+        addresses = [*spectators.values(), *self.reserved.values()]
+        if len(addresses) >= self.watchers:
             return "no room for more spectators here (watch through another seat)"
-        if sum(1 for a in spectators.values() if a == address) >= WATCHERS_PER_ADDRESS:
+        if addresses.count(address) >= WATCHERS_PER_ADDRESS:
             return "no room for more spectators from your address here"
         return None
+
+    def reserve(self, identity: bytes, address: str,
+                spectators: Mapping[bytes, str]) -> int | None:
+        """Hold a slot for a newcomer spectator that ``admit`` let in, until ``release``: a
+        ticket, or None for a peer that needs none (a seat, an observer, a spectator linked)."""
+        if self.seat_of(identity) is not None or identity in self.observers or \
+                identity in spectators:
+            return None
+        self._tickets += 1
+        self.reserved[self._tickets] = address
+        return self._tickets
+
+    def release(self, ticket: int) -> None:
+        """The handshake that held ``ticket`` ended: its peer is linked (and counted as such)
+        or gone."""
+        self.reserved.pop(ticket, None)
 
     def after_losing(self, identity: bytes, seat: int | None, *, lived: float,
                      offence: str | None, now: float) -> float:

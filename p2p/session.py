@@ -1016,10 +1016,23 @@ class Session:
     def _bye(self, link: Link, reason: str) -> None:
         link.finish({"t": "bye", "reason": reason[:200]}, reason)
 
-    def _admit(self, hello: Hello, address: str) -> str | None:
-        spectators = {key: link.address for key, link in self._by_identity.items()
-                      if link.seat is None}
-        return self.admission.admit(hello.identity_key, address, trio.current_time(), spectators)
+    def _spectators(self) -> dict[bytes, str]:
+        """The spectators linked to us now (the table's named observers are not), and their
+        addresses."""
+        return {key: link.address for key, link in self._by_identity.items()
+                if link.seat is None and key not in self.observers}
+
+    def _admit(self, hello: Hello, address: str, tickets: list[int]) -> str | None:
+        """Admission's answer to a hello at our door; a newcomer spectator let in holds a slot
+        (its ticket in ``tickets``) until its handshake is over."""
+        spectators = self._spectators()
+        refusal = self.admission.admit(hello.identity_key, address, trio.current_time(),
+                                       spectators)
+        if refusal is None:
+            ticket = self.admission.reserve(hello.identity_key, address, spectators)
+            if ticket is not None:
+                tickets.append(ticket)
+        return refusal
 
     def _linked(self, identity: bytes) -> bool:
         """Whether we hold a live link to the holder of ``identity``."""
@@ -1148,6 +1161,14 @@ class Session:
         table = self.genesis.genesis.table
 
         async def handle(stream: trio.SocketStream) -> None:
+            tickets: list[int] = []  # a spectator's slot, held until the link is adopted
+            try:
+                await knock(stream, tickets)
+            finally:
+                for ticket in tickets:
+                    self.admission.release(ticket)
+
+        async def knock(stream: trio.SocketStream, tickets: list[int]) -> None:
             address = peer_address(stream)
             if not self.door.open(address, trio.current_time()):
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
@@ -1157,7 +1178,8 @@ class Session:
             try:
                 with self.door.knocking(address) as scope, scope:
                     hello = await handshake.accept(framed, self.my_hello(), table,
-                                                   lambda hello: self._admit(hello, address))
+                                                   lambda hello: self._admit(hello, address,
+                                                                             tickets))
                 if scope.cancelled_caught:
                     raise trio.TooSlowError("gave way to newer connections")
             except handshake.Refused as refused:

@@ -24,7 +24,7 @@ STRANGER = b"\x99" * 32
 
 
 def spectator(n: int) -> bytes:
-    return n.to_bytes(2, "big") * 16
+    return (1000 + n).to_bytes(2, "big") * 16  # never a seat's key
 
 
 def door(seat: int | None = 0, watchers: int = 8) -> Admission:
@@ -61,6 +61,38 @@ def test_one_address_holds_at_most_its_share_of_the_spectators_slots() -> None:
         "no room for more spectators from your address here"
     assert d.admit(STRANGER, "10.0.0.5", 0.0, mine) is None
     assert d.admit(spectator(0), "10.0.0.66", 0.0, mine) is None  # its own, connecting again
+
+
+def test_a_newcomer_let_in_holds_its_slot_until_its_handshake_ends() -> None:
+    """Red team 8: admission is asked at the first hello, and a stranger's sixteen handshakes
+    in flight at once all passed it while only linked spectators counted. A newcomer let in
+    reserves its slot; the slot is freed when its handshake ends, linked or not."""
+    d = door(watchers=8)
+    tickets = []
+    for n in range(WATCHERS_PER_ADDRESS):
+        assert d.admit(spectator(n), "10.0.0.66", 0.0, {}) is None
+        ticket = d.reserve(spectator(n), "10.0.0.66", {})
+        assert ticket is not None
+        tickets.append(ticket)
+    assert d.admit(spectator(99), "10.0.0.66", 0.0, {}) == \
+        "no room for more spectators from your address here"
+    for n in range(8 - WATCHERS_PER_ADDRESS):  # other addresses fill the rest
+        assert d.admit(spectator(100 + n), f"10.0.1.{n}", 0.0, {}) is None
+        d.reserve(spectator(100 + n), f"10.0.1.{n}", {})
+    assert d.admit(spectator(200), "10.0.2.1", 0.0, {}) == \
+        "no room for more spectators here (watch through another seat)"
+    for ticket in tickets:  # those two handshakes failed
+        d.release(ticket)
+    assert d.admit(spectator(99), "10.0.0.66", 0.0, {}) is None
+
+
+def test_seats_observers_and_linked_spectators_take_no_new_slot() -> None:
+    d = door()
+    linked = {spectator(1): "10.0.0.1"}
+    assert d.reserve(SEATS[1], "10.0.0.1", linked) is None
+    assert d.reserve(HOST, "10.0.0.1", linked) is None
+    assert d.reserve(spectator(1), "10.0.0.1", linked) is None
+    assert d.reserved == {}
 
 
 def test_a_peer_whose_second_connection_is_settling_is_told_so() -> None:

@@ -453,6 +453,59 @@ def test_one_address_cannot_take_every_spectator_slot_of_a_seat(tmp_path: Path) 
         "no room for more spectators from your address here"]
 
 
+def test_strangers_handshakes_in_flight_at_once_take_no_more_slots_than_one_at_a_time(
+    tmp_path: Path,
+) -> None:
+    """Red team 8: the slots were counted at each first hello, over linked spectators only, so
+    sixteen handshakes from one address in flight at once were all let in, past both bounds.
+    Each newcomer let in now holds its slot from its hello on."""
+    outcomes: list[str | None] = []
+
+    async def main() -> None:
+        zero, _ = await mesh(tmp_path, 2)
+        table = zero.genesis.genesis.table
+        port = zero.listener.socket.getsockname()[1]
+        held: list[FramedStream] = []
+        go = trio.Event()
+
+        async def watcher(n: int) -> None:
+            stranger = Identity(bytes([n + 1]) * 32)
+
+            def hello(nonce: bytes, echo: bytes) -> Hello:
+                return make_hello(stranger, table_key_public(bytes(32)), table, "watcher",
+                                  nonce=nonce, echo=echo, seat=None)
+
+            framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+            held.append(framed)
+            await go.wait()
+            try:
+                with trio.fail_after(5):
+                    await handshake.dial(framed, stranger, hello, table)
+                outcomes.append(None)
+            except handshake.Refused as exc:
+                outcomes.append(str(exc))
+            except (trio.EndOfChannel, trio.BrokenResourceError, FrameError):
+                outcomes.append("closed unread")
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(zero.run)
+            async with trio.open_nursery() as dials:
+                for n in range(12):
+                    dials.start_soon(watcher, n)
+                await trio.sleep(0.2)
+                go.set()
+            await until(lambda: zero.watching == outcomes.count(None), 5)
+            assert zero.watching == admission.WATCHERS_PER_ADDRESS
+            assert zero.admission.reserved == {}  # every handshake over: no slot still held
+            for framed in held:
+                await framed.aclose()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert outcomes.count(None) == admission.WATCHERS_PER_ADDRESS, outcomes
+    assert len(outcomes) == 12
+
+
 def test_a_held_connection_answers_no_more_pings_than_it_may_hold_frames() -> None:
     """Red team 7: a held connection's pings were answered without limit (13,646 a second, for
     the 3 s a probe of the old link may take, again at each reconnection). They count as any
