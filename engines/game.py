@@ -116,6 +116,9 @@ P = TypeVar("P")  # the state of a sub-protocol (engines.protocols)
 H = TypeVar("H")  # a seat's private hand in a sub-protocol
 H_co = TypeVar("H_co", covariant=True)
 O = TypeVar("O")  # an option of a decision
+M = TypeVar("M")  # a game's rulebook model
+M_co = TypeVar("M_co", covariant=True)
+SM = TypeVar("SM", bound="OnModel[Any]")  # a game state with its model as ``game``
 
 
 def proof_context(game: str, table: bytes, seq: int, seat: int, kind: str) -> bytes:
@@ -162,6 +165,38 @@ class Move(Generic[S]):
     apply: Callable[[S, Played, Body], S]
     build: Callable[[Any, S, Build], Body]  # (the game's own GameSeat subclass, ...) -> body
     asks: str | None = None  # the decision kind the builder asks the player, if any
+
+
+# --- the state: the rulebook's model and the table-side fields ---------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSide:
+    """The table-side fields of every game's state, beside its rulebook model (``game``): the
+    seats that forfeited, in order, and what the final reveal could not judge (``Unjudged``,
+    for the ``Over``). A game's state subclasses it (``KeyShareState`` does, for the games of
+    key shares) and adds ``game`` and what its records carry between them."""
+
+    forfeits: tuple[int, ...] = ()
+    unjudged: tuple[Unjudged, ...] = ()
+
+
+class OnModel(Protocol[M_co]):
+    """A game state whose rulebook model is ``game``."""
+
+    @property
+    def game(self) -> M_co: ...
+
+
+def on_model(step: Callable[[M, Played, Body], M]) -> Callable[[SM, Played, Body], SM]:
+    """A move's ``apply`` from a rule of the model alone: ``step`` reads the record and the
+    rulebook model (``state.game``) and returns the model after it; the rest of the state is
+    kept."""
+
+    def apply(state: SM, record: Played, body: Body) -> SM:
+        return evolve(state, game=step(state.game, record, body))
+
+    return apply
 
 
 def moves(*declared: Move[S]) -> dict[str, Move[S]]:
@@ -416,18 +451,16 @@ class Cheat:
 
 
 @dataclass(frozen=True, kw_only=True)
-class KeyShareState:
+class KeyShareState(TableSide):
     """The kit's fields of the state of a game whose final reveal opens one key share per seat
-    (``KeyShareRules``); the game's state subclasses it and adds its rulebook model and its
-    sub-protocols. ``secrets`` holds one entry per seat from the start (None until opened), so
-    its length is the table's seat count."""
+    (``KeyShareRules``), besides the table-side ones; the game's state subclasses it and adds
+    its rulebook model (``game``) and its sub-protocols. ``secrets`` holds one entry per seat
+    from the start (None until opened), so its length is the table's seat count."""
 
     act: str = SETUP  # SETUP, PLAY, REVEAL or DONE
     secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
     revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
-    forfeits: tuple[int, ...] = ()  # the seats that forfeited
     violations: tuple[Cheat, ...] = ()  # what the opened secrets proved illegal
-    unjudged: tuple[Unjudged, ...] = ()  # what the final reveal could not judge
 
 
 class Dealing(Protocol):

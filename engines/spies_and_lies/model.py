@@ -138,8 +138,6 @@ class Board:
     placed: bool = False  # a DT was placed on this step's target
     wall_lock: Pair[bool] = (False, False)
     captured_by: int | None = None
-    forfeits: tuple[int, ...] = ()  # seats that forfeited (the table keeps why)
-    played_out: bool = False  # play had ended (its result fixed) before the first forfeit
 
 
 def other(seat: int) -> int:
@@ -576,23 +574,22 @@ def exhaust(board: Board, u_red: int, u_blue: int) -> Board:
 # --- end of play: forfeits and the final reveal (rules §7, §10) -----------------------------
 
 
-def forfeit(board: Board, seat: int) -> Board:
-    """Play stops at once; the seat opens nothing more (the table settles the result). A
-    forfeit in the final reveal leaves the result play fixed (``played_out``)."""
-    played_out = board.played_out or (board.phase == "over" and not board.forfeits)
-    return evolve(board, phase="over", forfeits=board.forfeits + (seat,), played_out=played_out)
+def stop(board: Board) -> Board:
+    """Play stops at once (a seat forfeited: the table keeps who and why)."""
+    return evolve(board, phase="over")
 
 
 def hidden_indices(board: Board, seat: int) -> tuple[int, ...]:
     return tuple(i for i, c in enumerate(board.cards[seat]) if c.rank is None)
 
 
-def final_opener(board: Board) -> int | None:
-    """The next seat that must open its remaining cards before the result, if any."""
+def final_opener(board: Board, forfeits: Sequence[int] = ()) -> int | None:
+    """The next seat that must open its remaining cards before the result, if any (a seat that
+    forfeited opens nothing more)."""
     if board.phase != "over":
         return None
     for seat in (RED, BLUE):
-        if seat not in board.forfeits and hidden_indices(board, seat):
+        if seat not in forfeits and hidden_indices(board, seat):
             return seat
     return None
 

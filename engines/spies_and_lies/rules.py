@@ -4,11 +4,13 @@
 
 Theory of operation
 -------------------
-Seat 0 plays Red and seat 1 plays Blue. The game state is ``model.Board``, which holds only
-public facts; ``next`` names who writes next from its phase and stage, ``apply`` checks one
-record (shape, then openings and proofs, then rules) and hands the event to ``model``. Each
-deployment is four commitments of ``crypto.membership``, one per Mission card, each to its rank
-under its own alphabet domain ``spies-and-lies/rank/<seat>/<day>/<mission>`` (so a commitment
+Seat 0 plays Red and seat 1 plays Blue. The game state is ``State``: the rulebook's
+``model.Board`` (``game``), which holds only public facts, and the table-side fields
+(``engines.game.TableSide``: who forfeited) with ``played_out``; ``next`` names who writes
+next from the board's phase and stage, ``apply`` checks one record (shape, then openings
+and proofs, then rules) and hands the event to ``model``. Each deployment is four
+commitments of ``crypto.membership``, one per Mission card, each to its rank under its own
+alphabet domain ``spies-and-lies/rank/<seat>/<day>/<mission>`` (so a commitment
 copied from another seat's card or another mission opens for nobody), and each card is opened
 alone at its step. Each token layout is one hash commitment (crypto.commit), opened by both
 seats once both are committed (the token phase is simultaneous, rules §4.2); the opening proves
@@ -74,6 +76,7 @@ decision: the engine takes 6 IP and no ``captain`` record is written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from spycraft.crypto import membership
 from spycraft.crypto.commit import NONCE_BYTES, Commitment
@@ -82,7 +85,8 @@ from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines.errors import Violation
-from spycraft.engines.game import Move, Played, Rules
+from spycraft.engines.evolve import evolve
+from spycraft.engines.game import Move, Played, Rules, TableSide
 from spycraft.engines.schema import Body
 from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import SIDES, Board
@@ -121,7 +125,16 @@ def token_set(board: Board, seat: int, token: bool) -> tuple[str, ...]:
     return tuple(str(r) for r in model.token_ranks(board, seat, token))
 
 
-class SpiesAndLies(Rules[Board]):
+@dataclass(frozen=True, kw_only=True)
+class State(TableSide):
+    """The game's state: the rulebook's ``Board`` and the table-side fields; ``played_out``:
+    play had ended (its result fixed) before the first forfeit."""
+
+    game: Board = field(default_factory=Board)
+    played_out: bool = False
+
+
+class SpiesAndLies(Rules[State]):
     """The ``GameRules`` of Stratego: Spies & Lies (no options, two seats)."""
 
     about = ABOUT
@@ -129,21 +142,21 @@ class SpiesAndLies(Rules[Board]):
 
     final_reveal = ("final",)
 
-    def seats_of(self, state: Board) -> int:
+    def seats_of(self, state: State) -> int:
         return 2
 
-    def initial(self, genesis: Genesis) -> Board:
-        return Board()
+    def initial(self, genesis: Genesis) -> State:
+        return State()
 
-    def __init__(self, table: Mapping[str, Move[Board]]) -> None:
+    def __init__(self, table: Mapping[str, Move[State]]) -> None:
         super().__init__(table)
         # The last board ``next`` answered for, and its answer: the table asks several times for
-        # one board (who writes next, then the record's turn). Boards are immutable and the
-        # memo holds the board, so ``is`` cannot match another; one tuple, so threads that share
+        # one state (who writes next, then the record's turn). States are immutable and the
+        # memo holds the state, so ``is`` cannot match another; one tuple, so threads that share
         # these rules read a matching pair.
-        self._last_need: tuple[Board | None, GameNeed | None] = (None, None)
+        self._last_need: tuple[State | None, GameNeed | None] = (None, None)
 
-    def next(self, state: Board) -> GameNeed:
+    def next(self, state: State) -> GameNeed:
         board, need = self._last_need
         if board is state and need is not None:
             return need
@@ -151,8 +164,8 @@ class SpiesAndLies(Rules[Board]):
         self._last_need = (state, need)
         return need
 
-    def _next(self, state: Board) -> GameNeed:
-        b = state
+    def _next(self, state: State) -> GameNeed:
+        b = state.game
         if b.phase in ("setup", "intel", "exhaustion"):
             return Draw(b.phase)
         if b.phase == "deploy":
@@ -164,22 +177,27 @@ class SpiesAndLies(Rules[Board]):
         if b.phase == "mission":
             seat = model.guesser(b) if b.stage == "guess" else model.defender(b)
             return Turn(seat, (b.stage,))
-        opener = model.final_opener(b)
+        opener = model.final_opener(b, state.forfeits)
         if opener is not None:
             return Turn(opener, ("final",))
-        return Over(outcome(b) if b.played_out or not b.forfeits else None)
+        return Over(outcome(b) if state.played_out or not state.forfeits else None)
 
-    def on_draw(self, state: Board, seed: bytes) -> Board:
-        sizes = model.draw_sizes(state)
-        return model.apply_draw(state, [uniform_from(seed, i, k) for i, k in enumerate(sizes)])
+    def on_draw(self, state: State, seed: bytes) -> State:
+        b = state.game
+        values = [uniform_from(seed, i, k) for i, k in enumerate(model.draw_sizes(b))]
+        return evolve(state, game=model.apply_draw(b, values))
 
-    def forfeit(self, state: Board, seat: int, seq: int, reason: str) -> Board:
-        return model.forfeit(state, seat)
+    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
+        """Play stops at once; the seat opens nothing more (the table settles the result). A
+        forfeit in the final reveal leaves the result play fixed (``played_out``)."""
+        played_out = state.played_out or (state.game.phase == "over" and not state.forfeits)
+        return evolve(state, game=model.stop(state.game), forfeits=state.forfeits + (seat,),
+                      played_out=played_out)
 
-    def side_of(self, state: Board, seat: int) -> str | None:
+    def side_of(self, state: State, seat: int) -> str | None:
         return SIDES[seat]
 
-    def seen_secret(self, state: Board, seat: int) -> str | None:
+    def seen_secret(self, state: State, seat: int) -> str | None:
         return None  # nothing is dealt: every hidden card is the seat's own choice
 
 

@@ -21,6 +21,7 @@ from spycraft.crypto.records import Record
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, sentence
 from spycraft.engines.spies_and_lies import ABOUT, model
 from spycraft.engines.spies_and_lies.model import INTEL, SIDES, Board, Card, rank_label
+from spycraft.engines.spies_and_lies.rules import State
 from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.table import TableState
 from spycraft.engines.viewmodel import Cell, Event, Fact, Grid, Screen
@@ -377,10 +378,10 @@ def _ending(board: Board) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def screen(table_state: TableState[Board], seat: int | None,
-           seat_view: SeatView | Board | None) -> Screen:
+def screen(table_state: TableState[State], seat: int | None,
+           seat_view: SeatView | State | None) -> Screen:
     """The board as ``seat`` sees it (None: the public picture)."""
-    board = table_state.game
+    board = table_state.game.game
     own = seat_view if isinstance(seat_view, SeatView) and seat_view.seat == seat else None
     deployment = own.deployment if own is not None else None
     grids = (_track(board), _missions(board, seat, deployment), _soldiers(board))
@@ -411,12 +412,12 @@ def _moves(before: Board, after: Board) -> list[str]:
     return moved
 
 
-def story(before: Board | None, record: Record, after: Board) -> Event | None:
+def story(before: State | None, record: Record, after: State) -> Event | None:
     """One history line for ``record``; None for a step that tells nothing yet (a beacon value
     before the round's draw is complete, the result record)."""
     if before is None:
         return None
-    old, new = before, after
+    old, new = before.game, after.game
     if record.kind == "result":
         return None
     why = ""
@@ -425,6 +426,11 @@ def story(before: Board | None, record: Record, after: Board) -> Event | None:
         reasons = _why(old, new, record)
         moved = _moves(old, new)
         why = "; ".join(reasons) + (f" ({'; '.join(moved)})" if moved else "")
+    elif record.kind in ("fraud", "abandon"):
+        who = SIDES[record.seat] if record.seat in (0, 1) else f"seat {record.seat}"
+        gone = forfeiters(record, [s for s in after.forfeits if s not in before.forfeits])
+        text = forfeit_story(record.kind, who, " and ".join(SIDES[s] for s in gone),
+                             len(gone) > 1)
     else:
         text = _told(old, new, record)
     if not text:
@@ -461,9 +467,6 @@ def _told(b: Board, a: Board, rec: Record) -> str:
     if kind == "final":
         ranks = ", ".join(rank_label(entry[0]) for entry in body["cards"])
         return f"{who} opens the cards it still had face down: {ranks or 'none'}"
-    if kind in ("fraud", "abandon"):
-        gone = forfeiters(rec, [s for s in a.forfeits if s not in b.forfeits])
-        return forfeit_story(kind, who, " and ".join(SIDES[s] for s in gone), len(gone) > 1)
     return f"{who} writes {kind}"
 
 

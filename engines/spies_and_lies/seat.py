@@ -25,6 +25,7 @@ from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, SIDES, Board, rank_label
 from spycraft.engines.spies_and_lies.rules import (
+    State,
     card_commitment,
     layout_commitment,
     mission_commitment,
@@ -65,10 +66,10 @@ def label(kind: str, option: Choice) -> str:
     return yes if option else no
 
 
-class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
+class SpiesAndLiesSeat(GameSeat[State, SeatView]):
     prompts = PROMPTS
 
-    def __init__(self, context: SeatContext, rules: Rules[Board]) -> None:
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
         super().__init__(context, rules)
         self.index = context.index
 
@@ -82,12 +83,14 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
         token = self.context.memo.get(f"sergeant/{day}")
         return None if token is None else bool(token)
 
-    def view(self, board: Board) -> SeatView:
+    def view(self, state: State) -> SeatView:
+        board = state.game
         return SeatView(
             board, self.index, self.deployment(board.day), self.sergeant_token(board.day)
         )
 
-    def prompt(self, board: Board, kind: str, options: Sequence[Choice]) -> str:
+    def prompt(self, state: State, kind: str, options: Sequence[Choice]) -> str:
+        board = state.game
         question = self.question(board, kind)
         own = self.deployment(board.day)
         if own is None:
@@ -116,11 +119,12 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
     def label(self, view: SeatView, kind: str, option: Choice) -> str:
         return label(kind, option)
 
-    def _deploy(self, board: Board, agent: Agent) -> tuple[int, ...]:
+    def _deploy(self, state: State, agent: Agent) -> tuple[int, ...]:
+        board = state.game
         ranks = self.deployment(board.day)
         if ranks is None:
             options = model.legal_deployments(model.hand(board, self.index))
-            ranks = self.ask(board, agent, "deploy", options)
+            ranks = self.ask(state, agent, "deploy", options)
             self.context.memo[f"deploy/{board.day}"] = list(ranks)
         return ranks
 
@@ -135,12 +139,13 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
             raise RuntimeError("token layouts come after the Intel draw")
         return board.current
 
-    def _tokens(self, board: Board, agent: Agent) -> tuple[bool, ...]:
+    def _tokens(self, state: State, agent: Agent) -> tuple[bool, ...]:
+        board = state.game
         ranks = self._known_deployment(board)
         intel = self._intel(board)
         token = self.sergeant_token(board.day)
         if token is None and SERGEANT in ranks:
-            token = self.ask(board, agent, "sergeant", (True, False))
+            token = self.ask(state, agent, "sergeant", (True, False))
             self.context.memo[f"sergeant/{board.day}"] = token
         return tuple(bool(token) if r == SERGEANT else model.forced_token(r, intel) for r in ranks)
 
@@ -150,21 +155,24 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
         """The blinding of the commitment under M(mission) on ``day``."""
         return Scalar.random(SeededEntropy(self.context.secret("deploy", day, mission)))
 
-    def build_deploy(self, board: Board, b: Build) -> Body:
+    def build_deploy(self, state: State, b: Build) -> Body:
+        board = state.game
         day = board.day
         commitments = [
             mission_commitment(self.index, day, m, r, self.blinding(day, m)).encode()
-            for m, r in enumerate(self._deploy(board, b.agent), start=1)
+            for m, r in enumerate(self._deploy(state, b.agent), start=1)
         ]
         return {"missions": commitments}
 
-    def build_layout(self, board: Board, b: Build) -> Body:
-        tokens = self._tokens(board, b.agent)
+    def build_layout(self, state: State, b: Build) -> Body:
+        board = state.game
+        tokens = self._tokens(state, b.agent)
         nonce = self.context.secret("tokens", board.day)
         return {"digest": layout_commitment(self.index, board.day, tokens, nonce).digest}
 
-    def build_tokens(self, board: Board, b: Build) -> Body:
-        tokens = self._tokens(board, b.agent)
+    def build_tokens(self, state: State, b: Build) -> Body:
+        board = state.game
+        tokens = self._tokens(state, b.agent)
         ranks = self._known_deployment(board)
         proofs = [
             membership.prove_member(
@@ -176,25 +184,28 @@ class SpiesAndLiesSeat(GameSeat[Board, SeatView]):
         return {"tokens": list(tokens), "nonce": self.context.secret("tokens", board.day),
                 "proofs": proofs}
 
-    def build_deceive(self, board: Board, b: Build) -> Body:
-        return {"place": self.ask(board, b.agent, "deceive", (True, False))}
+    def build_deceive(self, state: State, b: Build) -> Body:
+        return {"place": self.ask(state, b.agent, "deceive", (True, False))}
 
-    def build_guess(self, board: Board, b: Build) -> Body:
-        return {"rank": self.ask(board, b.agent, "guess", model.RANKS)}
+    def build_guess(self, state: State, b: Build) -> Body:
+        return {"rank": self.ask(state, b.agent, "guess", model.RANKS)}
 
-    def build_reveal(self, board: Board, b: Build) -> Body:
+    def build_reveal(self, state: State, b: Build) -> Body:
+        board = state.game
         mission = model.target_index(board) + 1
         rank = self._known_deployment(board)[mission - 1]
         return {"rank": rank, "nonce": self.blinding(board.day, mission).encode()}
 
-    def build_captain(self, board: Board, b: Build) -> Body:
+    def build_captain(self, state: State, b: Build) -> Body:
+        board = state.game
         options = model.captain_options(board, self.index)
-        return {"copy": self.ask(board, b.agent, "captain", options)}
+        return {"copy": self.ask(state, b.agent, "captain", options)}
 
-    def build_marshal(self, board: Board, b: Build) -> Body:
-        return {"split": self.ask(board, b.agent, "marshal", (False, True))}
+    def build_marshal(self, state: State, b: Build) -> Body:
+        return {"split": self.ask(state, b.agent, "marshal", (False, True))}
 
-    def build_final(self, board: Board, b: Build) -> Body:
+    def build_final(self, state: State, b: Build) -> Body:
+        board = state.game
         ranks = self._known_deployment(board)
         cards = [
             [ranks[i], self.blinding(board.day, i + 1).encode()]

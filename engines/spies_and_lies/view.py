@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from spycraft.engines.spies_and_lies.model import Board
+
+if TYPE_CHECKING:
+    from spycraft.engines.spies_and_lies.rules import State
 
 
 @dataclass(frozen=True)
@@ -21,13 +25,13 @@ class SeatView:
     sergeant_token: bool | None = None  # this seat's Sergeant token, once chosen
 
 
-def hindsight(states: Sequence[Board], seat: int) -> list[SeatView]:
+def hindsight(states: Sequence[State], seat: int) -> list[SeatView]:
     """What ``seat`` saw at each state of a finished game: the board plus its own deployment.
 
     Every deployed card is face up by the end of its day (or opened by the final reveal), so the
     transcript alone tells which rank stood under each of the seat's Mission cards that day.
     """
-    boards = list(states)
+    boards = [state.game for state in states]
     deployed: dict[int, tuple[int, ...]] = {}
     for board in boards:
         ranks = tuple(c.rank for c in board.cards[seat]) if board.cards[seat] else ()

@@ -38,7 +38,7 @@ def honest_table(
 
 
 def board(table: LocalTable) -> Board:
-    game: Board = table.state.game
+    game: Board = table.state.game.game
     return game
 
 

@@ -47,7 +47,7 @@ def test_every_score_change_says_why_and_an_infiltration_is_named() -> None:
     states = game()[1]
     told = events()
     for i, (kind, event) in enumerate(told):
-        before, after = states[i].game, states[i + 1].game
+        before, after = states[i].game.game, states[i + 1].game.game
         if before.markers != after.markers or before.da != after.da:
             assert event is not None and event.why, (kind, event)
     infiltration = next(e for _, e in told if e is not None and "infiltrates" in e.why)
@@ -59,7 +59,7 @@ def test_every_score_change_says_why_and_an_infiltration_is_named() -> None:
 def test_a_seat_sees_its_own_hidden_soldiers_and_only_what_is_deducible_of_the_enemys() -> None:
     table, states = game()
     i = next(i for i, s in enumerate(states)
-             if s.game.phase == "mission" and s.game.cards[0][3].rank is None)
+             if s.game.game.phase == "mission" and s.game.game.cards[0][3].rank is None)
     state = states[i]
     red = table.seats[RED]
     own = red.view(state).deployment
@@ -88,7 +88,7 @@ def test_the_final_screen_reveals_every_deployment_and_says_who_won_from_each_si
     reveal = public.result.reveal[0]
     assert [row[0].text for row in reveal.rows] == ["Red", "Blue"]
     for side in (0, 1):
-        ranks = [c.rank for c in end.game.cards[side]]
+        ranks = [c.rank for c in end.game.game.cards[side]]
         assert [c.text for c in reveal.rows[side][1:]] == [rank_label(r) for r in ranks if r]
     for seat in table.seats:
         mine = screen(end, seat.index, seat.view(end)).result
@@ -99,9 +99,9 @@ def test_the_final_screen_reveals_every_deployment_and_says_who_won_from_each_si
 
 def test_the_table_ui_says_whose_turn_it_is() -> None:
     table, states = game()
-    i = next(i for i, s in enumerate(states) if s.game.phase == "mission"
-             and s.game.stage == "guess")
-    board = states[i].game
+    i = next(i for i, s in enumerate(states) if s.game.game.phase == "mission"
+             and s.game.game.stage == "guess")
+    board = states[i].game.game
     guesser = board.sp if board.step % 2 == 1 else 1 - board.sp
     seat = table.seats[guesser]
     now = next(f for f in screen(states[i], guesser, seat.view(states[i])).status
@@ -119,10 +119,10 @@ def test_a_revealed_sergeant_says_whether_its_intel_token_lied() -> None:
         for i, r in enumerate(table.records):
             if r.record.kind != "reveal" or r.record.body["rank"] != SERGEANT:
                 continue
-            board = states[i + 1].game
+            board = states[i + 1].game.game
             card = next(c for c in board.cards[r.seat] if c.rank == SERGEANT)
             lied = card.token != forced_token(SERGEANT, board.current)
-            event = story(states[i].game, r.record, board)
+            event = story(states[i].game, r.record, states[i + 1].game)
             assert event is not None
             said = "its Intel token lied" if lied else "its Intel token told the truth"
             assert said in event.text, event.text
@@ -137,7 +137,7 @@ def test_the_end_of_a_day_says_which_soldiers_each_side_kept_back() -> None:
     states = game()[1]
     i = next(i for i, (kind, e) in enumerate(events())
              if kind == "beacon" and e is not None and e.text.startswith("End of day 1"))
-    day = states[i].game  # the board of day 1, every card face up
+    day = states[i].game.game  # the board of day 1, every card face up
     kept = [" ".join(str(r) for r in hand(day, s) if r not in {c.rank for c in day.cards[s]})
             for s in (0, 1)]
     event = events()[i][1]

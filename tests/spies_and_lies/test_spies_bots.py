@@ -9,6 +9,7 @@ from spycraft.engines.agent import Decision
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.bots import HeuristicBot
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board, Card
+from spycraft.engines.spies_and_lies.rules import State
 from spycraft.engines.spies_and_lies.screen import story
 from spycraft.engines.spies_and_lies.view import SeatView
 
@@ -61,5 +62,5 @@ def test_a_guess_is_told_from_the_board_it_leaves() -> None:
     before = example_3_at_step_4()
     board = model.guess(before, 9)
     record = type("R", (), {"seat": BLUE, "kind": "guess", "body": {"rank": 9}, "seq": 40})()
-    event = story(before, record, board)
+    event = story(State(game=before), record, State(game=board))
     assert event is not None and event.text == "Step 4: Blue guesses 9 General at Red's M2"

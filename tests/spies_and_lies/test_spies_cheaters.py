@@ -275,7 +275,7 @@ def test_a_caught_cheater_forfeits_and_the_honest_seat_still_opens_its_cards() -
         (0,),
     )
     assert final.result.evidence == (fraud.seq,)
-    assert all(c.rank is not None for c in final.game.cards[1])
+    assert all(c.rank is not None for c in final.game.game.cards[1])
     assert turn.seat == RED
 
 
@@ -284,13 +284,13 @@ def test_a_seat_that_copies_the_other_seats_deployment_cannot_open_or_prove_it()
     use neither Red's openings nor a proof of its own for its tokens."""
     table, agents = honest_table(3)
     play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("deploy",)))
-    red = [list(c.commitment) for c in table.state.game.cards[RED]]
+    red = [list(c.commitment) for c in board(table).cards[RED]]
     copy = table.seats[BLUE].sign(table.state, "deploy", {"missions": red})
     # Blue's own choice, which its copied commitments do not hold
     table.seats[BLUE].memo["deploy/1"] = list(model.legal_deployments(
         model.hand(board(table), BLUE))[0])
     table.state = table.table.apply(table.state, copy)
-    b = table.state.game
+    b = board(table)
     red_ranks = table.seats[RED].memo[f"deploy/{b.day}"]
     red_seat = table.seats[RED].game
     assert isinstance(red_seat, SpiesAndLiesSeat)

@@ -9,6 +9,7 @@ from spycraft.crypto.records import SignedRecord
 from spycraft.engines.local import LocalTable
 from spycraft.engines.spies_and_lies import GAME, model
 from spycraft.engines.spies_and_lies.model import RANKS, Board
+from spycraft.engines.spies_and_lies.rules import State
 from spycraft.engines.table import TableState
 
 from .support import honest_table
@@ -24,11 +25,11 @@ class Invariants:
     def __init__(self, table: LocalTable) -> None:
         self.table = table
         self.placed = 0
-        self.previous: Board = table.state.game
+        self.previous: Board = table.state.game.game
         self.deployed: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
-    def __call__(self, signed: SignedRecord, state: TableState[Board]) -> None:
-        b, before = state.game, self.previous
+    def __call__(self, signed: SignedRecord, state: TableState[State]) -> None:
+        b, before = state.game.game, self.previous
         record = signed.record
         if record.kind == "deceive" and record.body["place"]:
             self.placed += 1
@@ -81,7 +82,7 @@ def play(seed: int, bots: tuple[str, str]) -> LocalTable:
     table, agents = honest_table(seed, bots)
     final = table.run(agents, on_record=Invariants(table))
     assert final.result is not None
-    b: Board = final.game
+    b: Board = final.game.game
     assert b.phase == "over"
     assert b.captured_by is not None or (b.day == model.LAST_DAY and b.step == model.STEPS)
     assert all(c.rank is not None for side in b.cards for c in side), (

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from spycraft.cli.main import main
+from spycraft.engines.evolve import evolve
 from spycraft.engines.registry import load
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.spies_and_lies import GAME, RULES, model
 from spycraft.engines.spies_and_lies.model import BLUE, RED, Board
-from spycraft.engines.spies_and_lies.rules import outcome
+from spycraft.engines.spies_and_lies.rules import State, outcome
 from spycraft.engines.spies_and_lies.seat import SpiesAndLiesSeat
 from spycraft.engines.spies_and_lies.view import SeatView
 from spycraft.engines.table import ABANDONED, FRAUD, Forfeit, Over, Turn, settle
@@ -71,7 +72,7 @@ def test_an_abandon_between_two_seats_is_claimed_with_no_winner_after_the_final_
     assert (final.result.winner, final.result.reason) == (None, ABANDONED)
     assert final.result.forfeits == (deserter,)
     assert final.result.describe().startswith(f"abandoned, claimed by seat {1 - deserter}: ")
-    assert all(c.rank is not None for c in final.game.cards[1 - deserter])
+    assert all(c.rank is not None for c in final.game.game.cards[1 - deserter])
 
 
 def test_when_both_seats_forfeit_nobody_wins() -> None:
@@ -114,13 +115,13 @@ def test_a_cheat_found_at_the_final_reveal_costs_the_flag_capture() -> None:
     b = after_capture()
     with pytest.raises(model.Violation, match="not increasing"):
         model.final_open(b, RED, [10, 3])
-    b = model.forfeit(b, RED)
-    assert model.final_opener(b) == BLUE
-    b = model.final_open(b, BLUE, [5, 9])
-    over = RULES.next(b)
+    state = RULES.forfeit(State(game=b), RED, 40, "rule violation: not increasing")
+    assert model.final_opener(state.game, state.forfeits) == BLUE
+    state = evolve(state, game=model.final_open(state.game, BLUE, [5, 9]))
+    over = RULES.next(state)
     assert isinstance(over, Over) and over.natural is not None  # play fixed the capture
     cheat = Forfeit(RED, 40, FRAUD, "rule violation: not increasing", BLUE)
-    result = settle(2, RULES.sides, lambda seat: RULES.side_of(b, seat), [cheat], over)
+    result = settle(2, RULES.sides, lambda seat: RULES.side_of(state, seat), [cheat], over)
     assert (result.winner, result.reason, result.forfeits, result.evidence) == (
         "Blue",
         "fraud",
@@ -187,9 +188,9 @@ def test_the_audit_of_a_two_seat_abandon_says_claimed_and_exits_0(
 def test_next_answers_each_board_by_its_rules_whatever_board_it_answered_last() -> None:
     # ``next`` keeps its last answer for the table's second question about the same board: a
     # board it did not answer last (another, or an equal copy) is answered anew.
-    setup, deploy = Board(), model.setup(Board(), 0, 0, 0, 0)
+    setup, deploy = State(), State(game=model.setup(Board(), 0, 0, 0, 0))
     assert RULES.next(setup) == RULES.next(setup) == RULES._next(setup)
     assert RULES.next(deploy) == Turn(0, ("deploy",)) == RULES._next(deploy)
     assert RULES.next(setup) == RULES._next(setup) != RULES.next(deploy)
-    copy = model.setup(Board(), 0, 0, 0, 0)
+    copy = State(game=model.setup(Board(), 0, 0, 0, 0))
     assert RULES.next(copy) == Turn(0, ("deploy",))
