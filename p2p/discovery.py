@@ -41,7 +41,8 @@ Theory of operation:
   the name's SRV, TXT and A records, and a stranger can multicast thousands of names that have
   none, each of which would make a browser ask for up to the resolve timeout (3 s). So a name
   that does not resolve must never delay or hide one that does. One task owns the tables seen
-  and reads an inbox fed by the browser's batches and by ``RESOLVERS`` resolver tasks:
+  and reads an inbox fed by the browser's batches, by ``RESOLVERS`` resolver tasks and by the
+  checker of goodbyes (see Goodbyes):
   - A goodbye for a name we show no table for settles it at once; one for a table we show is
     a doubt (see Goodbyes). Every other name of a batch is first looked up in zeroconf's
     cache, in one hop for the whole batch: a table's own announcement, and its answer to our
@@ -69,10 +70,11 @@ Theory of operation:
     its doubt, and reads its records from the cache. Its batches keep a name heard anew even when
     a goodbye follows it at once, so a stranger answering each answer with a goodbye gains
     nothing but a new doubt.
-  - The question goes out when a doubt starts and then at most once per ``QUESTION_INTERVAL``
-    (1 s, RFC 6762 §5.2) while any table is in doubt: goodbyes, however many and for however
-    many tables, cost each browser at most one question a second, and each owner, which
-    multicasts a record at most once a second, at most one answer.
+  - The question goes out as soon as a doubt starts, unless it went out less than
+    ``QUESTION_INTERVAL`` (1 s, RFC 6762 §5.2) before, and then once per interval while any
+    table is in doubt: goodbyes, however many and for however many tables, cost each browser at
+    most one question a second, and each owner, which multicasts a record at most once a
+    second, at most one answer a second.
   - A table whose owner has not answered within ``CHECK_TIMEOUT`` (2.5 s: at least two
     questions) is told removed: an owner that really withdrew answers no more, so its goodbye
     takes effect within 2.5 s. A goodbye for a table in doubt does not extend its check.
