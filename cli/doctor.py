@@ -339,7 +339,7 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
             seen: set[str] = set()
             while not enough():
                 with trio.move_on_after(0.2):
-                    for name, change in (await events.next_batch()).items():
+                    for name, change in (await events.next_batch()).changes.items():
                         if name != ours and name not in seen and change is not \
                                 ServiceStateChange.Removed:
                             seen.add(name)

@@ -41,8 +41,10 @@ Theory of operation:
   the name's SRV, TXT and A records, and a stranger can multicast thousands of names that have
   none, each of which would make a browser ask for up to the resolve timeout (3 s). So a name
   that does not resolve must never delay or hide one that does. One task owns the tables seen
-  and reads an inbox fed by the browser's batches and by ``RESOLVERS`` resolver tasks:
-  - A goodbye is told at once. Every other name of a batch is first looked up in zeroconf's
+  and reads an inbox fed by the browser's batches, by ``RESOLVERS`` resolver tasks and by the
+  checker of goodbyes (see Goodbyes):
+  - A goodbye for a name we show no table for settles it at once; one for a table we show is
+    a doubt (see Goodbyes). Every other name of a batch is first looked up in zeroconf's
     cache, in one hop for the whole batch: a table's own announcement, and its answer to our
     question, carry all its records, so a real table is read at once however many names wait.
   - A name the cache cannot resolve waits in ``ResolveQueue`` (sans-IO, tested alone) for one
@@ -56,6 +58,30 @@ Theory of operation:
     forgotten first (it then costs at most one more resolve).
   - A resolve carries a ticket: a name settled meanwhile (its goodbye, or its records in the
     cache) makes its answer count for nothing, so an old answer never overwrites a newer one.
+* **Goodbyes.** A goodbye (a record with a time to live of 0) proves nothing about who sent
+  it: any stranger can send one for a table's PTR, SRV, TXT or A record (all of them are in its
+  ad, and a table in play has predictable names), again and again. So a goodbye for a table we
+  show is a doubt, never a verdict: the table stays shown while ``Doubts`` (sans-IO, tested
+  alone) checks it, and the owner's answer is what decides.
+  - A checker task asks one question for every table in doubt: the PTR question of the type
+    (QM), with the PTR records of the tables we show and do not doubt as known answers, so only
+    the owners of the tables in doubt answer, each with its PTR record and, as DNS-SD additionals
+    (RFC 6763 §12.1), its SRV, TXT and A records. The browser hears the name anew, which clears
+    its doubt, and reads its records from the cache. Its batches keep a name heard anew even when
+    a goodbye follows it at once, so a stranger answering each answer with a goodbye gains
+    nothing but a new doubt.
+  - The question goes out as soon as a doubt starts, unless it went out less than
+    ``QUESTION_INTERVAL`` (1 s, RFC 6762 §5.2) before, and then once per interval while any
+    table is in doubt: goodbyes, however many and for however many tables, cost each browser at
+    most one question a second, and each owner, which multicasts a record at most once a
+    second, at most one answer a second.
+  - A table whose owner has not answered within ``CHECK_TIMEOUT`` (2.5 s: at least two
+    questions) is told removed: an owner that really withdrew answers no more, so its goodbye
+    takes effect within 2.5 s. A goodbye for a table in doubt does not extend its check.
+  - The question is asked even when the cache still holds the table's SRV, TXT and A records (a
+    stranger may send a goodbye for the PTR alone): zeroconf tells the goodbye of a PTR record
+    only while it holds that record, so without the owner's answer putting the PTR back, the
+    owner's real goodbye later would go unheard and its table would be shown forever.
 * **A table in play** is announced again by each of its peers, for spectators: one service per
   peer, ``spycraft-<table id hex>-<from>`` where ``from`` is the seat number or ``host``, with two
   more TXT keys: ``watch`` (how many watch through this peer) and ``from``. Its seats read
@@ -67,6 +93,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import re
 import secrets
 import socket
@@ -86,9 +113,13 @@ from zeroconf import (
     ServiceBrowser,
     ServiceStateChange,
     Zeroconf,
+    current_time_millis,
 )
 from zeroconf import Error as ZeroconfError
+from zeroconf._dns import DNSPointer, DNSQuestion
+from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceInfo
+from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_PTR
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.crypto.errors import SpycraftError
@@ -656,20 +687,34 @@ class ZeroconfBridge:
                 await trio.to_thread.run_sync(browser.cancel)
 
 
+@dataclass(frozen=True)
+class _Batch:
+    """Browser events coalesced: the latest state change of each service name, and the names
+    whose PTR record was heard anew (``Added``) in the batch, even if a goodbye followed."""
+
+    changes: dict[str, ServiceStateChange]
+    heard: set[str]
+
+
 class _BrowseEvents:
-    """Browser events waiting for trio: the latest state change of each service name."""
+    """Browser events waiting for trio, coalesced per service name (``_Batch``): a stranger's
+    goodbye sent just after an owner's answer hides neither from the follower."""
 
     def __init__(self) -> None:
         self._pending: dict[str, ServiceStateChange] = {}
+        self._heard: set[str] = set()
         self._arrived = trio.Event()
 
     def note(self, name: str, state_change: ServiceStateChange) -> None:
         self._pending[name] = state_change
+        if state_change is ServiceStateChange.Added:
+            self._heard.add(name)
         self._arrived.set()
 
-    async def next_batch(self) -> dict[str, ServiceStateChange]:
+    async def next_batch(self) -> _Batch:
         await self._arrived.wait()
-        batch, self._pending = self._pending, {}
+        batch = _Batch(self._pending, self._heard)
+        self._pending, self._heard = {}, set()
         self._arrived = trio.Event()
         return batch
 
@@ -842,6 +887,10 @@ BACKOFF_MOST = 600.0
 """A name that did not resolve is not asked about again for 30 s, then 60, 120, ... 600 s."""
 MAX_FAILED = 4096
 """Names whose failures are remembered; past this the one remembered longest is forgotten."""
+CHECK_TIMEOUT = 2.5
+"""A table a goodbye named is told removed if its owner has not answered within this."""
+QUESTION_INTERVAL = 1.0
+"""The question that checks goodbyes goes out at most this often (RFC 6762 §5.2: one second)."""
 
 
 class ResolveQueue:
@@ -931,6 +980,62 @@ class ResolveQueue:
             self._offered = 0
 
 
+class Doubts:
+    """Tables a goodbye named, each still shown until its owner answers or its check times out:
+    sans-IO (the shell passes the time in).
+
+    ``doubt`` starts a table's check (a goodbye for a table in doubt does not extend it);
+    ``ask`` says whether the one question for every doubt goes out now, at most once per
+    ``QUESTION_INTERVAL``; ``clear`` ends a check (its owner answered, or the table is gone);
+    ``expired`` takes the tables whose check ran out; ``wake_at`` says when to look again.
+    """
+
+    def __init__(self, *, timeout: float = CHECK_TIMEOUT,
+                 interval: float = QUESTION_INTERVAL) -> None:
+        self._timeout = timeout
+        self._interval = interval
+        self._until: dict[str, float] = {}  # a table in doubt -> when its check ends
+        self._asked = -math.inf  # when the question last went out
+
+    def __len__(self) -> int:
+        return len(self._until)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._until
+
+    def doubt(self, name: str, now: float) -> bool:
+        """A goodbye for ``name``: whether it starts a check (it was not in doubt already)."""
+        if name in self._until:
+            return False
+        self._until[name] = now + self._timeout
+        return True
+
+    def clear(self, name: str) -> bool:
+        """End the check of ``name``; whether it was in doubt."""
+        return self._until.pop(name, None) is not None
+
+    def ask(self, now: float) -> bool:
+        """Whether the question goes out now: some table is in doubt, and it last went out at
+        least ``QUESTION_INTERVAL`` ago. Saying so counts as asking."""
+        if not self._until or now < self._asked + self._interval:
+            return False
+        self._asked = now
+        return True
+
+    def expired(self, now: float) -> list[str]:
+        """Take the tables whose check ran out unanswered."""
+        gone = [name for name, until in self._until.items() if until <= now]
+        for name in gone:
+            del self._until[name]
+        return gone
+
+    def wake_at(self) -> float | None:
+        """When a question or a check's end is next due; None while nothing is in doubt."""
+        if not self._until:
+            return None
+        return min(self._asked + self._interval, *self._until.values())
+
+
 @asynccontextmanager
 async def browse_tables(
     where: str | ZeroconfBridge,
@@ -961,9 +1066,20 @@ class _Resolved:
     info: AsyncServiceInfo | None
 
 
+@dataclass(frozen=True)
+class _Unanswered:
+    """Tables whose check ran out: a goodbye named them and their owners did not answer."""
+
+    names: list[str]
+
+
+_Message = _Batch | _Resolved | _Unanswered
+
+
 class _Follower:
     """The trio shell of a browse: one task owns the tables seen and reads an inbox fed by the
-    browser's batches and by ``RESOLVERS`` resolver tasks, which take names from the queue."""
+    browser's batches, by ``RESOLVERS`` resolver tasks, which take names from the queue, and by
+    the checker, which asks about the tables in doubt and says which ran out."""
 
     def __init__(self, bridge: ZeroconfBridge, send: trio.MemorySendChannel[TableAd],
                  timeout: float) -> None:
@@ -972,38 +1088,52 @@ class _Follower:
         self._timeout = timeout
         self._queue = ResolveQueue()
         self._more = trio.Event()  # set (and replaced) when names start waiting
+        self._doubts = Doubts()
+        self._doubted = trio.Event()  # set (and replaced) when a check starts
         self._known: dict[str, TableAd] = {}
         self._told: set[str] = set()  # tables of another version, told once each
 
     async def run(self, events: _BrowseEvents) -> None:
-        post, inbox = trio.open_memory_channel[dict[str, ServiceStateChange] | _Resolved](0)
+        post, inbox = trio.open_memory_channel[_Message](0)
         async with self._send, trio.open_nursery() as nursery:
             async with post:
                 nursery.start_soon(self._listen, events, post.clone())
+                nursery.start_soon(self._checker, post.clone())
                 for _ in range(RESOLVERS):
                     nursery.start_soon(self._resolver, post.clone())
             async for message in inbox:
                 if isinstance(message, _Resolved):
                     await self._answered(message)
+                elif isinstance(message, _Unanswered):
+                    await self._unanswered(message)
                 else:
                     await self._heard(message)
 
     @staticmethod
-    async def _listen(events: _BrowseEvents,
-                      post: trio.MemorySendChannel[dict[str, ServiceStateChange] | _Resolved],
-                      ) -> None:
+    async def _listen(events: _BrowseEvents, post: trio.MemorySendChannel[_Message]) -> None:
         async with post:
             while True:
                 await post.send(await events.next_batch())
 
-    async def _heard(self, batch: dict[str, ServiceStateChange]) -> None:
-        """A goodbye removes at once; an ad whose records the cache holds (a table's own
-        announcement carries them all) is read at once; any other name waits for a resolver."""
+    async def _heard(self, batch: _Batch) -> None:
+        """A goodbye for a table we show puts it in doubt, for any other name it settles the
+        name; an ad whose records the cache holds (a table's own announcement, and its answer to
+        our question, carry them all) is read at once; any other name waits for a resolver. A
+        name heard anew clears its doubt, before any goodbye that followed in the batch."""
+        for name in batch.heard:
+            if self._doubts.clear(name):
+                log.debug("goodbye for %r not believed: its owner answered", name)
         asked: dict[str, AsyncServiceInfo] = {}
-        for name, state_change in batch.items():
+        now = trio.current_time()
+        for name, state_change in batch.changes.items():
             if state_change is ServiceStateChange.Removed:
                 self._queue.settled(name)
-                await self._settle(name, None)
+                if name in self._known:
+                    if self._doubts.doubt(name, now):
+                        doubted, self._doubted = self._doubted, trio.Event()
+                        doubted.set()
+                else:
+                    await self._settle(name, None)
             elif (info := _service_info(name)) is not None:
                 asked[name] = info
         zc = self._bridge.zc
@@ -1023,9 +1153,7 @@ class _Follower:
             more, self._more = self._more, trio.Event()
             more.set()
 
-    async def _resolver(
-        self, post: trio.MemorySendChannel[dict[str, ServiceStateChange] | _Resolved],
-    ) -> None:
+    async def _resolver(self, post: trio.MemorySendChannel[_Message]) -> None:
         async with post:
             while True:
                 taken = self._queue.take()
@@ -1049,6 +1177,37 @@ class _Follower:
                 return info
         return None
 
+    async def _checker(self, post: trio.MemorySendChannel[_Message]) -> None:
+        """Ask about the tables in doubt while any is, and post those whose check ran out."""
+        async with post:
+            while True:
+                if self._doubts.ask(trio.current_time()):
+                    await self._question()
+                wake = self._doubts.wake_at()
+                with trio.move_on_at(math.inf if wake is None else wake):
+                    await self._doubted.wait()
+                gone = self._doubts.expired(trio.current_time())
+                if gone:
+                    await post.send(_Unanswered(gone))
+
+    async def _question(self) -> None:
+        """Multicast (QM) the question for every table's PTR record, with the PTR records of the
+        tables we show and do not doubt as known answers: only the owners of the tables in doubt
+        answer, and their answers carry all their records."""
+        shown = {name for name in self._known if name not in self._doubts}
+        zc = self._bridge.zc
+
+        async def send() -> None:
+            now = current_time_millis()
+            out = DNSOutgoing(_FLAGS_QR_QUERY)
+            out.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+            for record in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN):
+                if isinstance(record, DNSPointer) and record.alias in shown:
+                    out.add_answer_at_time(record, now)
+            zc.async_send(out)
+
+        await self._bridge.call(send)
+
     async def _answered(self, answer: _Resolved) -> None:
         found = answer.info is not None
         if not self._queue.finished(answer.name, answer.ticket, found, trio.current_time()):
@@ -1060,8 +1219,16 @@ class _Follower:
         else:
             await self._settle(answer.name, _ad_of(answer.info, self._told))
 
+    async def _unanswered(self, message: _Unanswered) -> None:
+        for name in message.names:
+            if name in self._known:
+                log.info("service %r said goodbye and its owner did not answer within %.1f s",
+                         name, CHECK_TIMEOUT)
+            await self._settle(name, None)
+
     async def _settle(self, name: str, ad: TableAd | None) -> None:
-        """Tell what changed about ``name``: it is now ``ad``, or no table (None)."""
+        """Tell what changed about ``name``: it is now ``ad``, or no table (None, which also
+        ends its doubt)."""
         previous = self._known.pop(name, None)
         if ad is not None:
             self._known[name] = ad
@@ -1069,8 +1236,10 @@ class _Follower:
                 await self._send.send(ad)
             elif replace(ad, change="added") != replace(previous, change="added"):
                 await self._send.send(replace(ad, change="updated"))
-        elif previous is not None:
-            await self._send.send(replace(previous, change="removed"))
+        else:
+            self._doubts.clear(name)
+            if previous is not None:
+                await self._send.send(replace(previous, change="removed"))
 
 
 def _service_info(name: str) -> AsyncServiceInfo | None:

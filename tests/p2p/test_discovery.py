@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -16,24 +17,45 @@ import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
-from zeroconf import DNSOutgoing, DNSPointer
+from zeroconf import (
+    DNSAddress,
+    DNSOutgoing,
+    DNSPointer,
+    DNSRecord,
+    DNSService,
+    DNSText,
+    ServiceStateChange,
+)
 from zeroconf.asyncio import AsyncServiceInfo
-from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
+from zeroconf.const import (
+    _CLASS_IN,
+    _CLASS_UNIQUE,
+    _FLAGS_AA,
+    _FLAGS_QR_RESPONSE,
+    _TYPE_A,
+    _TYPE_PTR,
+    _TYPE_SRV,
+    _TYPE_TXT,
+)
 
 from spycraft import PROTOCOL_VERSION
 from spycraft.p2p.discovery import (
     BACKOFF_FIRST,
     BACKOFF_MOST,
+    CHECK_TIMEOUT,
     MAX_FAILED,
     MAX_WAITING,
+    QUESTION_INTERVAL,
     SERVICE_TYPE,
     Announcer,
     DiscoveryError,
+    Doubts,
     NetworkInterface,
     ResolveQueue,
     TableAd,
     TableTxt,
     ZeroconfBridge,
+    _BrowseEvents,
     _txt_bytes,
     _txt_properties,
     browse_tables,
@@ -580,6 +602,173 @@ def test_a_name_that_never_resolves_re_announced_again_and_again_is_asked_about_
     unresolved = [r for r in caplog.records
                   if r.getMessage().startswith(f"ignoring service {name!r}: not resolved")]
     assert len(unresolved) == 1, [r.getMessage() for r in caplog.records]
+
+
+# --- a stranger's goodbyes for a live table ----------------------------------------------------
+
+
+async def records_heard(stranger: ZeroconfBridge, name: str) -> list[DNSRecord]:
+    """A table's records as the stranger's zeroconf heard them from its ad: PTR, SRV, TXT, A."""
+    zc = stranger.zc
+    server = name.removesuffix(SERVICE_TYPE) + "local."
+
+    async def read() -> list[DNSRecord]:
+        pointers = [r for r in zc.cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN)
+                    if isinstance(r, DNSPointer) and r.alias == name]
+        own = [r for n in (name, server) for r in zc.cache.async_entries_with_name(n)
+               if r.type in (_TYPE_SRV, _TYPE_TXT, _TYPE_A)]
+        return pointers + own
+
+    return await stranger.call(read)
+
+
+async def all_records_heard(stranger: ZeroconfBridge, name: str) -> list[DNSRecord]:
+    """``records_heard`` once the stranger has heard every kind of them."""
+    while True:
+        records = await records_heard(stranger, name)
+        if {r.type for r in records} == {_TYPE_PTR, _TYPE_SRV, _TYPE_TXT, _TYPE_A}:
+            return records
+        await trio.sleep(0.05)
+
+
+def goodbye_for(record: DNSRecord) -> DNSRecord:
+    """The same record with a time to live of 0: what its owner sends when it withdraws."""
+    class_ = record.class_ | (_CLASS_UNIQUE if record.unique else 0)
+    if isinstance(record, DNSPointer):
+        return DNSPointer(record.name, record.type, class_, 0, record.alias)
+    if isinstance(record, DNSService):
+        return DNSService(record.name, record.type, class_, 0, record.priority, record.weight,
+                          record.port, record.server)
+    if isinstance(record, DNSText):
+        return DNSText(record.name, record.type, class_, 0, record.text)
+    assert isinstance(record, DNSAddress)
+    return DNSAddress(record.name, record.type, class_, 0, record.address)
+
+
+async def say_goodbye_again_and_again(stranger: ZeroconfBridge, records: list[DNSRecord],
+                                      every: float) -> None:
+    """The stranger multicasts a goodbye for each of ``records`` every ``every`` seconds."""
+    goodbyes = [goodbye_for(record) for record in records]
+
+    async def send() -> None:
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+        for goodbye in goodbyes:
+            out.add_answer_at_time(goodbye, 0)
+        stranger.zc.async_send(out)
+
+    while True:
+        await stranger.call(send)
+        await trio.sleep(every)
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("forged", [{_TYPE_PTR}, {_TYPE_PTR, _TYPE_SRV, _TYPE_TXT, _TYPE_A}],
+                         ids=["its PTR record", "all its records"])
+def test_a_strangers_goodbyes_every_quarter_second_neither_hide_a_live_table_nor_keep_a_gone_one(
+    forged: set[int],
+) -> None:
+    """A stranger copies a live table's records from its ad and multicasts them back with a
+    time to live of 0 every 0.25 s. Its owner answers the browser's question each time, so the
+    table is shown throughout 10 s of it (each goodbye hid it until the browser happened to hear
+    the table again: for most of the 10 s). When the owner really withdraws, the goodbyes still
+    coming, nobody answers, and the table is told removed within the check's time."""
+    table_id = os.urandom(16)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads, \
+                trio.open_nursery() as nursery:
+            async with Announcer(LOOPBACK, port=4571, game="spies_and_lies", options={},
+                                 table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                                 seats_total=2, cooperating_responders=True) as announcer:
+                with trio.fail_after(4):
+                    assert (await next_ad_of(ads, table_id)).change == "added"
+                    records = await all_records_heard(stranger, announcer.name)
+                records = [r for r in records if r.type in forged]
+                nursery.start_soon(say_goodbye_again_and_again, stranger, records, 0.25)
+                started = trio.current_time()
+                with trio.move_on_after(10):
+                    ad = await next_ad_of(ads, table_id)
+                    raise AssertionError(f"{ad.change} after {trio.current_time() - started:.2f}"
+                                         f" s of goodbyes, its owner still there")
+            with trio.fail_after(CHECK_TIMEOUT + 1.5):
+                assert (await next_ad_of(ads, table_id)).change == "removed"
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+# --- goodbyes for a table shown, and the question that checks them (sans-IO) --------------------
+
+
+def test_a_goodbye_for_a_table_shown_is_a_doubt_that_removes_it_only_when_unanswered() -> None:
+    doubts = Doubts()
+    assert doubts.doubt("x", 0.0) and "x" in doubts
+    assert doubts.expired(CHECK_TIMEOUT - 0.01) == []
+    assert doubts.expired(CHECK_TIMEOUT) == ["x"] and "x" not in doubts
+
+
+def test_more_goodbyes_for_a_table_in_doubt_do_not_put_off_its_removal() -> None:
+    doubts = Doubts()
+    doubts.doubt("x", 0.0)
+    for quarter in range(1, 10):
+        assert not doubts.doubt("x", quarter / 4)
+    assert doubts.expired(CHECK_TIMEOUT) == ["x"]
+
+
+def test_an_answer_ends_a_doubt_and_the_next_goodbye_starts_a_new_one() -> None:
+    doubts = Doubts()
+    doubts.doubt("x", 0.0)
+    assert doubts.clear("x") and not doubts.clear("x")
+    assert doubts.expired(100.0) == []
+    assert doubts.doubt("x", 1.0)
+    assert doubts.expired(1.0 + CHECK_TIMEOUT) == ["x"]
+
+
+def test_nothing_in_doubt_means_nothing_asked_and_nothing_due() -> None:
+    doubts = Doubts()
+    assert not doubts.ask(0.0) and doubts.wake_at() is None
+    doubts.doubt("x", 5.0)
+    assert doubts.ask(5.0) and doubts.wake_at() == 5.0 + QUESTION_INTERVAL
+    doubts.clear("x")
+    assert not doubts.ask(7.0) and doubts.wake_at() is None
+
+
+def test_one_question_a_second_serves_every_doubt_and_each_is_asked_twice_before_its_end() -> None:
+    """Goodbyes for twenty tables, one every 0.05 s, each answered at its second question:
+    never more than one question a second, and no doubt runs out before its second question."""
+    doubts = Doubts()
+    asked: list[float] = []
+    questions: dict[str, int] = {}  # a table in doubt -> the questions it has met
+    for tick in range(20 * 60):  # 60 s in steps of 1/20 s
+        now = tick / 20
+        name = f"t{tick % 20}"
+        if doubts.doubt(name, now):
+            questions[name] = 0
+        if doubts.ask(now):
+            asked.append(now)
+            for name in list(questions):
+                questions[name] += 1
+                if questions[name] == 2:
+                    assert doubts.clear(name)
+                    del questions[name]
+        assert doubts.expired(now) == []
+    assert all(b - a >= QUESTION_INTERVAL for a, b in itertools.pairwise(asked))
+    assert len(asked) >= 55
+
+
+def test_a_name_heard_anew_stays_heard_in_its_batch_though_a_goodbye_follows() -> None:
+    """An owner's answer and a stranger's goodbye sent right after it arrive in one batch: the
+    batch says the name was heard, so the answer still clears the table's doubt."""
+
+    async def main() -> None:
+        events = _BrowseEvents()
+        for change in (ServiceStateChange.Removed, ServiceStateChange.Added,
+                       ServiceStateChange.Removed):
+            events.note("x", change)
+        batch = await events.next_batch()
+        assert batch.changes == {"x": ServiceStateChange.Removed} and batch.heard == {"x"}
+
+    trio.run(main)
 
 
 # --- which names are asked about, and when (sans-IO) --------------------------------------------
