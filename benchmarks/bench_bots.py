@@ -346,9 +346,9 @@ def check_confusion(config: Config, cell: Cell, seed: int) -> None:
     levels = seat_levels(cell, SIDE_NAMES)
     full_log: list[tuple[Any, ...]] = []
     agents = [Comparing(agent, full_log) for agent in agents_for(GAME, levels, seed, None)]
-    games = [local.state.game]
+    games = [local.state.game.game]
     while local.step(agents) is not None:
-        games.append(local.state.game)
+        games.append(local.state.game.game)
     model_log: list[tuple[Any, ...]] = []
     bots = [Comparing(agent, model_log) for agent in agents_for(GAME, levels, seed, None)]
     end = Simulation(C.start(b"", bool(options["tokens"]), str(options["first"])),

@@ -120,13 +120,13 @@ def games(count: int) -> None:
         start = cpu()
         local = new_local_table(GAME, options, 2, entropy)
         agents = [GAME.bots["heuristic"](entropy.child(f"bot/{i}"), i) for i in range(2)]
-        while local.state.game.phase in ("assign", "draw"):
+        while local.state.game.game.phase in ("assign", "draw"):
             local.step(agents)
         setup_times.append(cpu() - start)
         state = local.run(agents)
         game_times.append(cpu() - start)
         records.append(len(local.records))
-        turns.append(state.game.turn_no)
+        turns.append(state.game.game.turn_no)
         size.append(len(local.transcript.to_bytes()))
     total = sum(game_times)
     print(f"setup (2 assign records + the assignment beacon), CPU ms: "

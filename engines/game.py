@@ -17,6 +17,12 @@ A game is a package with one file per role (the same layout for every game):
 ``__init__.py``  its ``ABOUT`` (``engines.about``: title, seat counts, options as plain data, read
                  without importing the engine) and, on first use, the declaration's names.
 
+A game's state has one shape in every game: its rulebook model as ``game`` and the table-side
+fields (``TableSide``: who forfeited, in order, and what the final reveal could not judge), in
+a frozen dataclass that subclasses ``TableSide`` and adds what its records carry between them
+(``KeyShareState`` is one, for the games of key shares). A move whose rule reads only the model
+is ``on_model(rule)``: it gets ``state.game`` and the rest of the state is kept.
+
 Each record kind is declared once, as a ``Move``: the schema of its body (``engines.schema``),
 how the rules apply it, how a seat builds it, and which decision (if any) it asks the
 player. ``Rules.apply`` is the only dispatch: an unknown kind or a body that does not fit its

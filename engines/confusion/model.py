@@ -36,7 +36,7 @@ matching by augmenting paths on 13 x 13, the same search as the notebook's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -177,7 +177,6 @@ class Game:
     # candidates[P][i]: the types (mask) that meet every observation of P's spy LETTERS[i]
     candidates: tuple[tuple[int, ...], ...] = NO_OBSERVATIONS
     outcome: Outcome | None = None
-    forfeited: tuple[int, ...] = ()
     openings: tuple[tuple[str, ...] | None, ...] = (None, None)  # [committer] types, record order
 
     # --- reading ------------------------------------------------------------------------------
@@ -199,14 +198,15 @@ class Game:
     def da_shown(self, spy: str) -> bool:
         return self.shown(spy) == "DA"
 
-    def expected(self) -> tuple[int, str] | None:
-        """(seat, record kind) of the record the game waits for; None when drawing or over."""
+    def expected(self, forfeits: Sequence[int] = ()) -> tuple[int, str] | None:
+        """(seat, record kind) of the record the game waits for; None when drawing or over
+        (``forfeits``: the seats that forfeited, which open nothing at the final reveal)."""
         if self.phase == "assign":
             return (0 if not self.commitments[1] else 1), "assign"
         if self.phase == "final":
             for seat in (0, 1):
                 committed = bool(self.commitments[1 - seat])
-                if committed and seat not in self.forfeited and self.openings[seat] is None:
+                if committed and seat not in forfeits and self.openings[seat] is None:
                     return seat, "final"
             return None
         if self.phase != "play":
@@ -508,8 +508,9 @@ def statement(g: Game, promoted: bool, seq: int) -> Game:
 # --- forfeit and the final reveal (§9.5) ------------------------------------------------------
 
 
-def forfeit(g: Game, seat: int) -> Game:
-    return replace(g, forfeited=tuple(sorted(set(g.forfeited) | {seat})), phase="final")
+def stop(g: Game) -> Game:
+    """Play stops at once (a seat forfeited: the table keeps who and why): the final reveal."""
+    return replace(g, phase="final")
 
 
 def types_of(g: Game, side: Side, opened: tuple[str, ...]) -> dict[str, str]:
@@ -517,7 +518,8 @@ def types_of(g: Game, side: Side, opened: tuple[str, ...]) -> dict[str, str]:
     return {spy: opened[g.assigned[side][i]] for i, spy in enumerate(SPIES[side])}
 
 
-def final_open(g: Game, seat: int, opened: tuple[str, ...]) -> Game:
+def final_open(g: Game, seat: int, opened: tuple[str, ...], forfeits: Sequence[int] = ()
+               ) -> Game:
     """``seat`` opened its 13 commitments: they must be the 13 types, and every answer,
     statement and shown type given about the opponent's spies must agree with them (§9.5).
     Both already hold once the openings open (``rules`` checks that): the ``assign`` record
@@ -537,4 +539,4 @@ def final_open(g: Game, seat: int, opened: tuple[str, ...]) -> Game:
     openings = list(g.openings)
     openings[seat] = opened
     g = replace(g, openings=tuple(openings))
-    return replace(g, phase="over") if g.expected() is None else g
+    return replace(g, phase="over") if g.expected(forfeits) is None else g

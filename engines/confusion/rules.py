@@ -56,6 +56,8 @@ each other, and openings that are not the 13 types or contradict an earlier answ
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
@@ -79,7 +81,8 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
 )
 from spycraft.engines.errors import Illegal
-from spycraft.engines.game import Played, Rules
+from spycraft.engines.evolve import evolve
+from spycraft.engines.game import Played, Rules, TableSide
 from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
@@ -87,43 +90,53 @@ GAME = "confusion"
 TYPE_DOMAIN = "confusion/type"
 
 
-class Confusion(Rules[Game]):
+@dataclass(frozen=True, kw_only=True)
+class State(TableSide):
+    """The game's state: the rulebook's ``Game`` and the table-side fields (who forfeited)."""
+
+    game: Game
+
+
+class Confusion(Rules[State]):
     """The ``GameRules`` of Confusion: two seats, options ``tokens`` and ``first``."""
 
     about = ABOUT
     sides: tuple[str, ...] = SIDE_NAMES
     final_reveal = ("final",)
 
-    def seats_of(self, state: Game) -> int:
+    def seats_of(self, state: State) -> int:
         return 2
 
-    def initial(self, genesis: Genesis) -> Game:
+    def initial(self, genesis: Genesis) -> State:
         options = genesis.options
-        return model.start(genesis.table, bool(options["tokens"]), str(options["first"]))
+        return State(game=model.start(genesis.table, bool(options["tokens"]),
+                                      str(options["first"])))
 
-    def next(self, state: Game) -> GameNeed:
-        if state.phase == "draw":
+    def next(self, state: State) -> GameNeed:
+        g = state.game
+        if g.phase == "draw":
             return Draw("assignment")
-        expected = state.expected()
+        expected = g.expected(state.forfeits)
         if expected is not None:
             return Turn(expected[0], (expected[1],))
-        if state.outcome is None:
+        if g.outcome is None:
             return Over(None)
         # Every fact of play was proven when it was made: ``final`` cannot change the outcome.
-        return Over(outcome(state), fixed=True)
+        return Over(outcome(g), fixed=True)
 
-    def on_draw(self, state: Game, seed: bytes) -> Game:
-        sizes = model.draw_sizes(state)
-        return model.apply_draw(state, [uniform_from(seed, i, k) for i, k in enumerate(sizes)])
+    def on_draw(self, state: State, seed: bytes) -> State:
+        g = state.game
+        values = [uniform_from(seed, i, k) for i, k in enumerate(model.draw_sizes(g))]
+        return evolve(state, game=model.apply_draw(g, values))
 
-    def forfeit(self, state: Game, seat: int, seq: int, reason: str) -> Game:
-        return model.forfeit(state, seat)
+    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
+        return evolve(state, game=model.stop(state.game), forfeits=state.forfeits + (seat,))
 
-    def side_of(self, state: Game, seat: int) -> str | None:
+    def side_of(self, state: State, seat: int) -> str | None:
         return SIDE_NAMES[seat]
 
-    def seen_secret(self, state: Game, seat: int) -> str | None:
-        return "the types of the opponent's spies" if state.assigned[0] else None
+    def seen_secret(self, state: State, seat: int) -> str | None:
+        return "the types of the opponent's spies" if state.game.assigned[0] else None
 
 
 def outcome(g: Game) -> Result:
@@ -215,7 +228,10 @@ def apply_statement(g: Game, r: Played, body: Body) -> Game:
     return model.statement(g, promoted, r.seq)
 
 
-def apply_final(g: Game, r: Record, body: Body) -> Game:
+def apply_final(state: State, r: Record, body: Body) -> State:
+    """The final reveal, which ends when every seat that has not forfeited has opened: the one
+    rule that reads the table-side fields."""
+    g = state.game
     commitments = g.commitments[1 - r.seat]
     opened = []
     for i, (type_id, blinding) in enumerate(body["openings"]):
@@ -224,4 +240,4 @@ def apply_final(g: Game, r: Record, body: Body) -> Game:
                                                        Scalar.decode(blinding)):
             raise BadOpening(r.seat, r.seq, f"commitment {i} does not open to {type_id}")
         opened.append(type_id)
-    return model.final_open(g, r.seat, tuple(opened))
+    return evolve(state, game=model.final_open(g, r.seat, tuple(opened), state.forfeits))

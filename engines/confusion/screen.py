@@ -51,6 +51,7 @@ from spycraft.engines.confusion.movement import (
     MovementType,
     movement_type,
 )
+from spycraft.engines.confusion.rules import State
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.screens import forfeit_story, forfeiters, outcome, sentence
 from spycraft.engines.table import TableState
@@ -332,7 +333,7 @@ def _private(g: Game, view: SeatView) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-def _result(table: TableState[Game], g: Game, seat: int | None) -> Result | None:
+def _result(table: TableState[State], g: Game, seat: int | None) -> Result | None:
     result = table.result
     if result is None:
         return None
@@ -382,9 +383,9 @@ def _reveal(g: Game) -> tuple[Grid, ...]:
     return (Grid("Every spy's type", ("Spy", "White", "Red"), tuple(rows)),)
 
 
-def screen(table: TableState[Game], seat: int | None, view: SeatView | Game | None) -> Screen:
+def screen(table: TableState[State], seat: int | None, view: SeatView | State | None) -> Screen:
     """The table as ``seat`` sees it (None: the public picture, for spectators and replay)."""
-    g: Game = table.game
+    g: Game = table.game.game
     seat_view = view if isinstance(view, SeatView) and seat is not None else None
     mine = None if seat is None else _side(seat)
     board: tuple[Grid, ...] = (_board_grid(g, mine),)
@@ -452,14 +453,14 @@ def _statement_text(promoted: bool, spy: str) -> str:
     return f"{spy} is not promoted (not a crown)"
 
 
-def story(before: Game | None, record: Record | SignedRecord, after: Game) -> Event | None:
+def story(before: State | None, record: Record | SignedRecord, after: State) -> Event | None:
     """One history line for ``record`` (or the signed record that carries it), or None (a
     commitment before the draw, a token or free action not used, an announcement still waiting
     for its answer)."""
     rec = record.record if isinstance(record, SignedRecord) else record
     kind, seq, body = rec.kind, rec.seq, rec.body
-    new: Game = after
-    old: Game | None = before
+    new: Game = after.game
+    old: Game | None = None if before is None else before.game
     turn = None if old is None else old.turn_no
     who = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
     if kind == "assign":
@@ -479,7 +480,7 @@ def story(before: Game | None, record: Record | SignedRecord, after: Game) -> Ev
         text = f"{winner} won" if winner else "The game ends with no winner"
         return Event(seq, text, turn, tone="good")
     if kind in ("fraud", "abandon"):
-        gone = forfeiters(rec, set(new.forfeited) - set(() if old is None else old.forfeited))
+        gone = forfeiters(rec, set(after.forfeits) - set(() if before is None else before.forfeits))
         names = " and ".join(SIDE_NAMES[s] for s in sorted(gone) if s in (0, 1)) or "A player"
         writer = SIDE_NAMES[rec.seat] if rec.seat in (0, 1) else f"seat {rec.seat}"
         return Event(seq, sentence(forfeit_story(kind, writer, names, len(gone) > 1)), turn,

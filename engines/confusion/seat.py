@@ -34,7 +34,7 @@ from spycraft.engines.confusion.movement import (
     promotion_sets,
     promotion_statement,
 )
-from spycraft.engines.confusion.rules import TYPE_DOMAIN
+from spycraft.engines.confusion.rules import TYPE_DOMAIN, State
 from spycraft.engines.confusion.screen import line_text, type_name
 from spycraft.engines.confusion.view import SeatView
 from spycraft.engines.game import Build, GameSeat, Rules
@@ -123,8 +123,8 @@ def answer_question(g: Game, type_id: str) -> tuple[str, tuple[bool, ...]]:
             (forced,))
 
 
-class ConfusionSeat(GameSeat[Game, SeatView]):
-    def __init__(self, context: SeatContext, rules: Rules[Game]) -> None:
+class ConfusionSeat(GameSeat[State, SeatView]):
+    def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
         super().__init__(context, rules)
         self.side: Side = 0 if context.index == 0 else 1
         self.enemy: Side = opp(self.side)
@@ -155,8 +155,9 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
     def _index_of(self, g: Game, spy: str) -> int:
         return g.assigned[self.enemy][SPIES[self.enemy].index(spy)]
 
-    def view(self, state: Game) -> SeatView:
-        return SeatView(state, self.seat, tuple(self.enemy_types(state).items()))
+    def view(self, state: State) -> SeatView:
+        g = state.game
+        return SeatView(g, self.seat, tuple(self.enemy_types(g).items()))
 
     def _prove(self, g: Game, b: Build, spy: str, allowed: tuple[str, ...]) -> list[list[bytes]]:
         index = self._index_of(g, spy)
@@ -168,7 +169,7 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
 
     # --- records ----------------------------------------------------------------------------
 
-    def build_assign(self, g: Game, b: Build) -> Body:
+    def build_assign(self, state: State, b: Build) -> Body:
         order = self.order()
         blindings = [self.blinding(i) for i in range(len(order))]
         commitments = [commit(TYPE_DOMAIN, t, r) for t, r in zip(order, blindings)]
@@ -176,23 +177,26 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
                                   b.context, b.entropy)
         return {"commitments": [c.encode() for c in commitments], "proof": proof.encode()}
 
-    def build_token(self, g: Game, b: Build) -> Body:
+    def build_token(self, state: State, b: Build) -> Body:
+        g = state.game
         options = model.token_options(g) + [("resign", ())]
         labels = [token_label(g, t, s) for t, s in options]
         prompt = f"{SIDE_NAMES[self.side]}: use a token?"
-        token, spies = self.ask(g, b.agent, "token", options, prompt=prompt, labels=labels)
+        token, spies = self.ask(state, b.agent, "token", options, prompt=prompt, labels=labels)
         return {"token": token, "spies": list(spies)}
 
-    def build_show(self, g: Game, b: Build) -> Body:
+    def build_show(self, state: State, b: Build) -> Body:
+        g = state.game
         assert g.reveal is not None
         shown = self.enemy_types(g)[g.reveal]
         return {"type": shown, "proof": self._prove(g, b, g.reveal, (shown,))}
 
-    def build_free(self, g: Game, b: Build) -> Body:
+    def build_free(self, state: State, b: Build) -> Body:
+        g = state.game
         da = next((s for s, t in self.enemy_types(g).items() if t == "DA"), None)
         options = model.free_options(g, da)
         labels = [free_label(g, a, s) for a, s in options]
-        action, spy = self.ask(g, b.agent, "free_action", options, prompt="Free action?",
+        action, spy = self.ask(state, b.agent, "free_action", options, prompt="Free action?",
                                labels=labels)
         proof = None
         if action == "eliminate_opp_da":
@@ -200,18 +204,20 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
             proof = self._prove(g, b, spy, ("DA",))
         return {"action": action, "spy": spy, "proof": proof}
 
-    def build_announce(self, g: Game, b: Build) -> Body:
+    def build_announce(self, state: State, b: Build) -> Body:
+        g = state.game
         options, labels = announce_menu(g)
-        chosen = self.ask(g, b.agent, "announce", options, prompt="Announce a move",
+        chosen = self.ask(state, b.agent, "announce", options, prompt="Announce a move",
                           labels=labels)
         return {"spy": chosen.spy, "mode": chosen.mode, "to": chosen.to.name}
 
-    def build_answer(self, g: Game, b: Build) -> Body:
+    def build_answer(self, state: State, b: Build) -> Body:
+        g = state.game
         assert g.pending is not None and g.asked is not None
         spy = g.pending.spy
         type_id = self.enemy_types(g)[spy]
         prompt, options = answer_question(g, type_id)
-        yes = bool(self.ask(g, b.agent, "answer", options, prompt=prompt,
+        yes = bool(self.ask(state, b.agent, "answer", options, prompt=prompt,
                             labels=tuple("yes" if o else "no" for o in options)))
         body: Body = {"yes": yes, "proof": self._prove(g, b, spy, answer_sets(g.asked)
                                                        .for_answer(yes)), "promotion": None}
@@ -221,11 +227,12 @@ class ConfusionSeat(GameSeat[Game, SeatView]):
                                                        .for_answer(promoted))]
         return body
 
-    def build_statement(self, g: Game, b: Build) -> Body:
+    def build_statement(self, state: State, b: Build) -> Body:
+        g = state.game
         spy = g.statements[0]
         promoted = promotion_statement(self.enemy_types(g)[spy])
         proof = self._prove(g, b, spy, promotion_sets().for_answer(promoted))
         return {"promoted": promoted, "proof": proof}
 
-    def build_final(self, g: Game, b: Build) -> Body:
+    def build_final(self, state: State, b: Build) -> Body:
         return {"openings": [[t, self.blinding(i).encode()] for i, t in enumerate(self.order())]}

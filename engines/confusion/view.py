@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from spycraft.engines.confusion.board import SPIES, Side
 from spycraft.engines.confusion.model import Game
+
+if TYPE_CHECKING:
+    from spycraft.engines.confusion.rules import State
 
 
 @dataclass(frozen=True)
@@ -27,10 +31,10 @@ class SeatView:
         return dict(self.opponent_types).get(enemy)
 
 
-def hindsight(states: Sequence[Game], seat: int) -> list[SeatView]:
+def hindsight(states: Sequence[State], seat: int) -> list[SeatView]:
     """What ``seat`` knew at each state: the public game and, once the spies were assigned, the
     types of the opponent's spies, read from this seat's own final openings."""
-    games = list(states)
+    games = [state.game for state in states]
     last = games[-1]
     opened = last.openings[seat]
     enemy: Side = 1 if seat == 0 else 0

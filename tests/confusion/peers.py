@@ -123,7 +123,7 @@ class Timed(Session):
         self.times.append(f"{record.seq} {record.kind} {record.seat} {trio.current_time():.6f}")
         seat = self.table_seat.game if self.table_seat is not None else None
         if isinstance(seat, ConfusionSeat) and record.kind == "beacon" and not after.pending:
-            da = next((s for s, t in seat.enemy_types(after.game).items() if t == "DA"), None)
+            da = next((s for s, t in seat.enemy_types(after.game.game).items() if t == "DA"), None)
             if da is not None:
                 (self.out.parent / f"da-of-seat{1 - seat.seat}").write_text(da)
 

@@ -222,7 +222,7 @@ def test_answers_no_single_assignment_explains_are_refused_at_the_answer(
     turn = local.table.expect(local.state)
     assert turn is not None and turn.kinds == ("answer",)
     assert (error.value.seat, error.value.seq) == (1, local.state.seq + 1)
-    log = local.state.game.log
+    log = local.state.game.game.log
     nos = [o for o in log if o.kind == "no"]
     assert len(nos) >= 5 and notebook.page(log, 0).consistent()
 
@@ -231,13 +231,13 @@ def test_a_second_double_agent_elimination_is_refused(
         unproven: Callable[..., LocalTable]) -> None:
     local = unproven()
     agents = [Scripted(0), Scripted(1)]
-    while not (local.state.game.phase == "play" and local.state.game.turn == 1
-               and local.state.game.step == "free"):
+    while not (local.state.game.game.phase == "play" and local.state.game.game.turn == 1
+               and local.state.game.game.step == "free"):
         local.step(agents)
     cheat = game_seat(local, 1)
     first = eliminate(local, cheat, "W-A")
     local.state = local.table.apply(local.state, first)
-    while not (local.state.game.turn == 1 and local.state.game.step == "free"):
+    while not (local.state.game.game.turn == 1 and local.state.game.game.step == "free"):
         local.step(agents)
     second = eliminate(local, cheat, "W-B")
     with pytest.raises(RuleViolation) as error:
@@ -247,7 +247,7 @@ def test_a_second_double_agent_elimination_is_refused(
 
 
 def eliminate(local: LocalTable, cheat: ConfusionSeat, spy: str) -> Any:
-    g = local.state.game
+    g = local.state.game.game
     index = g.assigned[0][ord(spy[2]) - ord("A")]
     where = proof_context("confusion", local.state.genesis.table, local.state.seq + 1, 1, "free")
     proof = prove_member(commitment(g, spy), TYPE_DOMAIN, "DA", cheat.blinding(index), ("DA",),
@@ -308,7 +308,7 @@ def test_the_honest_facts_of_a_whole_game_always_fit_an_assignment() -> None:
     local = table(seed=5, tokens=True)
     agents = [GAME.bots["heuristic"](SeededEntropy(b"h").child(str(i)), i) for i in range(2)]
     state = local.run(agents)
-    g = state.game
+    g = state.game.game
     for side in (WHITE, RED):
         assert model.perfect_matching(g.candidates[side])
         page = notebook.page(g.log, side)

@@ -138,7 +138,7 @@ class Enter:
 
     def decide(self, decision: Decision) -> int:
         if decision.kind == "announce":
-            self.menus.append((self.local.state.game, decision))
+            self.menus.append((self.local.state.game.game, decision))
         return 0
 
 

@@ -131,7 +131,7 @@ def answer_delays(transcript: Transcript, seen: dict[int, dict[int, float]]
     for signed in transcript.records:
         state = table.apply(state, signed)
         states.append(state)
-    end = state.game
+    end = state.game.game
     truth: dict[str, str] = {}
     for seat, opened in enumerate(end.openings):
         assert opened is not None
@@ -141,7 +141,7 @@ def answer_delays(transcript: Transcript, seen: dict[int, dict[int, float]]
         record = signed.record
         if record.kind != "answer":
             continue
-        before = states[i].game
+        before = states[i].game.game
         asker = 1 - record.seat
         question = max(s.record.seq for s in transcript.records[:i]
                        if s.record.kind == "announce")

@@ -89,7 +89,7 @@ def _answer(test: Any) -> tuple[int, SignedRecord]:
 def test_a_false_answer_is_an_invalid_proof_naming_the_answerer(truth: bool) -> None:
     i, honest = _answer(lambda b: b["yes"] is truth)
     _, states = played()
-    asked = states[i].game.asked
+    asked = states[i].game.game.asked
     lie = answer_sets(asked).for_answer(not truth)
     liar_type = next(t for t in lie if t != "DA")
     body = {**honest.record.body, "yes": not truth,
@@ -124,7 +124,7 @@ def test_a_false_reveal_is_an_invalid_proof() -> None:
 def test_eliminate_opp_da_aimed_at_a_spy_that_is_not_the_double_agent() -> None:
     i, honest = first("free", lambda b: b["action"] == "eliminate_opp_da")
     _, states = played()
-    g = states[i].game
+    g = states[i].game.game
     da = honest.record.body["spy"]
     enemy = next(s for s in g.spies_on_board(0 if da.startswith("W") else 1) if s != da)
     proof = forged_proof(i, honest.record.seat, "free", "DA", ("DA",))
@@ -149,7 +149,7 @@ def test_a_proof_replayed_from_another_turn_is_refused() -> None:
     # an earlier record (as a proof kept from another turn would be): refused.
     i, honest = _answer(lambda b: True)
     local, states = played()
-    g = states[i].game
+    g = states[i].game.game
     seat = local.seats[honest.record.seat].game
     assert isinstance(seat, ConfusionSeat) and g.pending is not None and g.asked is not None
     index = g.assigned[seat.enemy][ord(g.pending.spy[2]) - ord("A")]
@@ -200,7 +200,7 @@ def test_a_double_agent_answer_is_the_same_record_as_a_forced_one() -> None:
     for i, signed in enumerate(local.records):
         if signed.record.kind != "answer":
             continue
-        g = states[i].game
+        g = states[i].game.game
         assert g.asked is not None
         allowed = answer_sets(g.asked).for_answer(signed.record.body["yes"])
         proof = signed.record.body["proof"]

@@ -55,7 +55,7 @@ def test_every_type_is_named_with_its_lines_in_the_owners_words() -> None:
 def test_the_board_grid_is_the_board() -> None:
     _, steps = played(6)
     for _, _, after, _ in steps[::20]:
-        g: Game = after.game
+        g: Game = after.game.game
         grid = next(x for x in screen(after, None, None).board if x.title == "Board")
         assert [row[0].text for row in grid.rows] == [str(r) for r in range(11, 0, -1)]
         for row in grid.rows:
@@ -71,7 +71,7 @@ def test_the_board_grid_is_the_board() -> None:
 def test_the_notebooks_show_the_public_candidates_of_every_spy() -> None:
     _, steps = played(6)
     _, _, after, _ = steps[len(steps) // 2]
-    g: Game = after.game
+    g: Game = after.game.game
     for side in (0, 1):
         title = f"{('White', 'Red')[side]}'s spies: what anyone can deduce"
         grid = next(x for x in screen(after, None, None).board if x.title == title)
@@ -108,7 +108,7 @@ def test_the_public_picture_names_no_type_the_log_does_not_prove() -> None:
     words = " ".join(texts(screen(after, None, None)))
     for seat in (0, 1):
         enemy = dict(views[seat].opponent_types)
-        page = notebook.page(after.game.log, 1 - seat)
+        page = notebook.page(after.game.game.log, 1 - seat)
         for spy, type_id in enemy.items():
             if len(page.of(spy)) > 1:
                 assert not re.search(rf"{spy} \| {type_name(type_id)}\b", words)
@@ -143,7 +143,7 @@ def test_the_final_screen_says_who_won_and_shows_every_type() -> None:
     local, _steps = played(7)
     end = local.state
     assert end.result is not None and end.result.winner is not None
-    g: Game = end.game
+    g: Game = end.game.game
     public = screen(end, None, None).result
     assert public is not None and public.headline == f"{end.result.winner} won"
     for seat in (0, 1):
@@ -173,8 +173,9 @@ def test_tokens_are_told_and_counted() -> None:
 
 def test_a_pending_question_is_spelled_out_while_waiting() -> None:
     _, steps = played(6)
-    after = next(a for _, _, a, _ in steps if a.game.step == "answer" and a.game.phase == "play")
-    g: Game = after.game
+    after = next(a for _, _, a, _ in steps
+                 if a.game.game.step == "answer" and a.game.game.phase == "play")
+    g: Game = after.game.game
     assert g.pending is not None and isinstance(g.asked, Line)
     notes = screen(after, None, None).notes
     assert any(n.startswith(f"{('White', 'Red')[g.turn]} announces {g.pending.spy}") for n in notes)

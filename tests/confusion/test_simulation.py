@@ -46,9 +46,9 @@ def test_the_model_game_decides_exactly_as_the_full_game(
     local = new_local_table(GAME, GAME.genesis_options(2, options), 2, SeededEntropy(seed))
     full: list[tuple[Any, ...]] = []
     seats = agents(levels, seed, full)
-    games = [local.state.game]
+    games = [local.state.game.game]
     while local.step(seats) is not None:
-        games.append(local.state.game)
+        games.append(local.state.game.game)
     modelled: list[tuple[Any, ...]] = []
     start = C.start(b"", bool(options.get("tokens")), options.get("first", "random"))
     end = play(start, deal_of(games), agents(levels, seed, modelled))

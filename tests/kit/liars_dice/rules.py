@@ -45,7 +45,7 @@ from spycraft.crypto.commit import Commitment
 from spycraft.crypto.errors import BadOpening
 from spycraft.crypto.hashing import tagged_hash, uniform_from
 from spycraft.crypto.records import Genesis, Record
-from spycraft.engines.game import Rules
+from spycraft.engines.game import Rules, TableSide
 from spycraft.engines.schema import Body
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn, Unjudged
 
@@ -57,13 +57,12 @@ CUP = "liars-dice/cup"
 SIDES = tuple(f"seat {s}" for s in range(4))
 
 
-@dataclass(frozen=True)
-class Table:
-    """The game's state: the rulebook's ``Game`` and the table-side fields of a forfeit."""
+@dataclass(frozen=True, kw_only=True)
+class Table(TableSide):
+    """The game's state: the rulebook's ``Game`` and the table-side fields (``TableSide``: who
+    forfeited, what their going left unjudged)."""
 
     game: Game
-    forfeits: tuple[int, ...] = ()
-    unjudged: tuple[Unjudged, ...] = ()
     called_at: int = 0  # the seq of the round's ``liar`` record
 
 
@@ -90,7 +89,7 @@ class LiarsDice(Rules[Table]):
         return state.game.n
 
     def initial(self, genesis: Genesis) -> Table:
-        return Table(model.start(len(genesis.seats), bool(genesis.options["wild_ones"])))
+        return Table(game=model.start(len(genesis.seats), bool(genesis.options["wild_ones"])))
 
     def next(self, state: Table) -> GameNeed:
         g = state.game
