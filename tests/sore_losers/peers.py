@@ -79,7 +79,7 @@ class SoreLoser(Session):
         # from the host, which proves the winner's records to it as an observer's replies
         if self.mode == "claim" and frame["t"] in ("record", "sync_reply") \
                 and link.seat != self.seat \
-                and getattr(self.state.game, "outcome", None) is not None:
+                and self.state.game.game.outcome is not None:
             return  # (a peer that keeps its record shows it as a reply of its branch too)
         super()._on_frame(link, frame)
 
