@@ -17,6 +17,10 @@ game has, in the order easy, normal, expert, so adding one to a game's mapping i
 to offer it. An expert's factory may take ``effort`` (a whole number, default 1: how much more
 work per decision it may do); ``make`` passes it to those that take it.
 
+``SeatBot`` is the kit's part of a bot: the stream of randomness it draws from and its seat,
+and ``view_of``, the decision's view as the seat view of its game (``reads``), a ``TypeError``
+for another game's.
+
 ``thinks`` names the levels whose decisions take long enough (tens or hundreds of milliseconds)
 that a bot peer must decide off the event loop of its table's session (``cli.lan``), so that the
 session keeps answering its peers meanwhile; the others decide inline.
@@ -26,9 +30,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
 
 from spycraft.crypto.entropy import Entropy
-from spycraft.engines.agent import Agent, RandomAgent
+from spycraft.engines.agent import Agent, Decision, RandomAgent
+
+V = TypeVar("V")  # a game's seat view
 
 Factory = Callable[[Entropy, int], Agent]
 
@@ -36,6 +43,23 @@ EASY, NORMAL, EXPERT = "easy", "normal", "expert"
 LEVELS = (EASY, NORMAL, EXPERT)
 DEFAULT = NORMAL
 THINKING = frozenset({EXPERT})
+
+
+class SeatBot(Generic[V]):
+    """A bot of one game: its randomness (``entropy``), its seat, and the view it reads."""
+
+    reads: type[V]  # the game's seat view
+
+    def __init__(self, entropy: Entropy, seat: int) -> None:
+        self.entropy = entropy
+        self.seat = seat
+
+    def view_of(self, decision: Decision) -> V:
+        view = decision.view
+        if not isinstance(view, self.reads):
+            raise TypeError(f"{type(self).__name__} reads a {self.reads.__module__} "
+                            f"{self.reads.__name__}, not a {type(view).__name__}")
+        return view
 
 
 def random_bot(entropy: Entropy, seat: int) -> Agent:

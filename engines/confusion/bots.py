@@ -41,7 +41,7 @@ from collections.abc import Callable
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision
-from spycraft.engines.bots import levels
+from spycraft.engines.bots import SeatBot, levels
 from spycraft.engines.confusion import notebook, worth
 from spycraft.engines.confusion.board import Side, line, side_of
 from spycraft.engines.confusion.expert import expert_bot
@@ -58,12 +58,8 @@ def _resigns(option: object) -> bool:
     return isinstance(option, tuple) and bool(option) and option[0] == "resign"
 
 
-class RandomBot:
+class RandomBot(SeatBot[SeatView]):
     """Uniform among the legal options (resigning left out)."""
-
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
 
     def decide(self, decision: Decision) -> int:
         if len(decision.options) == 1:
@@ -72,15 +68,11 @@ class RandomBot:
         return allowed[below(self.entropy, len(allowed))]
 
 
-class HeuristicBot:
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+class HeuristicBot(SeatBot[SeatView]):
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
-        if not isinstance(view, SeatView):
-            raise TypeError("the heuristic bot needs a Confusion SeatView")
+        view = self.view_of(decision)
         policy: dict[str, Callable[[Decision, SeatView], list[float]]] = {
             "token": self._token,
             "free_action": self._free,
@@ -153,17 +145,13 @@ class HeuristicBot:
         return worth.token_scores(g, decision.options, side, lambda spy: len(page.of(spy)))
 
 
-class EasyBot:
+class EasyBot(SeatBot[SeatView]):
     """A beginner (see the module's docstring)."""
 
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
-        if not isinstance(view, SeatView):
-            raise TypeError("the easy bot needs a Confusion SeatView")
+        view = self.view_of(decision)
         options = decision.options
         if len(options) == 1:  # a forced answer: no draw (see the module's docstring)
             return 0

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Decision
+from spycraft.engines.bots import SeatBot
 from spycraft.engines.confusion import notebook, worth
 from spycraft.engines.confusion.board import (
     LETTERS,
@@ -128,10 +129,11 @@ def determinise(masks: Sequence[int], entropy: Entropy) -> tuple[int, ...]:
     return tuple(chosen)
 
 
-class ExpertBot:
+class ExpertBot(SeatBot[SeatView]):
+    reads = SeatView
+
     def __init__(self, entropy: Entropy, seat: int, effort: int = 1) -> None:
-        self.entropy = entropy
-        self.seat = seat
+        super().__init__(entropy, seat)
         self.effort = max(1, effort)
         self.side: Side = 0 if seat == 0 else 1
         self.enemy: Side = opp(self.side)
@@ -139,9 +141,7 @@ class ExpertBot:
         self._enemy_page: tuple[int, dict[str, tuple[str, ...]]] | None = None
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
-        if not isinstance(view, SeatView):
-            raise TypeError("the expert bot needs a Confusion SeatView")
+        view = self.view_of(decision)
         if len(decision.options) == 1:
             return 0
         if decision.kind == "announce":

@@ -35,7 +35,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
-from spycraft.engines.bots import levels
+from spycraft.engines.bots import SeatBot, levels
 from spycraft.engines.spies_and_lies import model
 from spycraft.engines.spies_and_lies.model import SERGEANT, Board, direction, other
 from spycraft.engines.spies_and_lies.view import SeatView
@@ -85,15 +85,11 @@ class RandomBot:
         return self.agent.decide(decision)
 
 
-class HeuristicBot:
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+class HeuristicBot(SeatBot[SeatView]):
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
-        if not isinstance(view, SeatView):
-            raise TypeError("the heuristic bot needs a Spies & Lies SeatView")
+        view = self.view_of(decision)
         policy: dict[str, Callable[[Decision, SeatView], Sequence[int | Fraction]]] = {
             "deploy": self._deploy,
             "sergeant": self._sergeant,
@@ -180,17 +176,15 @@ class HeuristicBot:
         return evaluate(after, seat)
 
 
-class EasyBot:
+class EasyBot(SeatBot[SeatView]):
     """A beginner (see the module's docstring)."""
 
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
+        view = self.view_of(decision)
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1:
+        if len(options) == 1:
             return 0
         kind = decision.kind
         if kind == "deploy":
