@@ -75,7 +75,7 @@ decision: the engine takes 6 IP and no ``captain`` record is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from spycraft.crypto import membership
@@ -89,7 +89,7 @@ from spycraft.engines.evolve import evolve
 from spycraft.engines.game import Move, Played, Rules, TableSide
 from spycraft.engines.schema import Body
 from spycraft.engines.spies_and_lies import ABOUT, model
-from spycraft.engines.spies_and_lies.model import SIDES, Board
+from spycraft.engines.spies_and_lies.model import SIDES, Board, Phase
 from spycraft.engines.table import Draw, GameNeed, Over, Result, Turn
 
 GAME = "spies-and-lies"
@@ -165,22 +165,7 @@ class SpiesAndLies(Rules[State]):
         return need
 
     def _next(self, state: State) -> GameNeed:
-        b = state.game
-        if b.phase in ("setup", "intel", "exhaustion"):
-            return Draw(b.phase)
-        if b.phase == "deploy":
-            return Turn(0 if not b.cards[0] else 1, ("deploy",))
-        if b.phase == "layout":
-            return Turn(0 if not b.layouts[0] else 1, ("layout",))
-        if b.phase == "tokens":
-            return Turn(0 if b.cards[0][0].token is None else 1, ("tokens",))
-        if b.phase == "mission":
-            seat = model.guesser(b) if b.stage == "guess" else model.defender(b)
-            return Turn(seat, (b.stage,))
-        opener = model.final_opener(b, state.forfeits)
-        if opener is not None:
-            return Turn(opener, ("final",))
-        return Over(outcome(b) if state.played_out or not state.forfeits else None)
+        return WAITS_FOR[state.game.phase](state)
 
     def on_draw(self, state: State, seed: bytes) -> State:
         b = state.game
@@ -199,6 +184,52 @@ class SpiesAndLies(Rules[State]):
 
     def seen_secret(self, state: State, seat: int) -> str | None:
         return None  # nothing is dealt: every hidden card is the seat's own choice
+
+
+# --- what each phase waits for (rules §8) ------------------------------------------------------
+
+
+def _the_draw(state: State) -> GameNeed:
+    return Draw(state.game.phase)
+
+
+def _deploy(state: State) -> GameNeed:
+    return Turn(0 if not state.game.cards[0] else 1, ("deploy",))
+
+
+def _layout(state: State) -> GameNeed:
+    return Turn(0 if not state.game.layouts[0] else 1, ("layout",))
+
+
+def _tokens(state: State) -> GameNeed:
+    return Turn(0 if state.game.cards[0][0].token is None else 1, ("tokens",))
+
+
+def _mission(state: State) -> GameNeed:
+    b = state.game
+    return Turn(model.guesser(b) if b.stage == "guess" else model.defender(b), (b.stage,))
+
+
+def _over(state: State) -> GameNeed:
+    """The final reveal of the seats still playing, then the result: the one play fixed, unless
+    a seat forfeited before play ended."""
+    opener = model.final_opener(state.game, state.forfeits)
+    if opener is not None:
+        return Turn(opener, ("final",))
+    return Over(outcome(state.game) if state.played_out or not state.forfeits else None)
+
+
+WAITS_FOR: Mapping[Phase, Callable[[State], GameNeed]] = {
+    "setup": _the_draw,  # the setup draws
+    "deploy": _deploy,  # Red, then Blue
+    "intel": _the_draw,  # the Intel card
+    "layout": _layout,  # Red, then Blue: commitments to their token layouts
+    "tokens": _tokens,  # Red, then Blue: the layouts opened, with their proofs
+    "mission": _mission,  # per step: deceive?, guess, reveal, captain?, marshal?
+    "exhaustion": _the_draw,  # the exhaustion draw, after step 8 of day 1 or 2
+    "over": _over,
+}
+"""What the game waits for in each phase of the board (``model.Phase``), in the rules' order."""
 
 
 def outcome(board: Board) -> Result:

@@ -194,3 +194,14 @@ def test_next_answers_each_board_by_its_rules_whatever_board_it_answered_last() 
     assert RULES.next(setup) == RULES._next(setup) != RULES.next(deploy)
     copy = State(game=model.setup(Board(), 0, 0, 0, 0))
     assert RULES.next(copy) == Turn(0, ("deploy",))
+
+
+def test_every_phase_of_the_board_says_what_the_game_waits_for() -> None:
+    """The phases table (``rules.WAITS_FOR``) has one entry for each phase the board can be
+    in, and no other: a phase added to the model without its entry fails here, not in play."""
+    from typing import get_args
+
+    from spycraft.engines.spies_and_lies.model import Phase
+    from spycraft.engines.spies_and_lies.rules import WAITS_FOR
+
+    assert list(WAITS_FOR) == list(get_args(Phase))
