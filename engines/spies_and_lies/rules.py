@@ -79,7 +79,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from spycraft.crypto import membership
-from spycraft.crypto.commit import NONCE_BYTES, Commitment
+from spycraft.crypto.commit import Commitment
 from spycraft.crypto.errors import BadOpening, MalformedRecord, ProofError
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.hashing import uniform_from
@@ -189,22 +189,6 @@ class SpiesAndLies(Rules[State]):
 # --- what each phase waits for (rules §8) ------------------------------------------------------
 
 
-def _the_draw(state: State) -> GameNeed:
-    return Draw(state.game.phase)
-
-
-def _deploy(state: State) -> GameNeed:
-    return Turn(0 if not state.game.cards[0] else 1, ("deploy",))
-
-
-def _layout(state: State) -> GameNeed:
-    return Turn(0 if not state.game.layouts[0] else 1, ("layout",))
-
-
-def _tokens(state: State) -> GameNeed:
-    return Turn(0 if state.game.cards[0][0].token is None else 1, ("tokens",))
-
-
 def _mission(state: State) -> GameNeed:
     b = state.game
     return Turn(model.guesser(b) if b.stage == "guess" else model.defender(b), (b.stage,))
@@ -220,14 +204,14 @@ def _over(state: State) -> GameNeed:
 
 
 WAITS_FOR: Mapping[Phase, Callable[[State], GameNeed]] = {
-    "setup": _the_draw,  # the setup draws
-    "deploy": _deploy,  # Red, then Blue
-    "intel": _the_draw,  # the Intel card
-    "layout": _layout,  # Red, then Blue: commitments to their token layouts
-    "tokens": _tokens,  # Red, then Blue: the layouts opened, with their proofs
+    "setup": lambda s: Draw("setup"),
+    "deploy": lambda s: Turn(0 if not s.game.cards[0] else 1, ("deploy",)),  # Red, then Blue
+    "intel": lambda s: Draw("intel"),  # the Intel card
+    "layout": lambda s: Turn(0 if not s.game.layouts[0] else 1, ("layout",)),
+    "tokens": lambda s: Turn(0 if s.game.cards[0][0].token is None else 1, ("tokens",)),
     "mission": _mission,  # per step: deceive?, guess, reveal, captain?, marshal?
-    "exhaustion": _the_draw,  # the exhaustion draw, after step 8 of day 1 or 2
-    "over": _over,
+    "exhaustion": lambda s: Draw("exhaustion"),  # after step 8 of day 1 or 2
+    "over": _over,  # the final reveal, then the result
 }
 """What the game waits for in each phase of the board (``model.Phase``), in the rules' order."""
 
@@ -250,42 +234,17 @@ def outcome(board: Board) -> Result:
 # --- record bodies ---------------------------------------------------------------------------
 
 
-def _int(record: Record, value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedRecord(record.seat, record.seq, f"{what} must be an integer")
-    return value
-
-
-def _bool(record: Record, value: object, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise MalformedRecord(record.seat, record.seq, f"{what} must be a boolean")
-    return value
-
-
-def _bytes32(record: Record, value: object, what: str) -> bytes:
-    if not isinstance(value, bytes) or len(value) != NONCE_BYTES:
-        raise MalformedRecord(record.seat, record.seq, f"{what} must be 32 bytes")
-    return value
-
-
-def _list(record: Record, value: object, length: int, what: str) -> tuple[object, ...]:
-    if not isinstance(value, tuple) or len(value) != length:
-        raise MalformedRecord(record.seat, record.seq, f"{what} must be a list of {length}")
-    return value
-
-
 def apply_deploy(b: Board, r: Record, body: Body) -> Board:
     commitments = [membership.Commitment.decode(c) for c in body["missions"]]
     return model.deploy(b, r.seat, [(c.point.encode(), c.tag.encode()) for c in commitments])
 
 
 def apply_layout(b: Board, r: Record, body: Body) -> Board:
-    return model.commit_layout(b, r.seat, _bytes32(r, body["digest"], "digest"))
+    return model.commit_layout(b, r.seat, body["digest"])
 
 
 def apply_tokens(b: Board, r: Played, body: Body) -> Board:
-    tokens = [_bool(r, t, "a token") for t in _list(r, body["tokens"], 4, "tokens")]
-    nonce = _bytes32(r, body["nonce"], "nonce")
+    tokens, nonce = list(body["tokens"]), body["nonce"]
     commitment = Commitment(b.layouts[r.seat], LAYOUT_PURPOSE)
     if not commitment.opens_to([r.seat, b.day, tokens], nonce):
         raise BadOpening(r.seat, r.seq, "the tokens do not open this seat's layout commitment")
@@ -306,16 +265,15 @@ def apply_tokens(b: Board, r: Played, body: Body) -> Board:
 
 
 def apply_deceive(b: Board, r: Record, body: Body) -> Board:
-    return model.deceive(b, _bool(r, body["place"], "place"))
+    return model.deceive(b, body["place"])
 
 
 def apply_guess(b: Board, r: Record, body: Body) -> Board:
-    return model.guess(b, _int(r, body["rank"], "rank"))
+    return model.guess(b, body["rank"])
 
 
 def apply_reveal(b: Board, r: Record, body: Body) -> Board:
-    rank = _int(r, body["rank"], "rank")
-    nonce = _bytes32(r, body["nonce"], "nonce")
+    rank, nonce = body["rank"], body["nonce"]
     index = model.target_index(b)
     if not opens_mission(b, r.seat, index, rank, nonce):
         raise BadOpening(r.seat, r.seq, f"{rank} does not open the commitment of M{index + 1}")
@@ -323,20 +281,20 @@ def apply_reveal(b: Board, r: Record, body: Body) -> Board:
 
 
 def apply_captain(b: Board, r: Record, body: Body) -> Board:
-    return model.captain(b, _int(r, body["copy"], "copy"))
+    return model.captain(b, body["copy"])
 
 
 def apply_marshal(b: Board, r: Record, body: Body) -> Board:
-    return model.marshal(b, _bool(r, body["split"], "split"))
+    return model.marshal(b, body["split"])
 
 
 def apply_final(b: Board, r: Record, body: Body) -> Board:
     hidden = model.hidden_indices(b, r.seat)
     ranks = []
-    for index, entry in zip(hidden, _list(r, body["cards"], len(hidden), "cards")):
-        rank, nonce = _list(r, entry, 2, "a card opening")
-        rank = _int(r, rank, "rank")
-        if not opens_mission(b, r.seat, index, rank, _bytes32(r, nonce, "nonce")):
+    if len(body["cards"]) != len(hidden):
+        raise MalformedRecord(r.seat, r.seq, f"cards must be a list of {len(hidden)}")
+    for index, (rank, nonce) in zip(hidden, body["cards"]):
+        if not opens_mission(b, r.seat, index, rank, nonce):
             raise BadOpening(r.seat, r.seq, f"{rank} does not open the commitment of M{index + 1}")
         ranks.append(rank)
     return model.final_open(b, r.seat, ranks)
