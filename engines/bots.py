@@ -21,6 +21,9 @@ work per decision it may do); ``make`` passes it to those that take it.
 and ``view_of``, the decision's view as the seat view of its game (``reads``), a ``TypeError``
 for another game's.
 
+``Stream`` is the experts' play-out randomness (SplitMix64: fast, and the same on every
+machine), seeded from a bot's own entropy; it is never a secret's source, only a search's.
+
 ``thinks`` names the levels whose decisions take long enough (tens or hundreds of milliseconds)
 that a bot peer must decide off the event loop of its table's session (``cli.lan``), so that the
 session keeps answering its peers meanwhile; the others decide inline.
@@ -28,9 +31,10 @@ session keeps answering its peers meanwhile; the others decide inline.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
@@ -60,6 +64,40 @@ class SeatBot(Generic[V]):
             raise TypeError(f"{type(self).__name__} reads a {self.reads.__module__} "
                             f"{self.reads.__name__}, not a {type(view).__name__}")
         return view
+
+
+MASK = (1 << 64) - 1
+
+
+class Stream:
+    """SplitMix64, for an expert's play-outs, with ``Entropy``'s interface (``take``,
+    ``child``) for the bots it plays them with."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, k: int) -> int:
+        return self.next() % k
+
+    def take(self, n: int) -> bytes:
+        words = (n + 7) // 8
+        return b"".join(self.next().to_bytes(8, "big") for _ in range(words))[:n]
+
+    def child(self, label: str) -> Stream:
+        digest = hashlib.blake2b(f"{self.state}/{label}".encode(), digest_size=8).digest()
+        return Stream(int.from_bytes(digest, "big"))
+
+    def shuffle(self, items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def random_bot(entropy: Entropy, seat: int) -> Agent:

@@ -36,7 +36,6 @@ bot is deterministic from its seed and reads nothing but the decisions it is sho
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from itertools import product
 from math import comb
@@ -44,6 +43,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Decision
+from spycraft.engines.bots import Stream
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.belief import (
@@ -81,32 +81,6 @@ DECISION_COST = 2  # a simulated decision's own cost, in the same units
 BELIEF_OVERHEAD = 10  # a belief's cost besides its groups, in the same units
 ROLLOUT_JOINT = 3  # the play-outs' beliefs weigh fewer hidden kinds jointly (cheaper)
 EXACT = 6  # hidden kinds that answers depend on, at most, to weigh every assignment
-MASK = (1 << 64) - 1
-
-
-class Stream:
-    """A fast deterministic stream (splitmix64) with ``Entropy``'s interface, for play-outs."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK
-
-    def _next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def take(self, n: int) -> bytes:
-        words = (n + 7) // 8
-        return b"".join(self._next().to_bytes(8, "big") for _ in range(words))[:n]
-
-    def child(self, label: str) -> Stream:
-        digest = hashlib.blake2b(f"{self.state}/{label}".encode(), digest_size=8).digest()
-        return Stream(int.from_bytes(digest, "big"))
-
-    def below(self, k: int) -> int:
-        return self._next() % k
 
 
 class ExpertAgent:

@@ -43,6 +43,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Decision
+from spycraft.engines.bots import Stream
 from spycraft.engines.spynet import model as M
 from spycraft.engines.spynet.bots import HeuristicAgent, value
 from spycraft.engines.spynet.cards import (
@@ -65,29 +66,6 @@ CUT_MARGIN = 0.05  # what a point of margin is worth in a rollout cut short
 IN_HAND = 0.5  # how much of a mission's stars in hand a rollout cut short counts
 PRIOR = 0.1  # what the heuristic's own choice is worth before the search, per world
 SEARCHED = frozenset({"draft_pick", "turn_action", "pile", "deploy", "effect"})
-MASK = (1 << 64) - 1
-
-
-class Stream:
-    """SplitMix64: a fast deterministic generator seeded from the bot's entropy."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def below(self, k: int) -> int:
-        return self.next() % k
-
-    def shuffle(self, items: list[Any]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 def public_faces(game: M.Game) -> Counter[str]:
