@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
-from spycraft.engines.bots import levels
+from spycraft.engines.bots import SeatBot, levels
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.expert import expert_bot
 from spycraft.engines.resistance.model import Game, Proposal
@@ -81,14 +81,12 @@ def suspicion(game: Game, me: Knowledge) -> tuple[Fraction, ...]:
     return tuple(score)
 
 
-class HeuristicAgent:
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+class HeuristicAgent(SeatBot[SeatView]):
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
-        if not isinstance(view, SeatView) or len(decision.options) == 1:
+        view = self.view_of(decision)
+        if len(decision.options) == 1:
             return 0
         game, me = view.game, view.knowledge
         scores = suspicion(game, me)
@@ -230,17 +228,15 @@ def suspects(game: Game) -> set[int]:
     return suspected
 
 
-class EasyAgent:
+class EasyAgent(SeatBot[SeatView]):
     """A beginner (see the module's docstring)."""
 
-    def __init__(self, entropy: Entropy, seat: int) -> None:
-        self.entropy = entropy
-        self.seat = seat
+    reads = SeatView
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
+        view = self.view_of(decision)
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1:
+        if len(options) == 1:
             return 0
         game, me = view.game, view.knowledge
         kind = decision.kind

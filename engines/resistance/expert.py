@@ -50,6 +50,7 @@ from typing import Any, TypeVar
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Decision
+from spycraft.engines.bots import SeatBot
 from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.belief import (
     BEHAVIOUR,
@@ -202,11 +203,12 @@ def mission_of(game: Game) -> int:
     return game.round if game.round in available else available[0]
 
 
-class ExpertAgent:
+class ExpertAgent(SeatBot[SeatView]):
+    reads = SeatView
+
     def __init__(self, entropy: Entropy, seat: int, effort: int = 1,
                  model: Behaviour = BEHAVIOUR, style: Style = STYLE) -> None:
-        self.entropy = entropy
-        self.seat = seat
+        super().__init__(entropy, seat)
         self.effort = max(1, effort)
         self.model = model
         self.style = style
@@ -278,9 +280,9 @@ class ExpertAgent:
         return self.reader_odds / (1.0 + self.reader_odds), naive
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
+        view = self.view_of(decision)
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1:
+        if len(options) == 1:
             return 0
         game, me = view.game, view.knowledge
         mine, seen = self._beliefs(game, me)
