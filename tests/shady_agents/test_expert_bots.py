@@ -85,3 +85,22 @@ def test_every_sampled_world_agrees_with_what_the_seat_knows() -> None:
                 assert len(used) == len(set(used)) and set(used) <= {BULLET, MEDKIT}
             checked += 1
     assert checked > 50
+
+
+def test_the_expert_first_player_keeps_both_tools_for_the_last_turn() -> None:
+    """As the first player the expert calls its free interrogation (it gives nothing blind in
+    round 1) and gives both tools in round 2, the game's last turn; the heuristic gives a blind
+    Bullet instead."""
+    for players, seed in ((4, 2), (6, 5), (9, 13)):
+        end, log = game_of(players, seed, ["expert"] * players)
+        first = end.game.first
+        opening = [(d, i) for d, i in log if d.kind == "round_one" and d.seat == first]
+        assert len(opening) == 1
+        decision, choice = opening[0]
+        assert decision.options[choice] == ("interrogate", None)
+        assert [g.giver for g in end.game.gifts if g.round == 1].count(first) == 0
+        assert [g.giver for g in end.game.gifts].count(first) == 2
+        assert end.game.gifts[-1].giver == first
+        _, normal = game_of(players, seed, ["normal"] * players)
+        heuristic = [(d, i) for d, i in normal if d.kind == "round_one" and d.seat == first]
+        assert heuristic[0][0].options[heuristic[0][1]][:2] == ("move", BULLET)
