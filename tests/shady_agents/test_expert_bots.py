@@ -16,9 +16,9 @@ from typing import Any
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.shady_agents import bots
-from spycraft.engines.shady_agents.belief import posterior
+from spycraft.engines.shady_agents.belief import belief, posterior
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT
-from spycraft.engines.shady_agents.expert import Stream, sample_world
+from spycraft.engines.shady_agents.expert import Stream, info_value, option_scores, sample_world
 from spycraft.engines.shady_agents.scoring import team_sizes
 from spycraft.engines.shady_agents.simulation import Deal, Simulation, World
 from spycraft.engines.shady_agents.view import SeatView
@@ -104,3 +104,27 @@ def test_the_expert_first_player_keeps_both_tools_for_the_last_turn() -> None:
         _, normal = game_of(players, seed, ["normal"] * players)
         heuristic = [(d, i) for d, i in normal if d.kind == "round_one" and d.seat == first]
         assert heuristic[0][0].options[heuristic[0][1]][:2] == ("move", BULLET)
+
+
+def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_at_an_even_table() -> None:
+    """At an even table the expert ranks round-1 options as the heuristic does, less the
+    heuristic's worth of the answers (``INFO_VALUE``) on every interrogation; at an odd table
+    exactly as the heuristic does."""
+    for players, seed, less in ((6, 5, bots.INFO_VALUE), (7, 5, 0.0)):
+        _, log = game_of(players, seed, ["normal"] * players)
+        compared = 0
+        for decision, _ in log:
+            view = decision.view
+            assert isinstance(view, SeatView)
+            game, me = view.game, view.knowledge
+            if decision.kind != "round_one" or (me.seat - game.first) % players < 2:
+                continue  # the blind movers' scores do not count the answers
+            ours = option_scores(decision)
+            theirs = bots.HeuristicAgent(Stream(0), me.seat)._round_one(
+                game, me, belief(game, me), decision.options)
+            for option, a, b in zip(decision.options, ours, theirs):
+                gap = less if option[0] == "interrogate" else 0.0
+                assert abs((b - a) - gap) < 1e-3
+            compared += 1
+        assert compared >= 2
+    assert info_value(10) == 0.0 and info_value(9) == bots.INFO_VALUE
