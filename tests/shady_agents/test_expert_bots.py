@@ -128,3 +128,19 @@ def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_at_an_even_tabl
             compared += 1
         assert compared >= 2
     assert info_value(10) == 0.0 and info_value(9) == bots.INFO_VALUE
+
+
+def test_above_five_seats_the_expert_plays_its_plan_without_searching() -> None:
+    """At 6-10 seats the expert's choice is the heuristic's, with the expert's worth of an
+    interrogation, but for the first player's free interrogation (no search)."""
+    seed, players = 4, 8
+    end, log = game_of(players, seed, ["expert"] * players)
+    plans = {i: bots.HeuristicAgent(SeededEntropy(seed).child(f"bot/{i}").child("heuristic"), i,
+                                    info_value=info_value(players)) for i in range(players)}
+    checked = 0
+    for decision, choice in log:
+        if decision.kind == "round_one" and decision.seat == end.game.first:
+            continue
+        assert plans[decision.seat].decide(decision) == choice
+        checked += 1
+    assert checked >= 2 * players - 1  # every turn of both rounds but the free interrogation
