@@ -1,6 +1,7 @@
 """Decision policies for Shady Agents: a random legal bot, and the levels easy (a beginner),
-normal (the heuristic) and expert (``expert``: search over worlds drawn from the seat's belief,
-played out by the heuristic), and a heuristic team against a random one.
+normal (the heuristic) and expert (``expert``: the heuristic's plan amended, and at small
+tables a search over worlds drawn from the seat's belief, played out by the heuristic), and a
+heuristic team against a random one.
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public game and this seat's
 knowledge); the options offered are already the legal ones, answers included (a Corrupt seat is
