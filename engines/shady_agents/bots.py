@@ -1,6 +1,7 @@
 """Decision policies for Shady Agents: a random legal bot, and the levels easy (a beginner),
-normal (the heuristic) and expert (``expert``: search over worlds drawn from the seat's belief,
-played out by the heuristic), and a heuristic team against a random one.
+normal (the heuristic) and expert (``expert``: the heuristic's plan amended, and at small
+tables a search over worlds drawn from the seat's belief, played out by the heuristic), and a
+heuristic team against a random one.
 
 Both answer ``Decision``s whose ``view`` is a ``SeatView`` (the public game and this seat's
 knowledge); the options offered are already the legal ones, answers included (a Corrupt seat is
@@ -69,10 +70,12 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
 
 class HeuristicAgent:
     def __init__(self, entropy: Entropy, seat: int,
-                 believe: Callable[[M.Game, Knowledge], tuple[float, ...]] = belief) -> None:
+                 believe: Callable[[M.Game, Knowledge], tuple[float, ...]] = belief,
+                 info_value: float = INFO_VALUE) -> None:
         self.entropy = entropy
         self.seat = seat
         self.believe = believe  # ``belief``, or the same answers remembered (``expert``)
+        self.info_value = info_value  # ``INFO_VALUE``, or the expert's own
 
     def decide(self, decision: Decision) -> int:
         view = decision.view
@@ -102,7 +105,7 @@ class HeuristicAgent:
         self, game: M.Game, me: Knowledge, chance: tuple[float, ...], options: tuple[Any, ...]
     ) -> list[float]:
         """The worth of each round-1 option: the tool given now and the best use of the one
-        kept, plus ``INFO_VALUE`` for an interrogation (see the plan above)."""
+        kept, plus ``info_value`` for an interrogation (see the plan above)."""
         others = [s for s in range(game.n) if s != me.seat]
         keep_bullet = max(1 - 2 * chance[s] for s in others)
         keep_medkit = max(2 * chance[s] - 1 for s in others)
@@ -125,10 +128,10 @@ class HeuristicAgent:
                 else:
                     scores.append(1 - 2 * p + keep_medkit)
             elif option[1] is None:  # the first player's free interrogation keeps both
-                scores.append(keep_bullet + keep_medkit + INFO_VALUE)
+                scores.append(keep_bullet + keep_medkit + self.info_value)
             else:
                 kept = keep_bullet if option[1] == MEDKIT else keep_medkit
-                scores.append(kept + INFO_VALUE)
+                scores.append(kept + self.info_value)
         return scores
 
     def _plausible_lie(self, game: M.Game, options: tuple[cards.Answer, ...]) -> int:

@@ -1,11 +1,15 @@
-"""Shady Agents' expert bot: determinised search over worlds sampled from its seat's belief.
+"""Shady Agents' expert bot: the heuristic's plan, amended, and at small tables a determinised
+search over worlds sampled from its seat's belief.
 
 Theory of operation
 -------------------
-At a decision with a real choice, the bot ranks the options as the heuristic bot does (``bots``:
-what each tool is worth, given ``belief``) and keeps the best ``CANDIDATES`` of them (an answer
-keeps all its options). It then plays each of them out in ``samples`` worlds drawn from what its
-own seat knows, and chooses the one that wins most often:
+The plan is the heuristic bot's (``bots``: what each tool is worth, given ``belief``) with two
+amendments: the first player calls its free interrogation (below), and at an even table an
+interrogation is worth only the tool it keeps (``EVEN_TABLE_INFO``). At tables of more than
+``SEARCH_SEATS`` seats that plan is the decision. At smaller tables, at a decision with a real
+choice, the bot keeps the plan's best ``CANDIDATES`` options (an answer keeps all its options),
+plays each of them out in ``samples`` worlds drawn from what its own seat knows, and chooses the
+one that wins most often:
 
 * **a world** (``sample_world``) is everything the table hides, drawn from this seat's view
   alone: a set of friends drawn by its posterior weight (``belief.posterior``: the answers and
@@ -22,6 +26,14 @@ own seat knows, and chooses the one that wins most often:
 * **paired**: every candidate is played in the same worlds with the same tie-breaks, so the
   comparison measures the candidate, not the luck of the draw; the heuristic's own choice keeps
   the decision unless another candidate wins more than ``MARGIN`` of the worlds more often.
+
+As **the first player** it searches nothing in round 1: it calls its free interrogation (nobody
+can answer it yet), so it gives nothing blind and keeps both tools for the game's very last turn,
+when every round-1 answer and every round-2 aim is known (the heuristic gives a blind Bullet
+there, and only three in five reach an enemy at six seats). Measured on the heuristic alone, the
+first player's free interrogation is worth +9.5 to +15 points to its team at six and ten seats
+(benchmarks/README.md), and the search, which plays out only the heuristic's best few options,
+never had it among them.
 
 Work is bounded by a count, not a clock: ``WORK`` belief work per decision (times ``effort``),
 shared among the candidates' play-outs, between ``MIN_SAMPLES`` and ``MAX_SAMPLES`` worlds each.
@@ -55,7 +67,7 @@ from spycraft.engines.shady_agents.belief import (
     kind_of_move,
     posterior,
 )
-from spycraft.engines.shady_agents.bots import HeuristicAgent
+from spycraft.engines.shady_agents.bots import INFO_VALUE, HeuristicAgent
 from spycraft.engines.shady_agents.components import (
     BULLET,
     LAW_ABIDING,
@@ -81,6 +93,19 @@ DECISION_COST = 2  # a simulated decision's own cost, in the same units
 BELIEF_OVERHEAD = 10  # a belief's cost besides its groups, in the same units
 ROLLOUT_JOINT = 3  # the play-outs' beliefs weigh fewer hidden kinds jointly (cheaper)
 EXACT = 6  # hidden kinds that answers depend on, at most, to weigh every assignment
+FREE_INTERROGATION = ("interrogate", None)  # the first player's round-1 option that keeps both
+# What an interrogation's answers are worth to the expert (the heuristic's ``INFO_VALUE`` is
+# 0.5): nothing beyond the tool it keeps when the teams are equal (even tables); measured on the
+# heuristic over 300 seeds, this is worth +2.2, +4.2, +8.2 points at 6, 8, 10 seats, and costs
+# 15.8, 6.5, 3.8 at 5, 7, 9, where the heuristic's value stays
+EVEN_TABLE_INFO = 0.0
+# The search runs at tables of at most this many seats. Above, the work budget buys about eight
+# worlds a decision, and a candidate that wins one world more replaces the plan: measured with the
+# two plan changes above, the plan alone beat the plan with the search at eight seats (+17.9 +- 2.3
+# points over normal on 600 seeds, against +11.6 +- 6.0 on 110), matched it at six (+12.4 +- 2.3,
+# against +10.0 +- 5.4), and the search cost a median 150-220 ms a decision at 8-10 seats; at five
+# it gained (+19.2 +- 5.0 on 120 seeds with it, +8.5 +- 2.4 on 600 without)
+SEARCH_SEATS = 5
 
 
 class ExpertAgent:
@@ -96,7 +121,14 @@ class ExpertAgent:
         if not isinstance(view, SeatView) or len(options) == 1 or view.knowledge.team is None:
             return 0
         game, me = view.game, view.knowledge
+        if decision.kind == "round_one" and FREE_INTERROGATION in options:
+            # The first player: its free interrogation keeps both tools for the game's very last
+            # turn, given when every round-1 answer and every round-2 aim is known
+            return options.index(FREE_INTERROGATION)
+        self.heuristic.info_value = info_value(game.n)
         preferred = self.heuristic.decide(decision)
+        if game.n > SEARCH_SEATS:
+            return preferred
         candidates = self._candidates(decision, preferred)
         if len(candidates) == 1:
             return preferred
@@ -141,7 +173,13 @@ def option_scores(decision: Decision) -> list[float]:
             return [chance[m] - chance[b] for b, m in options]
         sign = 1.0 if me.holding == (MEDKIT,) else -1.0
         return [sign * chance[r] for r in options]
-    return HeuristicAgent(Stream(0), me.seat)._round_one(game, me, chance, options)
+    return HeuristicAgent(Stream(0), me.seat, info_value=info_value(game.n))._round_one(
+        game, me, chance, options)
+
+
+def info_value(players: int) -> float:
+    """What an interrogation's answers are worth to the expert at a table of ``players``."""
+    return EVEN_TABLE_INFO if players % 2 == 0 else INFO_VALUE
 
 
 def remaining_decisions(game: M.Game) -> int:

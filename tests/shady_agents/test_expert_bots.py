@@ -16,9 +16,9 @@ from typing import Any
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.engines.agent import Agent, Decision
 from spycraft.engines.shady_agents import bots
-from spycraft.engines.shady_agents.belief import posterior
+from spycraft.engines.shady_agents.belief import belief, posterior
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT
-from spycraft.engines.shady_agents.expert import Stream, sample_world
+from spycraft.engines.shady_agents.expert import Stream, info_value, option_scores, sample_world
 from spycraft.engines.shady_agents.scoring import team_sizes
 from spycraft.engines.shady_agents.simulation import Deal, Simulation, World
 from spycraft.engines.shady_agents.view import SeatView
@@ -85,3 +85,62 @@ def test_every_sampled_world_agrees_with_what_the_seat_knows() -> None:
                 assert len(used) == len(set(used)) and set(used) <= {BULLET, MEDKIT}
             checked += 1
     assert checked > 50
+
+
+def test_the_expert_first_player_keeps_both_tools_for_the_last_turn() -> None:
+    """As the first player the expert calls its free interrogation (it gives nothing blind in
+    round 1) and gives both tools in round 2, the game's last turn; the heuristic gives a blind
+    Bullet instead."""
+    for players, seed in ((4, 2), (6, 5), (9, 13)):
+        end, log = game_of(players, seed, ["expert"] * players)
+        first = end.game.first
+        opening = [(d, i) for d, i in log if d.kind == "round_one" and d.seat == first]
+        assert len(opening) == 1
+        decision, choice = opening[0]
+        assert decision.options[choice] == ("interrogate", None)
+        assert [g.giver for g in end.game.gifts if g.round == 1].count(first) == 0
+        assert [g.giver for g in end.game.gifts].count(first) == 2
+        assert end.game.gifts[-1].giver == first
+        _, normal = game_of(players, seed, ["normal"] * players)
+        heuristic = [(d, i) for d, i in normal if d.kind == "round_one" and d.seat == first]
+        assert heuristic[0][0].options[heuristic[0][1]][:2] == ("move", BULLET)
+
+
+def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_at_an_even_table() -> None:
+    """At an even table the expert ranks round-1 options as the heuristic does, less the
+    heuristic's worth of the answers (``INFO_VALUE``) on every interrogation; at an odd table
+    exactly as the heuristic does."""
+    for players, seed, less in ((6, 5, bots.INFO_VALUE), (7, 5, 0.0)):
+        _, log = game_of(players, seed, ["normal"] * players)
+        compared = 0
+        for decision, _ in log:
+            view = decision.view
+            assert isinstance(view, SeatView)
+            game, me = view.game, view.knowledge
+            if decision.kind != "round_one" or (me.seat - game.first) % players < 2:
+                continue  # the blind movers' scores do not count the answers
+            ours = option_scores(decision)
+            theirs = bots.HeuristicAgent(Stream(0), me.seat)._round_one(
+                game, me, belief(game, me), decision.options)
+            for option, a, b in zip(decision.options, ours, theirs):
+                gap = less if option[0] == "interrogate" else 0.0
+                assert abs((b - a) - gap) < 1e-3
+            compared += 1
+        assert compared >= 2
+    assert info_value(10) == 0.0 and info_value(9) == bots.INFO_VALUE
+
+
+def test_above_five_seats_the_expert_plays_its_plan_without_searching() -> None:
+    """At 6-10 seats the expert's choice is the heuristic's, with the expert's worth of an
+    interrogation, but for the first player's free interrogation (no search)."""
+    seed, players = 4, 8
+    end, log = game_of(players, seed, ["expert"] * players)
+    plans = {i: bots.HeuristicAgent(SeededEntropy(seed).child(f"bot/{i}").child("heuristic"), i,
+                                    info_value=info_value(players)) for i in range(players)}
+    checked = 0
+    for decision, choice in log:
+        if decision.kind == "round_one" and decision.seat == end.game.first:
+            continue
+        assert plans[decision.seat].decide(decision) == choice
+        checked += 1
+    assert checked >= 2 * players - 1  # every turn of both rounds but the free interrogation
