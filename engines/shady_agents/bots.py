@@ -48,7 +48,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Agent, Decision, RandomAgent
-from spycraft.engines.bots import levels
+from spycraft.engines.bots import SeatBot, levels
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.belief import BLIND_MOVERS, answers_by, belief, likelihoods
@@ -68,19 +68,20 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
     return HeuristicAgent(entropy, seat)
 
 
-class HeuristicAgent:
+class HeuristicAgent(SeatBot[SeatView]):
+    reads = SeatView
+
     def __init__(self, entropy: Entropy, seat: int,
                  believe: Callable[[M.Game, Knowledge], tuple[float, ...]] = belief,
                  info_value: float = INFO_VALUE) -> None:
-        self.entropy = entropy
-        self.seat = seat
+        super().__init__(entropy, seat)
         self.believe = believe  # ``belief``, or the same answers remembered (``expert``)
         self.info_value = info_value  # ``INFO_VALUE``, or the expert's own
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
+        view = self.view_of(decision)
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1:
+        if len(options) == 1:
             return 0
         me = view.knowledge
         if decision.kind == "answer":

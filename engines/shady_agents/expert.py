@@ -55,7 +55,7 @@ from typing import Any
 
 from spycraft.crypto.entropy import Entropy, below
 from spycraft.engines.agent import Decision
-from spycraft.engines.bots import Stream
+from spycraft.engines.bots import SeatBot, Stream
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.belief import (
@@ -108,17 +108,18 @@ EVEN_TABLE_INFO = 0.0
 SEARCH_SEATS = 5
 
 
-class ExpertAgent:
+class ExpertAgent(SeatBot[SeatView]):
+    reads = SeatView
+
     def __init__(self, entropy: Entropy, seat: int, effort: int = 1) -> None:
-        self.entropy = entropy
-        self.seat = seat
+        super().__init__(entropy, seat)
         self.effort = max(1, effort)
         self.heuristic = HeuristicAgent(entropy.child("heuristic"), seat)
 
     def decide(self, decision: Decision) -> int:
-        view = decision.view
+        view = self.view_of(decision)
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1 or view.knowledge.team is None:
+        if len(options) == 1 or view.knowledge.team is None:
             return 0
         game, me = view.game, view.knowledge
         if decision.kind == "round_one" and FREE_INTERROGATION in options:
