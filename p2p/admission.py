@@ -23,7 +23,10 @@ Theory of operation
   from then on (``reserve``) until its handshake ends, adopted as a link or not (``release``):
   the question is asked at the first hello, and the handshakes of one stranger in flight at
   once all passed it while only linked spectators were counted (red team 8: sixteen at once
-  from one address, past both bounds).
+  from one address, past both bounds). A handshake that held a slot and failed (no auth
+  within ``handshake.AUTH_TIMEOUT``, a bad frame) costs its address every new slot for
+  ``SLOT_BACKOFF`` seconds (red team 9: four addresses that stalled after their hellos and
+  came back held every slot, for one refusal each per ten seconds).
 * **Offences and backoff** (``after_losing``): a link lost by chance is dialed again after
   ``REDIAL_AFTER``. A seat cut off for what it sent (garbage at the wire, or a frame the
   protocol refused) pays from a bucket of offences (``OFFENCE_BURST``, refilled at
@@ -52,6 +55,8 @@ ALREADY_CONNECTING = "already connecting (another connection of yours is being s
 one that does not count against its address."""
 WATCHERS_PER_ADDRESS = 2
 """Spectators a seat admits at once from one address (a person may watch in two terminals)."""
+SLOT_BACKOFF = 30.0
+"""Seconds an address whose handshake failed while it held a spectator's slot gets no new one."""
 REDIAL_AFTER = 1.0
 REDIAL_AFTER_BYE = 3.0
 """Seconds before we dial a seat again after losing its link, and after we cut it off."""
@@ -88,6 +93,7 @@ class Admission:
         self.settling: set[bytes] = set()  # identities with a second connection on hold
         self.offences: dict[bytes, Offences] = {}
         self.reserved: dict[int, str] = {}  # a spectator's handshake in flight -> its address
+        self.slot_backoff: dict[str, float] = {}  # address -> until when it gets no new slot
         self._tickets = 0
 
     def seat_of(self, identity: bytes) -> int | None:
@@ -112,6 +118,10 @@ class Admission:
             return "not seated at this table (watch through a seat)"
         if identity in spectators:
             return None  # a spectator that connects again: settled like a seat
+        until = self.slot_backoff.get(address, 0.0)
+        if until > now:
+            return (f"a handshake of yours failed while it held a spectator's place: try again "
+                    f"in {until - now:.0f} s")
         addresses = [*spectators.values(), *self.reserved.values()]
         if len(addresses) >= self.watchers:
             return "no room for more spectators here (watch through another seat)"
@@ -130,10 +140,15 @@ class Admission:
         self.reserved[self._tickets] = address
         return self._tickets
 
-    def release(self, ticket: int) -> None:
+    def release(self, ticket: int, *, failed: bool = False, now: float = 0.0) -> None:
         """The handshake that held ``ticket`` ended: its peer is linked (and counted as such)
-        or gone."""
-        self.reserved.pop(ticket, None)
+        or gone; ``failed``: it broke off or sent what it must not, and its address waits
+        ``SLOT_BACKOFF`` for a new slot."""
+        address = self.reserved.pop(ticket, None)
+        if failed and address is not None:
+            if len(self.slot_backoff) >= 1024:  # forget the addresses whose wait is over
+                self.slot_backoff = {a: t for a, t in self.slot_backoff.items() if t > now}
+            self.slot_backoff[address] = now + SLOT_BACKOFF
 
     def after_losing(self, identity: bytes, seat: int | None, *, lived: float,
                      offence: str | None, now: float) -> float:

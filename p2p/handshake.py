@@ -42,6 +42,9 @@ from spycraft.p2p.wire import (
 log = logging.getLogger("spycraft.p2p")
 
 HANDSHAKE_TIMEOUT = 10.0
+AUTH_TIMEOUT = 3.0
+"""Seconds a dialer has to answer our hello with its auth (it only verifies and signs): a
+stranger let in at its hello holds what admission gave it (a spectator's slot) no longer."""
 
 HelloBuilder = Callable[[bytes, bytes], HelloFrame]
 """(nonce, echo) -> our signed hello frame."""
@@ -109,7 +112,9 @@ async def accept(
             raise Refused(refusal)
         mine = my_hello(fresh_nonce(), theirs.nonce)
         await framed.send(mine)
-        verify_auth(await _receive(framed), theirs, mine)
+        with trio.fail_after(AUTH_TIMEOUT):
+            auth = await _receive(framed)
+        verify_auth(auth, theirs, mine)
     return theirs
 
 

@@ -1162,18 +1162,20 @@ class Session:
 
         async def handle(stream: trio.SocketStream) -> None:
             tickets: list[int] = []  # a spectator's slot, held until the link is adopted
+            linked = False
             try:
-                await knock(stream, tickets)
+                linked = await knock(stream, tickets)
             finally:
                 for ticket in tickets:
-                    self.admission.release(ticket)
+                    self.admission.release(ticket, failed=not linked, now=trio.current_time())
 
-        async def knock(stream: trio.SocketStream, tickets: list[int]) -> None:
+        async def knock(stream: trio.SocketStream, tickets: list[int]) -> bool:
+            """The handshake of one connection; whether it got through to a link."""
             address = peer_address(stream)
             if not self.door.open(address, trio.current_time()):
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await stream.aclose()
-                return
+                return False
             framed = FramedStream(stream)
             try:
                 with self.door.knocking(address) as scope, scope:
@@ -1189,15 +1191,16 @@ class Session:
                     self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
-                return
+                return False
             except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                     OSError) as exc:
                 log.warning("refused a connection: %s", str(exc) or type(exc).__name__)
                 self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
-                return
+                return False
             self._offer(framed, hello, dialed=False)
+            return True
 
         async with trio.open_nursery() as nursery:
             while True:

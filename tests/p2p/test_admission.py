@@ -14,6 +14,7 @@ from spycraft.p2p.admission import (
     OFFENCE_BURST,
     REDIAL_AFTER,
     REDIAL_AFTER_BYE,
+    SLOT_BACKOFF,
     WATCHERS_PER_ADDRESS,
     Admission,
 )
@@ -84,6 +85,25 @@ def test_a_newcomer_let_in_holds_its_slot_until_its_handshake_ends() -> None:
     for ticket in tickets:  # those two handshakes failed
         d.release(ticket)
     assert d.admit(spectator(99), "10.0.0.66", 0.0, {}) is None
+
+
+def test_an_address_whose_handshake_failed_holding_a_slot_waits_for_a_new_one() -> None:
+    """Red team 9: four addresses that stalled after their hellos, and came back when the
+    handshake timed out, held every slot for one refusal each per ten seconds. A handshake that
+    held a slot and failed costs its address every new slot for ``SLOT_BACKOFF``."""
+    d = door()
+    ticket = d.reserve(spectator(1), "10.0.0.66", {})
+    assert ticket is not None
+    d.release(ticket, failed=True, now=100.0)
+    refusal = d.admit(spectator(2), "10.0.0.66", 101.0, {})
+    assert refusal is not None and refusal.endswith("try again in 29 s")
+    assert d.admit(spectator(2), "10.0.0.5", 101.0, {}) is None  # another address: in
+    assert d.admit(SEATS[1], "10.0.0.66", 101.0, {}) is None  # a seat is never a spectator
+    assert d.admit(spectator(2), "10.0.0.66", 100.0 + SLOT_BACKOFF, {}) is None
+    linked = d.reserve(spectator(3), "10.0.0.7", {})
+    assert linked is not None
+    d.release(linked, failed=False, now=100.0)  # adopted as a link: no wait
+    assert d.admit(spectator(4), "10.0.0.7", 100.5, {}) is None
 
 
 def test_seats_observers_and_linked_spectators_take_no_new_slot() -> None:

@@ -315,3 +315,21 @@ async def test_a_listener_that_answers_with_a_huge_frame_is_refused_by_the_diale
         nursery.start_soon(impostor)
         with pytest.raises(FrameError, match=f"exceeds the limit of {HANDSHAKE_FRAME_SIZE}"):
             await handshake.dial(left, ALICE, builder(ALICE, "alice"), TABLE)
+
+
+def test_a_dialer_that_stalls_after_its_hello_is_dropped_at_the_auth_deadline() -> None:
+    """Red team 9: a stranger let in at its hello (a spectator's slot) held what it was given
+    for the whole handshake time by never sending its auth. Once our hello is out, the auth
+    must come within ``AUTH_TIMEOUT``: the dialer only verifies and signs."""
+    waited: list[float] = []
+
+    async def main() -> None:
+        left, right = await _pair()
+        start = trio.current_time()
+        await left.send(hello(ALICE, echo=NO_ECHO))
+        with pytest.raises(trio.TooSlowError):
+            await handshake.accept(right, builder(BOB, "bob"), TABLE, lambda h: None)
+        waited.append(trio.current_time() - start)
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    assert waited == [handshake.AUTH_TIMEOUT]
