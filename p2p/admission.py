@@ -140,7 +140,7 @@ class Admission:
         self.reserved[self._tickets] = address
         return self._tickets
 
-    def release(self, ticket: int, *, failed: bool = False, now: float = 0.0) -> None:
+    def release(self, ticket: int, *, failed: bool, now: float) -> None:
         """The handshake that held ``ticket`` ended: its peer is linked (and counted as such)
         or gone; ``failed``: it broke off or sent what it must not, and its address waits
         ``SLOT_BACKOFF`` for a new slot."""

@@ -73,7 +73,7 @@ import socket
 import sys
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import trio
 
@@ -1162,20 +1162,21 @@ class Session:
 
         async def handle(stream: trio.SocketStream) -> None:
             tickets: list[int] = []  # a spectator's slot, held until the link is adopted
-            linked = False
+            outcome = "failed"
             try:
-                linked = await knock(stream, tickets)
-            finally:
+                outcome = await knock(stream, tickets)
+            finally:  # a handshake that gave way to newer ones is not its peer's failure
                 for ticket in tickets:
-                    self.admission.release(ticket, failed=not linked, now=trio.current_time())
+                    self.admission.release(ticket, failed=outcome == "failed",
+                                           now=trio.current_time())
 
-        async def knock(stream: trio.SocketStream, tickets: list[int]) -> bool:
-            """The handshake of one connection; whether it got through to a link."""
+        async def knock(stream: trio.SocketStream, tickets: list[int]) -> Knocked:
+            """The handshake of one connection: linked, failed, or gave way to newer ones."""
             address = peer_address(stream)
             if not self.door.open(address, trio.current_time()):
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await stream.aclose()
-                return False
+                return "failed"
             framed = FramedStream(stream)
             try:
                 with self.door.knocking(address) as scope, scope:
@@ -1183,7 +1184,11 @@ class Session:
                                                    lambda hello: self._admit(hello, address,
                                                                              tickets))
                 if scope.cancelled_caught:
-                    raise trio.TooSlowError("gave way to newer connections")
+                    log.warning("refused a connection: gave way to newer connections")
+                    self.door.refused(address, trio.current_time())
+                    with trio.CancelScope(shield=True), trio.move_on_after(1):
+                        await framed.aclose()
+                    return "gave way"
             except handshake.Refused as refused:
                 # counted, but for two connections of one peer crossing: one signed hello,
                 # replayed where it is refused, cost a signature check each (red team 7)
@@ -1191,16 +1196,16 @@ class Session:
                     self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
-                return False
+                return "failed"
             except (FrameError, trio.TooSlowError, trio.EndOfChannel, trio.BrokenResourceError,
                     OSError) as exc:
                 log.warning("refused a connection: %s", str(exc) or type(exc).__name__)
                 self.door.refused(address, trio.current_time())
                 with trio.CancelScope(shield=True), trio.move_on_after(1):
                     await framed.aclose()
-                return False
+                return "failed"
             self._offer(framed, hello, dialed=False)
-            return True
+            return "linked"
 
         async with trio.open_nursery() as nursery:
             while True:
@@ -1265,6 +1270,10 @@ class _Held:
     frames: list[Frame] = field(default_factory=list)
     error: str | None = None
     gone: bool = False
+
+
+Knocked = Literal["linked", "failed", "gave way"]
+"""How one connection's handshake at our door ended (``Session._serve``)."""
 
 
 def peer_address(stream: trio.abc.Stream) -> str:
