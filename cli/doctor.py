@@ -62,6 +62,8 @@ MDNS_GROUP = "224.0.0.251"
 QUERY_TIMEOUT = 3.0
 TCP_TIMEOUT = 3.0
 LINGER = 3.0  # seconds to keep answering others after our own checks are done
+AT_ONCE = 8  # other doctors resolved and reached at once
+MOST_PEERS = 64  # other doctors checked in one run; a stranger may announce thousands
 GREETING = b"spycraft-doctor "
 MAX_LINE = 128
 
@@ -313,8 +315,17 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
     ours = f"{instance}.{DOCTOR_TYPE}"
     zc = bridge.zc
 
+    at_once = trio.CapacityLimiter(AT_ONCE)
+
     async def resolve_and_reach(name: str) -> None:
-        info = AsyncServiceInfo(DOCTOR_TYPE, name)
+        async with at_once:
+            await check_peer(name)
+
+    async def check_peer(name: str) -> None:
+        try:
+            info = AsyncServiceInfo(DOCTOR_TYPE, name)
+        except zeroconf.Error:  # zeroconf would not ask about such a name
+            return
         found = await bridge.call(lambda: info.async_request(
             zc, int(QUERY_TIMEOUT * 1000), question_type=DNSQuestionType.QM))
         addresses = info.parsed_addresses() if found else []
@@ -337,11 +348,18 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
     with trio.move_on_after(wait):
         async with bridge.browse(DOCTOR_TYPE) as events, trio.open_nursery() as nursery:
             seen: set[str] = set()
+            crowded = False
             while not enough():
                 with trio.move_on_after(0.2):
                     for name, change in (await events.next_batch()).changes.items():
                         if name != ours and name not in seen and change is not \
                                 ServiceStateChange.Removed:
+                            if len(seen) == MOST_PEERS:
+                                if not crowded:
+                                    crowded = True
+                                    report.out(f"heard more than {MOST_PEERS} other doctors: "
+                                               f"checking the first {MOST_PEERS} heard only")
+                                continue
                             seen.add(name)
                             nursery.start_soon(resolve_and_reach, name)
             nursery.cancel_scope.cancel()

@@ -56,6 +56,9 @@ Theory of operation:
     by a goodbye and a new announcement or by any new record, it is looked up in the cache but
     not asked about; resolving forgives it. ``MAX_FAILED`` names are remembered, the oldest
     forgotten first (it then costs at most one more resolve).
+  - The tables shown are bounded (``Shown``, sans-IO, tested alone): ``MAX_SHOWN`` in all and
+    ``MAX_SHOWN_PER_ADDRESS`` per address an ad names, so a flood of well-formed tables from
+    one address neither grows a browser without end nor crowds the other addresses' tables out.
   - A resolve carries a ticket: a name settled meanwhile (its goodbye, or its records in the
     cache) makes its answer count for nothing, so an old answer never overwrites a newer one.
 * **Goodbyes.** A goodbye (a record with a time to live of 0) proves nothing about who sent
@@ -64,8 +67,9 @@ Theory of operation:
   show is a doubt, never a verdict: the table stays shown while ``Doubts`` (sans-IO, tested
   alone) checks it, and the owner's answer is what decides.
   - A checker task asks one question for every table in doubt: the PTR question of the type
-    (QM), with the PTR records of the tables we show and do not doubt as known answers, so only
-    the owners of the tables in doubt answer, each with its PTR record and, as DNS-SD additionals
+    (QM), with the PTR records of the tables we show and do not doubt as known answers (at most
+    ``KNOWN_ANSWERS``, one packet's worth, drawn at random), so that mostly the owners of the
+    tables in doubt answer, each with its PTR record and, as DNS-SD additionals
     (RFC 6763 §12.1), its SRV, TXT and A records. The browser hears the name anew, which clears
     its doubt, and reads its records from the cache. Its batches keep a name heard anew even when
     a goodbye follows it at once, so a stranger answering each answer with a goodbye gains
@@ -891,6 +895,14 @@ CHECK_TIMEOUT = 2.5
 """A table a goodbye named is told removed if its owner has not answered within this."""
 QUESTION_INTERVAL = 1.0
 """The question that checks goodbyes goes out at most this often (RFC 6762 §5.2: one second)."""
+KNOWN_ANSWERS = 16
+"""Known answers in that question at most: one packet's worth (about 60 bytes each), drawn at
+random from the tables shown and not in doubt; the owners of the others answer too."""
+MAX_SHOWN = 512
+"""Tables a browser shows at most; past this a new one is not shown until one goes."""
+MAX_SHOWN_PER_ADDRESS = 64
+"""Tables shown at most whose ads name one address: a laptop that hosts a table in play with
+nine bot peers announces ten, so this leaves room for six such tables per laptop."""
 
 
 class ResolveQueue:
@@ -1036,6 +1048,57 @@ class Doubts:
         return min(self._asked + self._interval, *self._until.values())
 
 
+class Shown:
+    """The tables a browser shows, bounded in all and per address: sans-IO.
+
+    A stranger can announce thousands of well-formed tables that resolve (each is a valid ad):
+    a browser shows at most ``MAX_SHOWN`` tables, and at most ``MAX_SHOWN_PER_ADDRESS`` of them
+    whose ads name one address, so one address's flood leaves room for the others' tables. A
+    table that finds no room is not shown (``room_for`` says so before it is put); it is shown
+    when it is heard again with room for it (its next announcement or update). The address is
+    the one its ad claims (an A record proves nothing of who sent it): a stranger claiming
+    another's address can crowd that address's tables out, as it could drown the LAN anyway.
+    """
+
+    def __init__(self, *, most: int = MAX_SHOWN, per_address: int = MAX_SHOWN_PER_ADDRESS
+                 ) -> None:
+        self._most = most
+        self._per_address = per_address
+        self._ads: dict[str, TableAd] = {}
+        self._at: dict[str, int] = {}  # address -> tables shown whose ads name it
+
+    def __len__(self) -> int:
+        return len(self._ads)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ads
+
+    def names(self) -> list[str]:
+        return list(self._ads)
+
+    def room_for(self, address: str) -> bool:
+        """Whether one more table naming ``address`` may be shown."""
+        return len(self._ads) < self._most and self._at.get(address, 0) < self._per_address
+
+    def put(self, name: str, ad: TableAd) -> None:
+        """Show ``ad`` as ``name`` (not shown now: ``pop`` it first), which ``room_for`` allowed."""
+        if name in self._ads or not self.room_for(ad.address):
+            raise ValueError(f"no room to show {name!r}")
+        self._ads[name] = ad
+        self._at[ad.address] = self._at.get(ad.address, 0) + 1
+
+    def pop(self, name: str) -> TableAd | None:
+        """Stop showing ``name``; its ad, or None if it was not shown."""
+        ad = self._ads.pop(name, None)
+        if ad is not None:
+            left = self._at[ad.address] - 1
+            if left:
+                self._at[ad.address] = left
+            else:
+                del self._at[ad.address]
+        return ad
+
+
 @asynccontextmanager
 async def browse_tables(
     where: str | ZeroconfBridge,
@@ -1090,8 +1153,9 @@ class _Follower:
         self._more = trio.Event()  # set (and replaced) when names start waiting
         self._doubts = Doubts()
         self._doubted = trio.Event()  # set (and replaced) when a check starts
-        self._known: dict[str, TableAd] = {}
+        self._shown = Shown(most=MAX_SHOWN, per_address=MAX_SHOWN_PER_ADDRESS)
         self._told: set[str] = set()  # tables of another version, told once each
+        self._crowded: set[str] = set()  # addresses whose tables found no room, told once each
 
     async def run(self, events: _BrowseEvents) -> None:
         post, inbox = trio.open_memory_channel[_Message](0)
@@ -1128,7 +1192,7 @@ class _Follower:
         for name, state_change in batch.changes.items():
             if state_change is ServiceStateChange.Removed:
                 self._queue.settled(name)
-                if name in self._known:
+                if name in self._shown:
                     if self._doubts.doubt(name, now):
                         doubted, self._doubted = self._doubted, trio.Event()
                         doubted.set()
@@ -1192,9 +1256,11 @@ class _Follower:
 
     async def _question(self) -> None:
         """Multicast (QM) the question for every table's PTR record, with the PTR records of the
-        tables we show and do not doubt as known answers: only the owners of the tables in doubt
-        answer, and their answers carry all their records."""
-        shown = {name for name in self._known if name not in self._doubts}
+        tables we show and do not doubt as known answers (``KNOWN_ANSWERS`` of them at most,
+        drawn at random: a flood of shown tables cannot make the question any larger): the owners
+        of the tables in doubt answer, with all their records, and so may a few others."""
+        undoubted = [name for name in self._shown.names() if name not in self._doubts]
+        shown = set(secrets.SystemRandom().sample(undoubted, min(KNOWN_ANSWERS, len(undoubted))))
         zc = self._bridge.zc
 
         async def send() -> None:
@@ -1221,7 +1287,7 @@ class _Follower:
 
     async def _unanswered(self, message: _Unanswered) -> None:
         for name in message.names:
-            if name in self._known:
+            if name in self._shown:
                 log.info("service %r said goodbye and its owner did not answer within %.1f s",
                          name, CHECK_TIMEOUT)
             await self._settle(name, None)
@@ -1229,9 +1295,16 @@ class _Follower:
     async def _settle(self, name: str, ad: TableAd | None) -> None:
         """Tell what changed about ``name``: it is now ``ad``, or no table (None, which also
         ends its doubt)."""
-        previous = self._known.pop(name, None)
+        previous = self._shown.pop(name)
+        if ad is not None and not self._shown.room_for(ad.address):
+            if ad.address not in self._crowded and len(self._crowded) < 256:
+                self._crowded.add(ad.address)
+                log.warning("not showing more tables announced at %s: %d are shown (at most %d "
+                            "per address, %d in all)", ad.address, len(self._shown),
+                            MAX_SHOWN_PER_ADDRESS, MAX_SHOWN)
+            ad = None
         if ad is not None:
-            self._known[name] = ad
+            self._shown.put(name, ad)
             if previous is None:
                 await self._send.send(ad)
             elif replace(ad, change="added") != replace(previous, change="added"):

@@ -7,11 +7,13 @@ import json
 import logging
 import os
 import random
+import socket
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import trio
@@ -39,6 +41,7 @@ from zeroconf.const import (
 )
 
 from spycraft import PROTOCOL_VERSION
+from spycraft.p2p import discovery
 from spycraft.p2p.discovery import (
     BACKOFF_FIRST,
     BACKOFF_MOST,
@@ -52,6 +55,7 @@ from spycraft.p2p.discovery import (
     Doubts,
     NetworkInterface,
     ResolveQueue,
+    Shown,
     TableAd,
     TableTxt,
     ZeroconfBridge,
@@ -868,3 +872,121 @@ def test_the_next_name_asked_about_is_drawn_at_random_not_the_first_or_last_hear
         first_taken[taken[0]] += 1
     assert set(first_taken) == set(names(10))
     assert all(140 <= count <= 260 for count in first_taken.values()), first_taken
+
+
+# --- a flood of well-formed tables ----------------------------------------------------------------
+
+
+def an_ad(name: str, address: str) -> TableAd:
+    return TableAd(change="added", name=name, table_id=bytes(16), game="resistance",
+                   options_digest=bytes(32), seats_taken=1, seats_total=5, fingerprint="K7QF",
+                   version=PROTOCOL_VERSION, address=address, port=4000)
+
+
+def test_one_address_floods_only_its_own_room_and_the_others_tables_still_show() -> None:
+    shown = Shown(most=10, per_address=4)
+    for n in range(4):
+        shown.put(f"flood{n}", an_ad(f"flood{n}", "10.9.9.9"))
+    assert not shown.room_for("10.9.9.9") and shown.room_for("192.168.1.20")
+    with pytest.raises(ValueError):
+        shown.put("flood4", an_ad("flood4", "10.9.9.9"))
+    shown.put("honest", an_ad("honest", "192.168.1.20"))
+    assert shown.pop("flood0") is not None and shown.room_for("10.9.9.9")
+    assert shown.pop("flood0") is None  # popped twice: the count is not taken twice
+    assert len(shown) == 4 and "honest" in shown and "flood0" not in shown
+
+
+def test_the_tables_shown_in_all_are_bounded_whatever_addresses_the_ads_claim() -> None:
+    shown = Shown(most=10, per_address=4)
+    for n in range(10):
+        shown.put(f"t{n}", an_ad(f"t{n}", f"10.0.0.{n}"))
+    assert not shown.room_for("10.0.0.200") and len(shown) == 10
+    shown.pop("t3")
+    assert shown.room_for("10.0.0.200") and shown.room_for("10.0.0.0")
+
+
+def fake_table_records(address: str, count: int) -> list[DNSRecord]:
+    """Every record of ``count`` well-formed tables that claim ``address``, as a stranger would
+    multicast them: each resolves from the cache and parses as a valid ad."""
+    records: list[DNSRecord] = []
+    for n in range(count):
+        table_id = os.urandom(16)
+        name = service_name(table_id)
+        server = f"fake-{table_id.hex()}.local."
+        properties = {**GOOD, "table": table_id.hex()}
+        records += [
+            DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500, name),
+            DNSService(name, _TYPE_SRV, _CLASS_IN | _CLASS_UNIQUE, 120, 0, 0, 4000 + n, server),
+            DNSText(name, _TYPE_TXT, _CLASS_IN | _CLASS_UNIQUE, 4500, txt(properties)),
+            DNSAddress(server, _TYPE_A, _CLASS_IN | _CLASS_UNIQUE, 120,
+                       socket.inet_aton(address)),
+        ]
+    return records
+
+
+async def multicast(stranger: ZeroconfBridge, records: list[DNSRecord]) -> None:
+    """The stranger multicasts ``records`` as answers, four tables' worth a packet."""
+    zc = stranger.zc
+
+    async def send() -> None:
+        for start in range(0, len(records), 16):
+            out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+            for record in records[start:start + 16]:
+                out.add_answer_at_time(record, 0)
+            zc.async_send(out)
+
+    await stranger.call(send)
+
+
+class Question(DNSOutgoing):
+    """The browser's own question about goodbyes (zeroconf's browser keeps asking its own,
+    with every name its cache holds as a known answer, on its own schedule)."""
+
+    sent: ClassVar[list[Question]] = []
+
+    def __init__(self, flags: int) -> None:
+        super().__init__(flags)
+        Question.sent.append(self)
+
+
+@pytest.mark.network
+def test_a_flood_of_valid_tables_from_one_address_shows_a_few_and_asks_small_questions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stranger multicasts sixty well-formed tables claiming one address, then a goodbye for
+    one of them twice a second. The browser shows as many of them as one address may have (here
+    five) and still shows a real table announced after them; and the questions that check the
+    goodbye carry a packet's worth of known answers (here three), not one per table shown (five
+    here: each would have been 60 bytes more per question, 59 KB at a thousand)."""
+    monkeypatch.setattr(discovery, "MAX_SHOWN_PER_ADDRESS", 5)
+    monkeypatch.setattr(discovery, "KNOWN_ANSWERS", 3)
+    monkeypatch.setattr(discovery, "DNSOutgoing", Question)
+    table_id = os.urandom(16)
+    flood = fake_table_records("10.9.9.9", 60)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
+            await multicast(stranger, flood)
+            flooded: dict[bytes, str] = {}
+            with trio.move_on_after(1.5):
+                async for ad in ads:
+                    if ad.address == "10.9.9.9" and ad.change == "added":
+                        flooded[ad.table_id] = ad.name
+            assert len(flooded) == 5
+            async with Announcer(LOOPBACK, port=4572, game="spies_and_lies", options={},
+                                 table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                                 seats_total=2, cooperating_responders=True):
+                with trio.fail_after(4):
+                    assert (await next_ad_of(ads, table_id)).change == "added"
+                Question.sent.clear()
+                doubted = next(iter(flooded.values()))
+                goodbyes = [goodbye_for(r) for r in flood
+                            if isinstance(r, DNSPointer) and r.alias == doubted]
+                for _ in range(6):
+                    await multicast(stranger, goodbyes)
+                    await trio.sleep(0.5)
+                assert Question.sent, "the browser asked about none of the goodbyes"
+                for question in Question.sent:
+                    assert len(question.answers) == 3, question
+
+    trio.run(main)
