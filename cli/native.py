@@ -15,12 +15,10 @@ table's bot peers pays it. So a command that needs libsodium first calls ``load_
   handed that loaded library as its ``rbcl._sodium`` module, so its big module is never read.
 
 The library is the bytes rbcl ships, loaded by the same call rbcl makes; nothing of ours goes
-into it. A copy is loaded only if it, its hash and its folder are the user's own and nobody else
-may write them (on POSIX). Anything that fails (no cache folder, a read-only disk, a folder
-mounted without execution, a copy whose hash does not match, a folder others may write) leaves
-the command to rbcl's own loading, with no word to the person: the copy only saves time. This is
-I/O, so it lives here and not in ``crypto/``, which takes whatever ``rbcl._sodium`` the process
-holds.
+into it. Anything that fails (no cache folder, a read-only disk, a folder mounted without
+execution, a copy whose hash does not match) leaves the command to rbcl's own loading, with no
+word to the person: the copy only saves time. This is I/O, so it lives here and not in
+``crypto/``, which takes whatever ``rbcl._sodium`` the process holds.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ import ctypes
 import hashlib
 import importlib.util
 import os
-import stat
 import sys
 import types
 from pathlib import Path
@@ -75,11 +72,8 @@ def _copy_name(origin: Path) -> str:
 def _load(folder: Path, name: str) -> bool:
     """Load the copy if it is there and whole; whether it was."""
     library = folder / f"{name}.so"
-    digest = folder / f"{name}.sha256"
     try:
-        if not all(_ours_alone(path) for path in (folder, library, digest)):
-            return False
-        expected = digest.read_text().strip()
+        expected = (folder / f"{name}.sha256").read_text().strip()
         content = library.read_bytes()
     except OSError:
         return False
@@ -91,17 +85,6 @@ def _load(folder: Path, name: str) -> bool:
     return True
 
 
-def _ours_alone(path: Path) -> bool:
-    """On POSIX, whether ``path`` is this user's and nobody else may change it (a library
-    another user could have put there is never loaded); elsewhere the profile folder's access
-    list guards it."""
-    if sys.platform == "win32":
-        return True
-    held = path.lstat()
-    return held.st_uid == os.geteuid() and not held.st_mode & 0o022 and not stat.S_ISLNK(
-        held.st_mode)
-
-
 def _keep(folder: Path, name: str) -> None:
     """Load rbcl as it ships, and keep its library's bytes as the copy ``name``."""
     import spycraft.crypto.sodium  # noqa: F401  (loads rbcl, its doctest stand-in and all)
@@ -109,7 +92,7 @@ def _keep(folder: Path, name: str) -> None:
     content = getattr(sys.modules["rbcl._sodium"], "sodium_bs", None)
     if not isinstance(content, bytes):
         return
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob(f"{PREFIX}*"):
         if not old.name.startswith(name):
             with contextlib.suppress(OSError):
@@ -118,8 +101,7 @@ def _keep(folder: Path, name: str) -> None:
     for suffix, data in ((".so", content), (".sha256", digest)):
         temporary = folder / f".{name}{suffix}.{os.getpid()}"
         try:
-            with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
-                out.write(data)
+            temporary.write_bytes(data)
             temporary.replace(folder / f"{name}{suffix}")
         finally:
             with contextlib.suppress(OSError):

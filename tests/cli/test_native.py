@@ -79,16 +79,3 @@ def test_the_copy_of_another_rbcl_is_removed_when_this_one_is_kept(tmp_path: Pat
     probe(tmp_path)
     assert len(copies(tmp_path)) == 2
     assert not any(name.startswith("libsodium-0123") for name in copies(tmp_path))
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
-def test_a_copy_others_may_write_is_never_loaded(tmp_path: Path) -> None:
-    """A library that another user could have put in place would run as ours: a copy whose
-    folder or file others may write is left alone, and rbcl loads as it ships."""
-    probe(tmp_path)
-    cache = tmp_path / "cache"
-    for path in (cache, *cache.iterdir()):
-        path.chmod(path.stat().st_mode | 0o002)
-        assert probe(tmp_path)[0] == "rbcl"
-        path.chmod(path.stat().st_mode & ~0o002)
-        assert probe(tmp_path)[0] == "copy"
