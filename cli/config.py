@@ -1,12 +1,23 @@
-"""A user's identity key and player name, kept in the folders that ``folders`` names.
+"""Where a user's spycraft files live: the identity key and the games in progress.
 
-Theory of operation: where each platform keeps the folders, and ``SPYCRAFT_HOME``, which moves
-them all, are ``folders``' (read without loading the rest of spycraft); this module reads and
-writes what is in them, and names them again for its callers.
+Theory of operation:
 
-The identity is created on first use, 32 bytes from the OS's CSPRNG, written with mode 0600. On
-POSIX a key file that other users can read or write is refused, with the ``chmod`` that fixes
-it, as ssh refuses an unprotected private key.
+* The folders come from ``platformdirs``, the platform's own rules: on Linux
+  ``$XDG_CONFIG_HOME/spycraft`` (``~/.config/spycraft``) for the identity and
+  ``$XDG_DATA_HOME/spycraft`` (``~/.local/share/spycraft``) for games; on macOS
+  ``~/Library/Application Support/spycraft`` for both; on Windows ``%LOCALAPPDATA%\\spycraft``
+  for both, which is under the user's profile (``C:\\Users\\NAME\\AppData\\Local``), does not
+  roam to other machines, and by the profile's default access list is readable only by that
+  user, administrators and SYSTEM: there the folder, not a file mode, keeps the key private.
+* Before platformdirs the folders were computed by hand, as the Linux ones, on every system. A
+  folder of that old form is still used when it holds what we look for (``identity.key``, or a
+  ``games`` folder) and the new one does not, so no upgrade loses an identity or an unfinished
+  game; nothing is moved. On Linux both forms are normally the same folder.
+* ``SPYCRAFT_HOME`` moves everything (tests and bot peers use it to give each peer its own
+  identity): ``$SPYCRAFT_HOME/config`` and ``$SPYCRAFT_HOME/data``.
+* The identity is created on first use, 32 bytes from the OS's CSPRNG, written with mode 0600.
+  On POSIX a key file that other users can read or write is refused, with the ``chmod`` that
+  fixes it, as ssh refuses an unprotected private key.
 """
 
 from __future__ import annotations
@@ -18,14 +29,49 @@ import stat
 import sys
 from pathlib import Path
 
-from spycraft.cli.folders import IDENTITY_FILE, cache_dir, config_dir, data_dir
+import platformdirs
+
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.text import clean_line
 from spycraft.p2p.entropy import SystemEntropy
 from spycraft.p2p.storage import write_private
 
-__all__ = ["cache_dir", "check_private", "config_dir", "data_dir", "identity_path",
-           "load_identity", "player_name"]
+APP = "spycraft"
+IDENTITY_FILE = "identity.key"
+
+
+def _legacy_config_dir() -> Path:
+    """The folder that spycraft before platformdirs used, on every system."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / APP
+
+
+def _legacy_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP
+
+
+def _first_holding(what: str, new: Path, legacy: Path) -> Path:
+    """``new``, unless only ``legacy`` holds ``what``."""
+    if not (new / what).exists() and (legacy / what).exists():
+        return legacy
+    return new
+
+
+def config_dir() -> Path:
+    home = os.environ.get("SPYCRAFT_HOME")
+    if home:
+        return Path(home) / "config"
+    new = Path(platformdirs.user_config_dir(APP, appauthor=False, roaming=False))
+    return _first_holding(IDENTITY_FILE, new, _legacy_config_dir())
+
+
+def data_dir() -> Path:
+    home = os.environ.get("SPYCRAFT_HOME")
+    if home:
+        return Path(home) / "data"
+    new = Path(platformdirs.user_data_dir(APP, appauthor=False, roaming=False))
+    return _first_holding("games", new, _legacy_data_dir())
 
 
 def identity_path() -> Path:

@@ -166,12 +166,7 @@ NAMES = frozenset((*OFFLINE, *LAN, "watch", "doctor", "rules"))
 def handler(command: str) -> Callable[[argparse.Namespace], int]:
     """What runs ``command``, its module imported only now: an offline command imports neither
     trio nor zeroconf, and only ``replay``, ``rules`` at a terminal and the LAN commands of a
-    person import prompt-toolkit (for the full-screen table or the pager). A command that
-    verifies records loads libsodium from the cached copy (``native``)."""
-    if command in (*OFFLINE, *LAN, "watch"):
-        from spycraft.cli import native
-
-        native.load_libsodium()
+    person import prompt-toolkit (for the full-screen table or the pager)."""
     if command in OFFLINE:
         from spycraft.cli import offline
 

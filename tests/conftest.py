@@ -12,9 +12,8 @@ the workers through ``SPYCRAFT_SUITE_NETNS``, so every worker collects the same 
 The suite never writes outside its temporary folders: each process of it (and every process a
 test starts, which inherits its environment) sees a home, XDG and application-data folders of
 its own, empty, and no ``SPYCRAFT_HOME``; a test after which anything was written there fails,
-naming the files (they are removed, so the next test starts clean). The one exception is the
-copy of libsodium a command keeps in the cache folder, which is what a cache is for. A test
-gives every command it runs a home of its own (``SPYCRAFT_HOME`` under ``tmp_path``).
+naming the files (they are removed, so the next test starts clean). A test gives every command
+it runs a home of its own (``SPYCRAFT_HOME`` under ``tmp_path``).
 
 Property tests run the same examples every time (hypothesis profile ``suite``: derandomized,
 so a suite that passes on one machine passes on every one, and a CI run never fails on an
@@ -104,12 +103,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _written(home: Path) -> list[Path]:
-    """Files written under the suite's stand-in folders, but the copy of libsodium that commands
-    keep in the cache folder (``cli/native.py``: made again from rbcl whenever it is missing,
-    and shared by every command of the run, as by a person's)."""
-    cache = home / "xdg_cache_home" / "spycraft"
-    return sorted(p for p in home.rglob("*") if not p.is_dir()
-                  and not (p.parent == cache and p.name.startswith("libsodium-")))
+    return sorted(p for p in home.rglob("*") if not p.is_dir())
 
 
 @pytest.fixture(autouse=True)
