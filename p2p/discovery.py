@@ -1155,7 +1155,7 @@ class _Follower:
         self._doubted = trio.Event()  # set (and replaced) when a check starts
         self._shown = Shown(most=MAX_SHOWN, per_address=MAX_SHOWN_PER_ADDRESS)
         self._told: set[str] = set()  # tables of another version, told once each
-        self._crowded: set[str] = set()  # addresses whose tables found no room, told once each
+        self._crowded = False  # a table found no room (told as a warning once, then as info)
 
     async def run(self, events: _BrowseEvents) -> None:
         post, inbox = trio.open_memory_channel[_Message](0)
@@ -1297,11 +1297,11 @@ class _Follower:
         ends its doubt)."""
         previous = self._shown.pop(name)
         if ad is not None and not self._shown.room_for(ad.address):
-            if ad.address not in self._crowded and len(self._crowded) < 256:
-                self._crowded.add(ad.address)
-                log.warning("not showing more tables announced at %s: %d are shown (at most %d "
-                            "per address, %d in all)", ad.address, len(self._shown),
-                            MAX_SHOWN_PER_ADDRESS, MAX_SHOWN)
+            log.log(logging.INFO if self._crowded else logging.WARNING,
+                    "not showing every table announced: %d are shown (at most %d per address, "
+                    "%d in all); not shown: one at %s", len(self._shown), MAX_SHOWN_PER_ADDRESS,
+                    MAX_SHOWN, ad.address)
+            self._crowded = True
             ad = None
         if ad is not None:
             self._shown.put(name, ad)
