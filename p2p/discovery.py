@@ -56,9 +56,11 @@ Theory of operation:
     by a goodbye and a new announcement or by any new record, it is looked up in the cache but
     not asked about; resolving forgives it. ``MAX_FAILED`` names are remembered, the oldest
     forgotten first (it then costs at most one more resolve).
-  - The tables shown are bounded (``Shown``, sans-IO, tested alone): ``MAX_SHOWN`` in all and
-    ``MAX_SHOWN_PER_ADDRESS`` per address an ad names, so a flood of well-formed tables from
-    one address neither grows a browser without end nor crowds the other addresses' tables out.
+  - The tables shown are bounded (``Shown``, sans-IO, tested alone): at most ``MAX_SHOWN``; a
+    table that comes when it is full takes the place of a random table of the address that
+    shows the most, so a flood of well-formed tables neither grows a browser without end nor
+    keeps the other addresses' tables out, and a table it displaced is shown again when a
+    place frees.
   - A resolve carries a ticket: a name settled meanwhile (its goodbye, or its records in the
     cache) makes its answer count for nothing, so an old answer never overwrites a newer one.
 * **Goodbyes.** A goodbye (a record with a time to live of 0) proves nothing about who sent
@@ -899,10 +901,8 @@ KNOWN_ANSWERS = 16
 """Known answers in that question at most: one packet's worth (about 60 bytes each), drawn at
 random from the tables shown and not in doubt; the owners of the others answer too."""
 MAX_SHOWN = 512
-"""Tables a browser shows at most; past this a new one is not shown until one goes."""
-MAX_SHOWN_PER_ADDRESS = 64
-"""Tables shown at most whose ads name one address: a laptop that hosts a table in play with
-nine bot peers announces ten, so this leaves room for six such tables per laptop."""
+"""Tables a browser shows at most; past this a new one takes the place of one of the address
+that shows the most (``Shown``)."""
 
 
 class ResolveQueue:
@@ -1049,23 +1049,27 @@ class Doubts:
 
 
 class Shown:
-    """The tables a browser shows, bounded in all and per address: sans-IO.
+    """The tables a browser shows, at most ``MAX_SHOWN``, shared fairly between the addresses
+    their ads name: sans-IO (``choose(n)`` draws below n; the shell passes ``secrets``').
 
-    A stranger can announce thousands of well-formed tables that resolve (each is a valid ad):
-    a browser shows at most ``MAX_SHOWN`` tables, and at most ``MAX_SHOWN_PER_ADDRESS`` of them
-    whose ads name one address, so one address's flood leaves room for the others' tables. A
-    table that finds no room is not shown (``room_for`` says so before it is put); it is shown
-    when it is heard again with room for it (its next announcement or update). The address is
-    the one its ad claims (an A record proves nothing of who sent it): a stranger claiming
-    another's address can crowd that address's tables out, as it could drown the LAN anyway.
+    A stranger can announce thousands of well-formed tables that resolve (each is a valid ad),
+    under any addresses it likes (an A record proves nothing), once, with a time to live of
+    years. So a full browser never refuses a newcomer: ``show`` puts it in the place of a
+    random table of the address that shows the most (its own included, ties drawn at random),
+    and remembers the table it displaced as turned away. A flood's addresses hold the most, so
+    they give way first: a table at an address with fewer tables is always shown, and one at a
+    flooded address replaces a random one of the flood. ``turned_away`` hands back a table
+    turned away (at random) when a place frees, to be shown again if its records are still
+    there. Past ``MAX_SHOWN`` turned-away names, each new one takes a random one's place.
     """
 
-    def __init__(self, *, most: int = MAX_SHOWN, per_address: int = MAX_SHOWN_PER_ADDRESS
-                 ) -> None:
+    def __init__(self, *, most: int, choose: Callable[[int], int] = secrets.randbelow) -> None:
         self._most = most
-        self._per_address = per_address
+        self._choose = choose
         self._ads: dict[str, TableAd] = {}
-        self._at: dict[str, int] = {}  # address -> tables shown whose ads name it
+        self._at: dict[str, list[str]] = {}  # address -> the names of the tables shown there
+        self._away: list[str] = []  # turned away, to show again when a place frees
+        self._away_set: set[str] = set()
 
     def __len__(self) -> int:
         return len(self._ads)
@@ -1076,27 +1080,52 @@ class Shown:
     def names(self) -> list[str]:
         return list(self._ads)
 
-    def room_for(self, address: str) -> bool:
-        """Whether one more table naming ``address`` may be shown."""
-        return len(self._ads) < self._most and self._at.get(address, 0) < self._per_address
-
-    def put(self, name: str, ad: TableAd) -> None:
-        """Show ``ad`` as ``name`` (not shown now: ``pop`` it first), which ``room_for`` allowed."""
-        if name in self._ads or not self.room_for(ad.address):
-            raise ValueError(f"no room to show {name!r}")
+    def show(self, name: str, ad: TableAd) -> TableAd | None:
+        """Show ``ad`` as ``name`` (not shown now: ``pop`` it first); when the browser is full,
+        in the place of a random table of the address that shows the most, whose ad is
+        returned (it is no longer shown, and is turned away)."""
+        if name in self._ads:
+            raise ValueError(f"{name!r} is shown already")
+        displaced = None
+        if len(self._ads) >= self._most:
+            most = max(len(names) for names in self._at.values())
+            crowded = [names for names in self._at.values() if len(names) == most]
+            names = crowded[self._choose(len(crowded))]
+            displaced = self.pop(names[self._choose(len(names))])
+            assert displaced is not None
+            self._turn_away(displaced.name)
         self._ads[name] = ad
-        self._at[ad.address] = self._at.get(ad.address, 0) + 1
+        self._at.setdefault(ad.address, []).append(name)
+        if name in self._away_set:
+            self._away_set.discard(name)
+            self._away.remove(name)
+        return displaced
 
     def pop(self, name: str) -> TableAd | None:
         """Stop showing ``name``; its ad, or None if it was not shown."""
         ad = self._ads.pop(name, None)
         if ad is not None:
-            left = self._at[ad.address] - 1
-            if left:
-                self._at[ad.address] = left
-            else:
+            names = self._at[ad.address]
+            names.remove(name)
+            if not names:
                 del self._at[ad.address]
         return ad
+
+    def turned_away(self) -> str | None:
+        """A table turned away, drawn at random and forgotten, or None."""
+        if not self._away:
+            return None
+        name = self._away.pop(self._choose(len(self._away)))
+        self._away_set.discard(name)
+        return name
+
+    def _turn_away(self, name: str) -> None:
+        if name in self._away_set:
+            return
+        if len(self._away) >= self._most:
+            self._away_set.discard(self._away.pop(self._choose(len(self._away))))
+        self._away.append(name)
+        self._away_set.add(name)
 
 
 @asynccontextmanager
@@ -1153,9 +1182,9 @@ class _Follower:
         self._more = trio.Event()  # set (and replaced) when names start waiting
         self._doubts = Doubts()
         self._doubted = trio.Event()  # set (and replaced) when a check starts
-        self._shown = Shown(most=MAX_SHOWN, per_address=MAX_SHOWN_PER_ADDRESS)
+        self._shown = Shown(most=MAX_SHOWN)
         self._told: set[str] = set()  # tables of another version, told once each
-        self._crowded = False  # a table found no room (told as a warning once, then as info)
+        self._crowded = False  # a table was displaced (told as a warning once, then as info)
 
     async def run(self, events: _BrowseEvents) -> None:
         post, inbox = trio.open_memory_channel[_Message](0)
@@ -1294,25 +1323,48 @@ class _Follower:
 
     async def _settle(self, name: str, ad: TableAd | None) -> None:
         """Tell what changed about ``name``: it is now ``ad``, or no table (None, which also
-        ends its doubt)."""
+        ends its doubt). A full browser shows ``ad`` in the place of another table (``Shown``),
+        told removed; a place freed shows a table turned away again, if its records are still
+        in the cache."""
         previous = self._shown.pop(name)
-        if ad is not None and not self._shown.room_for(ad.address):
-            log.log(logging.INFO if self._crowded else logging.WARNING,
-                    "not showing every table announced: %d are shown (at most %d per address, "
-                    "%d in all); not shown: one at %s", len(self._shown), MAX_SHOWN_PER_ADDRESS,
-                    MAX_SHOWN, ad.address)
-            self._crowded = True
-            ad = None
         if ad is not None:
-            self._shown.put(name, ad)
+            displaced = self._shown.show(name, ad)
             if previous is None:
                 await self._send.send(ad)
             elif replace(ad, change="added") != replace(previous, change="added"):
                 await self._send.send(replace(ad, change="updated"))
+            if displaced is not None:
+                log.log(logging.INFO if self._crowded else logging.WARNING,
+                        "more tables are announced than a browser shows (%d): showing %s at "
+                        "%s in the place of %s at %s, whose address shows the most", MAX_SHOWN,
+                        _table_of(name), ad.address, _table_of(displaced.name),
+                        displaced.address)
+                self._crowded = True
+                self._doubts.clear(displaced.name)
+                await self._send.send(replace(displaced, change="removed"))
         else:
             self._doubts.clear(name)
             if previous is not None:
                 await self._send.send(replace(previous, change="removed"))
+                await self._show_one_turned_away()
+
+    async def _show_one_turned_away(self) -> None:
+        """A place freed: show a table turned away again, the first of a few drawn whose
+        records the cache still holds."""
+        zc = self._bridge.zc
+        for _ in range(4):
+            name = self._shown.turned_away()
+            if name is None or (info := _service_info(name)) is None:
+                return
+
+            async def from_cache(info: AsyncServiceInfo = info) -> bool:
+                return info.load_from_cache(zc)
+
+            if await self._bridge.call(from_cache):
+                ad = _ad_of(info, self._told)
+                if ad is not None:
+                    await self._settle(name, ad)
+                    return
 
 
 def _service_info(name: str) -> AsyncServiceInfo | None:

@@ -883,26 +883,67 @@ def an_ad(name: str, address: str) -> TableAd:
                    version=PROTOCOL_VERSION, address=address, port=4000)
 
 
-def test_one_address_floods_only_its_own_room_and_the_others_tables_still_show() -> None:
-    shown = Shown(most=10, per_address=4)
-    for n in range(4):
-        shown.put(f"flood{n}", an_ad(f"flood{n}", "10.9.9.9"))
-    assert not shown.room_for("10.9.9.9") and shown.room_for("192.168.1.20")
-    with pytest.raises(ValueError):
-        shown.put("flood4", an_ad("flood4", "10.9.9.9"))
-    shown.put("honest", an_ad("honest", "192.168.1.20"))
-    assert shown.pop("flood0") is not None and shown.room_for("10.9.9.9")
-    assert shown.pop("flood0") is None  # popped twice: the count is not taken twice
-    assert len(shown) == 4 and "honest" in shown and "flood0" not in shown
+def test_a_full_browser_shows_a_newcomer_in_the_place_of_one_of_the_address_showing_most(
+) -> None:
+    shown = Shown(most=6)
+    for n in range(5):
+        assert shown.show(f"flood{n}", an_ad(f"flood{n}", "10.9.9.9")) is None
+    assert shown.show("honest", an_ad("honest", "192.168.1.20")) is None
+    for name, address in (("friend", "192.168.1.30"), ("flood5", "10.9.9.9")):
+        displaced = shown.show(name, an_ad(name, address))
+        assert displaced is not None and displaced.address == "10.9.9.9"
+        assert displaced.name not in shown and len(shown) == 6
+    assert "honest" in shown and "friend" in shown  # the flood gave way to both
 
 
-def test_the_tables_shown_in_all_are_bounded_whatever_addresses_the_ads_claim() -> None:
-    shown = Shown(most=10, per_address=4)
-    for n in range(10):
-        shown.put(f"t{n}", an_ad(f"t{n}", f"10.0.0.{n}"))
-    assert not shown.room_for("10.0.0.200") and len(shown) == 10
-    shown.pop("t3")
-    assert shown.room_for("10.0.0.200") and shown.room_for("10.0.0.0")
+def test_a_flood_claiming_an_honest_tables_own_address_still_gives_way_to_it() -> None:
+    draws = random.Random(5)
+    shown = Shown(most=8, choose=draws.randrange)
+    for n in range(8):
+        shown.show(f"flood{n}", an_ad(f"flood{n}", "192.168.1.20"))
+    displaced = shown.show("honest", an_ad("honest", "192.168.1.20"))
+    assert displaced is not None and displaced.name.startswith("flood") and "honest" in shown
+
+
+def test_ties_between_addresses_are_drawn_at_random_not_by_order() -> None:
+    losers = Counter()
+    for seed in range(200):
+        shown = Shown(most=4, choose=random.Random(seed).randrange)
+        for n in range(4):
+            shown.show(f"t{n}", an_ad(f"t{n}", f"10.0.0.{n}"))
+        displaced = shown.show("new", an_ad("new", "10.0.0.9"))
+        assert displaced is not None
+        losers[displaced.address] += 1
+    assert set(losers) == {f"10.0.0.{n}" for n in range(4)} and min(losers.values()) > 25
+
+
+def test_a_place_freed_gives_back_a_table_turned_away_and_updates_never_displace() -> None:
+    shown = Shown(most=3, choose=random.Random(1).randrange)
+    for n in range(3):
+        shown.show(f"t{n}", an_ad(f"t{n}", "10.0.0.1"))
+    displaced = shown.show("t3", an_ad("t3", "10.0.0.2"))
+    assert displaced is not None
+    moved = shown.pop("t3")  # an update of a shown table to another address: popped first
+    assert moved is not None and shown.show("t3", an_ad("t3", "10.0.0.7")) is None
+    assert shown.pop(displaced.name) is None  # not shown: nothing to take twice
+    assert shown.turned_away() == displaced.name and shown.turned_away() is None
+    assert len(shown) == 3
+
+
+def test_turned_away_names_are_bounded_and_a_name_shown_again_is_no_longer_turned_away() -> None:
+    shown = Shown(most=4, choose=random.Random(2).randrange)
+    for n in range(1000):
+        shown.show(f"t{n}", an_ad(f"t{n}", f"10.0.{n % 7}.1"))
+    away = []
+    while (name := shown.turned_away()) is not None:
+        away.append(name)
+    assert len(away) == 4 and not set(away) & set(shown.names())
+    shown = Shown(most=1)
+    shown.show("a", an_ad("a", "10.0.0.1"))
+    shown.show("b", an_ad("b", "10.0.0.1"))  # "a" turned away
+    shown.pop("b")
+    shown.show("a", an_ad("a", "10.0.0.1"))  # heard again, shown: not turned away any more
+    assert shown.turned_away() is None
 
 
 def fake_table_records(address: str, count: int) -> list[DNSRecord]:
@@ -949,44 +990,91 @@ class Question(DNSOutgoing):
         Question.sent.append(self)
 
 
+async def follow(ads: trio.MemoryReceiveChannel[TableAd], shown: dict[str, TableAd],
+                 quiet: float = 0.5) -> None:
+    """Keep ``shown`` (service name -> ad) as the browser tells it, until it has told nothing
+    for ``quiet`` seconds."""
+    while True:
+        with trio.move_on_after(quiet) as idle:
+            ad = await ads.receive()
+        if idle.cancelled_caught:
+            return
+        if ad.change == "removed":
+            shown.pop(ad.name, None)
+        else:
+            shown[ad.name] = ad
+
+
 @pytest.mark.network
-def test_a_flood_of_valid_tables_from_one_address_shows_a_few_and_asks_small_questions(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("claimed", ["10.9.9.9", LOOPBACK],
+                         ids=["another address", "the honest table's own address"])
+def test_a_burst_of_valid_tables_fills_the_browser_yet_a_real_table_still_shows(
+    monkeypatch: pytest.MonkeyPatch, claimed: str,
 ) -> None:
-    """A stranger multicasts sixty well-formed tables claiming one address, then a goodbye for
-    one of them twice a second. The browser shows as many of them as one address may have (here
-    five) and still shows a real table announced after them; and the questions that check the
-    goodbye carry a packet's worth of known answers (here three), not one per table shown (five
-    here: each would have been 60 bytes more per question, 59 KB at a thousand)."""
-    monkeypatch.setattr(discovery, "MAX_SHOWN_PER_ADDRESS", 5)
+    """A stranger multicasts sixty well-formed tables once (at another address, or at the real
+    table's own), more than the browser shows (here five). A real table announced after them
+    is shown all the same, in the place of one of them (a browser that turned newcomers away
+    hid it for good); and the questions that check a goodbye carry a packet's worth of known
+    answers (here three), not one per table shown (five: 59 KB a question at a thousand)."""
+    monkeypatch.setattr(discovery, "MAX_SHOWN", 5)
     monkeypatch.setattr(discovery, "KNOWN_ANSWERS", 3)
     monkeypatch.setattr(discovery, "DNSOutgoing", Question)
     table_id = os.urandom(16)
-    flood = fake_table_records("10.9.9.9", 60)
+    flood = fake_table_records(claimed, 60)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
+            shown: dict[str, TableAd] = {}
+            await multicast(stranger, flood)
+            with trio.fail_after(10):
+                await follow(ads, shown)
+            assert len(shown) == 5
+            async with Announcer(LOOPBACK, port=4572, game="spies_and_lies", options={},
+                                 table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                                 seats_total=2, cooperating_responders=True) as announcer:
+                with trio.fail_after(10):
+                    await follow(ads, shown, quiet=1.5)
+                assert announcer.name in shown and len(shown) == 5
+                Question.sent.clear()
+                doubted = next(name for name in shown if name != announcer.name)
+                goodbyes = [goodbye_for(r) for r in flood
+                            if isinstance(r, DNSPointer) and r.alias == doubted]
+                await multicast(stranger, goodbyes)
+                await trio.sleep(0.5)
+                assert [len(question.answers) for question in Question.sent] == [3]
+
+    trio.run(main)
+
+
+@pytest.mark.network
+def test_a_place_freed_shows_a_table_the_full_browser_had_turned_away(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ten valid tables at ten addresses and a browser that shows three: when one of those shown
+    says goodbye and nobody answers for it, a table turned away takes its place (its records
+    are still in the cache), as a table displaced by a flood comes back when the flood goes."""
+    monkeypatch.setattr(discovery, "MAX_SHOWN", 3)
+    flood = [record for n in range(10) for record in fake_table_records(f"10.9.9.{n}", 1)]
 
     async def main() -> None:
         async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
             await multicast(stranger, flood)
-            flooded: dict[bytes, str] = {}
+            shown: dict[str, TableAd] = {}
             with trio.move_on_after(1.5):
                 async for ad in ads:
-                    if ad.address == "10.9.9.9" and ad.change == "added":
-                        flooded[ad.table_id] = ad.name
-            assert len(flooded) == 5
-            async with Announcer(LOOPBACK, port=4572, game="spies_and_lies", options={},
-                                 table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
-                                 seats_total=2, cooperating_responders=True):
-                with trio.fail_after(4):
-                    assert (await next_ad_of(ads, table_id)).change == "added"
-                Question.sent.clear()
-                doubted = next(iter(flooded.values()))
-                goodbyes = [goodbye_for(r) for r in flood
-                            if isinstance(r, DNSPointer) and r.alias == doubted]
-                for _ in range(6):
-                    await multicast(stranger, goodbyes)
-                    await trio.sleep(0.5)
-                assert Question.sent, "the browser asked about none of the goodbyes"
-                for question in Question.sent:
-                    assert len(question.answers) == 3, question
+                    if ad.change == "removed":
+                        shown.pop(ad.name, None)
+                    else:
+                        shown[ad.name] = ad
+            assert len(shown) == 3
+            gone = next(iter(shown))
+            await multicast(stranger, [goodbye_for(r) for r in flood
+                                       if isinstance(r, DNSPointer) and r.alias == gone])
+            with trio.fail_after(CHECK_TIMEOUT + 2):
+                async for ad in ads:
+                    if ad.change == "removed":
+                        assert ad.name == gone
+                    elif ad.name not in shown:
+                        break
 
     trio.run(main)
