@@ -50,6 +50,7 @@ from spycraft.p2p.discovery import (
     DiscoveryError,
     InterfaceChoice,
     NetworkInterface,
+    ResolveQueue,
     ZeroconfBridge,
     choose_interface,
     find_interface,
@@ -62,8 +63,8 @@ MDNS_GROUP = "224.0.0.251"
 QUERY_TIMEOUT = 3.0
 TCP_TIMEOUT = 3.0
 LINGER = 3.0  # seconds to keep answering others after our own checks are done
-AT_ONCE = 8  # other doctors resolved and reached at once
-MOST_PEERS = 64  # other doctors checked in one run; a stranger may announce thousands
+AT_ONCE = 8  # other doctors resolved or reached at once
+MOST_PEERS = 64  # other doctors reached in one run; a stranger may announce thousands
 GREETING = b"spycraft-doctor "
 MAX_LINE = 128
 
@@ -311,34 +312,60 @@ class Peer:
 
 async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, instance: str,
                       wanted: int, wait: float, report: Report) -> None:
+    """Resolve and reach the other doctors heard, until ``wanted`` answered or ``wait`` ran out.
+
+    A stranger can announce any number of doctor names, resolvable or not, so, as a browser of
+    tables does (``p2p.discovery``): a name whose records the cache holds (a real doctor's
+    announcement carries them all) is reached at once; any other waits in a ``ResolveQueue``
+    (drawn at random, never by arrival; a name that did not resolve is backed off); ``AT_ONCE``
+    names are resolved or reached at a time; and at most ``MOST_PEERS`` are reached in all."""
     peers: dict[str, Peer] = {}
     ours = f"{instance}.{DOCTOR_TYPE}"
     zc = bridge.zc
-
+    queue = ResolveQueue()
     at_once = trio.CapacityLimiter(AT_ONCE)
+    more = trio.Event()  # set (and replaced) when names start waiting
+    crowded = False
 
-    async def resolve_and_reach(name: str) -> None:
-        async with at_once:
-            await check_peer(name)
-
-    async def check_peer(name: str) -> None:
-        try:
-            info = AsyncServiceInfo(DOCTOR_TYPE, name)
-        except zeroconf.Error:  # zeroconf would not ask about such a name
+    async def reach_peer(name: str, info: AsyncServiceInfo) -> None:
+        nonlocal crowded
+        addresses = info.parsed_addresses()
+        if not addresses or info.port is None or name in peers:
             return
-        found = await bridge.call(lambda: info.async_request(
-            zc, int(QUERY_TIMEOUT * 1000), question_type=DNSQuestionType.QM))
-        addresses = info.parsed_addresses() if found else []
-        if not addresses or info.port is None:
+        if len(peers) >= MOST_PEERS:
+            if not crowded:
+                crowded = True
+                report.out(f"heard more than {MOST_PEERS} other doctors: checking "
+                           f"{MOST_PEERS} of them")
             return
-        peer = Peer(name.removesuffix("." + DOCTOR_TYPE), addresses[0], info.port)
-        peers[name] = peer
+        peer = peers[name] = Peer(name.removesuffix("." + DOCTOR_TYPE), addresses[0], info.port)
         try:
             answered = await reach(peer.address, peer.port, instance)
             peer.reached = answered == peer.name
             peer.why = "" if peer.reached else f"answered as {answered!r}"
         except (OSError, ValueError, trio.TooSlowError, trio.BrokenResourceError) as exc:
             peer.reached, peer.why = False, str(exc) or "no answer"
+
+    async def from_cache(name: str, info: AsyncServiceInfo) -> None:
+        async with at_once:
+            await reach_peer(name, info)
+
+    async def ask(info: AsyncServiceInfo) -> bool:
+        return await bridge.call(lambda: info.async_request(
+            zc, int(QUERY_TIMEOUT * 1000), question_type=DNSQuestionType.QM))
+
+    async def resolver() -> None:
+        while True:
+            taken = queue.take()
+            if taken is None:
+                await more.wait()
+                continue
+            name, ticket = taken
+            async with at_once:
+                info = AsyncServiceInfo(DOCTOR_TYPE, name)
+                found = await ask(info)
+                if queue.finished(name, ticket, found, trio.current_time()) and found:
+                    await reach_peer(name, info)
 
     def enough() -> bool:
         return wanted > 0 and sum(1 for p in peers.values() if p.reached) >= wanted
@@ -347,21 +374,35 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
                + (f" (need {wanted})" if wanted else "") + " ...")
     with trio.move_on_after(wait):
         async with bridge.browse(DOCTOR_TYPE) as events, trio.open_nursery() as nursery:
-            seen: set[str] = set()
-            crowded = False
+            for _ in range(AT_ONCE):
+                nursery.start_soon(resolver)
             while not enough():
                 with trio.move_on_after(0.2):
-                    for name, change in (await events.next_batch()).changes.items():
-                        if name != ours and name not in seen and change is not \
-                                ServiceStateChange.Removed:
-                            if len(seen) == MOST_PEERS:
-                                if not crowded:
-                                    crowded = True
-                                    report.out(f"heard more than {MOST_PEERS} other doctors: "
-                                               f"checking the first {MOST_PEERS} heard only")
-                                continue
-                            seen.add(name)
-                            nursery.start_soon(resolve_and_reach, name)
+                    batch = (await events.next_batch()).changes
+                    heard = {}
+                    for name, change in batch.items():
+                        if change is ServiceStateChange.Removed:
+                            queue.settled(name)
+                        elif name != ours and name not in peers:
+                            try:
+                                heard[name] = AsyncServiceInfo(DOCTOR_TYPE, name)
+                            except zeroconf.Error:  # zeroconf would not ask about such a name
+                                pass
+
+                    async def cached(heard: dict[str, AsyncServiceInfo] = heard) -> set[str]:
+                        return {name for name, info in heard.items() if info.load_from_cache(zc)}
+
+                    found = await bridge.call(cached) if heard else set()
+                    now = trio.current_time()
+                    for name, info in heard.items():
+                        if name in found:
+                            queue.settled(name)
+                            nursery.start_soon(from_cache, name, info)
+                        else:
+                            queue.heard(name, now)
+                    if len(queue):
+                        more.set()
+                        more = trio.Event()
             nursery.cancel_scope.cancel()
     reached = [p for p in peers.values() if p.reached]
     for peer in peers.values():
