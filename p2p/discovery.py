@@ -57,10 +57,10 @@ Theory of operation:
     not asked about; resolving forgives it. ``MAX_FAILED`` names are remembered, the oldest
     forgotten first (it then costs at most one more resolve).
   - The tables shown are bounded (``Shown``, sans-IO, tested alone): at most ``MAX_SHOWN``; a
-    table that comes when it is full takes the place of a random table of the address that
+    table that comes when it is full takes the place of the newest table of the address that
     shows the most, so a flood of well-formed tables neither grows a browser without end nor
     keeps the other addresses' tables out, and a table it displaced is shown again when a
-    place frees.
+    place frees or at the next recheck (``RECHECK_INTERVAL``), oldest first.
   - A resolve carries a ticket: a name settled meanwhile (its goodbye, or its records in the
     cache) makes its answer count for nothing, so an old answer never overwrites a newer one.
 * **Goodbyes.** A goodbye (a record with a time to live of 0) proves nothing about who sent
@@ -901,8 +901,11 @@ KNOWN_ANSWERS = 16
 """Known answers in that question at most: one packet's worth (about 60 bytes each), drawn at
 random from the tables shown and not in doubt; the owners of the others answer too."""
 MAX_SHOWN = 512
-"""Tables a browser shows at most; past this a new one takes the place of one of the address
-that shows the most (``Shown``)."""
+"""Tables a browser shows at most; past this a new one takes the place of the newest of the
+address that shows the most (``Shown``)."""
+RECHECK_INTERVAL = 2.0
+"""While tables are turned away, the oldest is shown again this often (if its records are still
+in the cache)."""
 
 
 class ResolveQueue:
@@ -1049,18 +1052,34 @@ class Doubts:
 
 
 class Shown:
-    """The tables a browser shows, at most ``MAX_SHOWN``, shared fairly between the addresses
-    their ads name: sans-IO (``choose(n)`` draws below n; the shell passes ``secrets``').
+    """The tables a browser shows, at most ``MAX_SHOWN``, shared between the addresses their ads
+    name: sans-IO (``choose(n)`` draws below n; the shell passes ``secrets``').
 
     A stranger can announce thousands of well-formed tables that resolve (each is a valid ad),
     under any addresses it likes (an A record proves nothing), once, with a time to live of
-    years. So a full browser never refuses a newcomer: ``show`` puts it in the place of a
-    random table of the address that shows the most (its own included, ties drawn at random),
-    and remembers the table it displaced as turned away. A flood's addresses hold the most, so
-    they give way first: a table at an address with fewer tables is always shown, and one at a
-    flooded address replaces a random one of the flood. ``turned_away`` hands back a table
-    turned away (at random) when a place frees, to be shown again if its records are still
-    there. Past ``MAX_SHOWN`` turned-away names, each new one takes a random one's place.
+    years. So a full browser never refuses a newcomer for good:
+
+    * ``show`` puts it in the place of the newest table of the address that shows the most
+      (ties drawn at random). A flood's addresses hold the most, so they give way first; and
+      within an address the newest goes first, so a stranger who adds a table at another's
+      address to make it the fullest displaces its own table, not the older one.
+    * The displaced table is turned away, remembered with its age (when it was first shown):
+      at most ``MAX_SHOWN`` of them, the oldest kept. ``turned_away`` hands back the oldest,
+      which the shell shows again when a place frees, and every ``RECHECK_INTERVAL`` while any
+      waits if its address shows fewer tables than the fullest (``may_return``: a stranger's
+      old tables never come back in the place of a table of their own address) and the cache
+      still holds its records: a table displaced by a flood from other addresses comes back
+      within seconds.
+    * Updating a shown table (another address included) never displaces anything and keeps its
+      age.
+
+    What this does not stop: a stranger who keeps sending new tables at new addresses displaces
+    a random address's newest table with each (one in ``MAX_SHOWN`` for a table alone at its
+    address), which comes back at a recheck; and a stranger who claims a table's own address
+    with more tables, sent before it (so that it is the newest at the fullest address), has it
+    displaced by the next table from elsewhere, and a recheck never brings it back while its
+    address is the fullest. Telling a real table from a claim needs the table itself to answer
+    (a TCP hello), not its records: not done.
     """
 
     def __init__(self, *, most: int, choose: Callable[[int], int] = secrets.randbelow) -> None:
@@ -1068,8 +1087,9 @@ class Shown:
         self._choose = choose
         self._ads: dict[str, TableAd] = {}
         self._at: dict[str, list[str]] = {}  # address -> the names of the tables shown there
-        self._away: list[str] = []  # turned away, to show again when a place frees
-        self._away_set: set[str] = set()
+        self._born: dict[str, int] = {}  # a name shown or turned away -> when first shown
+        self._away: set[str] = set()  # turned away, to show again
+        self._clock = 0
 
     def __len__(self) -> int:
         return len(self._ads)
@@ -1080,52 +1100,78 @@ class Shown:
     def names(self) -> list[str]:
         return list(self._ads)
 
+    def get(self, name: str) -> TableAd | None:
+        return self._ads.get(name)
+
+    @property
+    def waiting(self) -> int:
+        """How many tables are turned away, to show again."""
+        return len(self._away)
+
     def show(self, name: str, ad: TableAd) -> TableAd | None:
-        """Show ``ad`` as ``name`` (not shown now: ``pop`` it first); when the browser is full,
-        in the place of a random table of the address that shows the most, whose ad is
-        returned (it is no longer shown, and is turned away)."""
-        if name in self._ads:
-            raise ValueError(f"{name!r} is shown already")
+        """Show ``ad`` as ``name``: in place of its earlier ad, or, when the browser is full, in
+        the place of the newest table of the address that shows the most, whose ad is returned
+        (it is no longer shown, and is turned away)."""
+        earlier = self._ads.get(name)
+        if earlier is not None:
+            self._ads[name] = ad
+            if earlier.address != ad.address:
+                self._leave(name, earlier.address)
+                self._at.setdefault(ad.address, []).append(name)
+            return None
         displaced = None
         if len(self._ads) >= self._most:
             most = max(len(names) for names in self._at.values())
-            crowded = [names for names in self._at.values() if len(names) == most]
-            names = crowded[self._choose(len(crowded))]
-            displaced = self.pop(names[self._choose(len(names))])
-            assert displaced is not None
-            self._turn_away(displaced.name)
+            fullest = [names for address, names in self._at.items() if len(names) == most
+                       and address != ad.address] or [self._at[ad.address]]
+            names = fullest[self._choose(len(fullest))]
+            newest = max(names, key=self._born.__getitem__)
+            displaced = self._ads.pop(newest)
+            self._leave(newest, displaced.address)
+            self._turn_away(newest)
+        if name not in self._born:
+            self._clock += 1
+            self._born[name] = self._clock
+        self._away.discard(name)
         self._ads[name] = ad
         self._at.setdefault(ad.address, []).append(name)
-        if name in self._away_set:
-            self._away_set.discard(name)
-            self._away.remove(name)
         return displaced
 
     def pop(self, name: str) -> TableAd | None:
-        """Stop showing ``name``; its ad, or None if it was not shown."""
+        """The table ``name`` is gone (not shown, not turned away); its ad if it was shown."""
         ad = self._ads.pop(name, None)
         if ad is not None:
-            names = self._at[ad.address]
-            names.remove(name)
-            if not names:
-                del self._at[ad.address]
+            self._leave(name, ad.address)
+        self._away.discard(name)
+        self._born.pop(name, None)
         return ad
 
-    def turned_away(self) -> str | None:
-        """A table turned away, drawn at random and forgotten, or None."""
-        if not self._away:
-            return None
-        name = self._away.pop(self._choose(len(self._away)))
-        self._away_set.discard(name)
-        return name
+    def turned_away(self, count: int) -> list[str]:
+        """The ``count`` oldest tables turned away, oldest first. Each stays turned away until
+        the shell shows it (``show``: with its age) or finds it gone (``pop``)."""
+        return sorted(self._away, key=self._born.__getitem__)[:count]
+
+    def may_return(self, ad: TableAd) -> bool:
+        """Whether a table turned away may be shown again now: there is a free place, or its
+        address shows fewer tables than the fullest (so it never displaces a table of its own
+        address)."""
+        if len(self._ads) < self._most:
+            return True
+        most = max(len(names) for names in self._at.values())
+        return len(self._at.get(ad.address, ())) < most
+
+    def _leave(self, name: str, address: str) -> None:
+        names = self._at[address]
+        names.remove(name)
+        if not names:
+            del self._at[address]
 
     def _turn_away(self, name: str) -> None:
-        if name in self._away_set:
-            return
-        if len(self._away) >= self._most:
-            self._away_set.discard(self._away.pop(self._choose(len(self._away))))
-        self._away.append(name)
-        self._away_set.add(name)
+        self._away.add(name)
+        if len(self._away) > self._most:
+            newest = max(self._away, key=self._born.__getitem__)
+            self._away.discard(newest)
+            del self._born[newest]
 
 
 @asynccontextmanager
@@ -1165,7 +1211,12 @@ class _Unanswered:
     names: list[str]
 
 
-_Message = _Batch | _Resolved | _Unanswered
+@dataclass(frozen=True)
+class _Recheck:
+    """Time to show a table turned away again."""
+
+
+_Message = _Batch | _Resolved | _Unanswered | _Recheck
 
 
 class _Follower:
@@ -1192,6 +1243,7 @@ class _Follower:
             async with post:
                 nursery.start_soon(self._listen, events, post.clone())
                 nursery.start_soon(self._checker, post.clone())
+                nursery.start_soon(self._rechecker, post.clone())
                 for _ in range(RESOLVERS):
                     nursery.start_soon(self._resolver, post.clone())
             async for message in inbox:
@@ -1199,6 +1251,8 @@ class _Follower:
                     await self._answered(message)
                 elif isinstance(message, _Unanswered):
                     await self._unanswered(message)
+                elif isinstance(message, _Recheck):
+                    await self._show_one_turned_away()
                 else:
                     await self._heard(message)
 
@@ -1324,10 +1378,10 @@ class _Follower:
     async def _settle(self, name: str, ad: TableAd | None) -> None:
         """Tell what changed about ``name``: it is now ``ad``, or no table (None, which also
         ends its doubt). A full browser shows ``ad`` in the place of another table (``Shown``),
-        told removed; a place freed shows a table turned away again, if its records are still
-        in the cache."""
-        previous = self._shown.pop(name)
+        told removed; a place freed shows the oldest table turned away again, if its records
+        are still in the cache."""
         if ad is not None:
+            previous = self._shown.get(name)
             displaced = self._shown.show(name, ad)
             if previous is None:
                 await self._send.send(ad)
@@ -1343,28 +1397,38 @@ class _Follower:
                 self._doubts.clear(displaced.name)
                 await self._send.send(replace(displaced, change="removed"))
         else:
+            previous = self._shown.pop(name)
             self._doubts.clear(name)
             if previous is not None:
                 await self._send.send(replace(previous, change="removed"))
                 await self._show_one_turned_away()
 
     async def _show_one_turned_away(self) -> None:
-        """A place freed: show a table turned away again, the first of a few drawn whose
-        records the cache still holds."""
+        """Show the oldest table turned away that may come back (``Shown.may_return``), if the
+        cache still holds its records (a table whose records are gone is forgotten); a few
+        are tried at most."""
         zc = self._bridge.zc
-        for _ in range(4):
-            name = self._shown.turned_away()
-            if name is None or (info := _service_info(name)) is None:
+        for name in self._shown.turned_away(4):
+            info = _service_info(name)
+
+            async def from_cache(info: AsyncServiceInfo | None = info) -> bool:
+                return info is not None and info.load_from_cache(zc)
+
+            ad = _ad_of(info, self._told) if info is not None and await self._bridge.call(
+                from_cache) else None
+            if ad is None:
+                self._shown.pop(name)
+            elif self._shown.may_return(ad):
+                await self._settle(name, ad)
                 return
 
-            async def from_cache(info: AsyncServiceInfo = info) -> bool:
-                return info.load_from_cache(zc)
-
-            if await self._bridge.call(from_cache):
-                ad = _ad_of(info, self._told)
-                if ad is not None:
-                    await self._settle(name, ad)
-                    return
+    async def _rechecker(self, post: trio.MemorySendChannel[_Message]) -> None:
+        """Every ``RECHECK_INTERVAL``, while a table is turned away, ask for it to be shown."""
+        async with post:
+            while True:
+                await trio.sleep(RECHECK_INTERVAL)
+                if self._shown.waiting:
+                    await post.send(_Recheck())
 
 
 def _service_info(name: str) -> AsyncServiceInfo | None:

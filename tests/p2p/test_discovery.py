@@ -917,33 +917,77 @@ def test_ties_between_addresses_are_drawn_at_random_not_by_order() -> None:
     assert set(losers) == {f"10.0.0.{n}" for n in range(4)} and min(losers.values()) > 25
 
 
-def test_a_place_freed_gives_back_a_table_turned_away_and_updates_never_displace() -> None:
+def test_an_update_never_displaces_and_keeps_its_age_and_a_gone_table_is_forgotten() -> None:
     shown = Shown(most=3, choose=random.Random(1).randrange)
     for n in range(3):
         shown.show(f"t{n}", an_ad(f"t{n}", "10.0.0.1"))
+    assert shown.show("t0", an_ad("t0", "10.0.0.7")) is None  # moved: nothing displaced
     displaced = shown.show("t3", an_ad("t3", "10.0.0.2"))
-    assert displaced is not None
-    moved = shown.pop("t3")  # an update of a shown table to another address: popped first
-    assert moved is not None and shown.show("t3", an_ad("t3", "10.0.0.7")) is None
-    assert shown.pop(displaced.name) is None  # not shown: nothing to take twice
-    assert shown.turned_away() == displaced.name and shown.turned_away() is None
+    assert displaced is not None and displaced.name == "t2"  # the newest of the fullest
+    assert shown.turned_away(4) == ["t2"] and shown.waiting == 1
+    assert shown.pop("t2") is None and shown.turned_away(4) == []  # gone: forgotten
     assert len(shown) == 3
 
 
-def test_turned_away_names_are_bounded_and_a_name_shown_again_is_no_longer_turned_away() -> None:
+def test_a_stranger_who_makes_an_honest_tables_address_the_fullest_displaces_its_own_tables(
+) -> None:
+    """Red team 11's aimed attack: a full browser of one table per address, one more table at
+    the honest table's address (now the fullest), then a stream of tables there and elsewhere,
+    with a recheck every ten. Tables at the honest table's address never displace it; one from
+    elsewhere does in a tie at times (one in 512), and the next recheck brings it back."""
+    shown = Shown(most=512, choose=random.Random(3).randrange)
+    shown.show("honest", an_ad("honest", "192.168.1.20"))
+    for n in range(511):
+        shown.show(f"fake{n}", an_ad(f"fake{n}", f"10.{n // 250}.{n % 250}.1"))
+    hidden = 0
+    for n in range(4000):
+        address = "192.168.1.20" if n % 2 else f"10.9.{n // 250}.{n % 250}"
+        shown.show(f"more{n}", an_ad(f"more{n}", address))
+        if "honest" not in shown:
+            assert n % 2 == 0, "a table at its own address displaced it"
+            hidden += 1
+        if n % 10 == 9:
+            for name in shown.turned_away(4):
+                ad = an_ad(name, "192.168.1.20" if name == "honest" else "10.9.255.1")
+                if shown.may_return(ad):
+                    shown.show(name, ad)
+                    break
+    assert hidden < 4000 * 0.02 and len(shown) == 512 and "honest" in shown
+
+
+def test_a_table_displaced_by_churn_is_the_oldest_turned_away_and_comes_back_first() -> None:
+    shown = Shown(most=8, choose=random.Random(4).randrange)
+    for n in range(8):
+        shown.show(f"t{n}", an_ad(f"t{n}", f"10.0.0.{n}"))
+    churn = 0
+    while "t0" in shown:
+        shown.show(f"new{churn}", an_ad(f"new{churn}", f"10.1.{churn // 250}.{churn % 250}"))
+        churn += 1
+    assert shown.turned_away(1) == ["t0"]  # the oldest of those turned away
+    assert shown.may_return(an_ad("t0", "10.0.0.0"))
+    assert shown.show("t0", an_ad("t0", "10.0.0.0")) is not None and "t0" in shown
+
+
+def test_old_tables_of_a_flood_never_come_back_in_place_of_a_table_of_their_address() -> None:
+    """Fakes claim the honest table's address before it is announced: it is shown in the place
+    of the newest of them, and the older ones turned away never return over it."""
+    shown = Shown(most=5, choose=random.Random(6).randrange)
+    for n in range(60):
+        shown.show(f"fake{n}", an_ad(f"fake{n}", "192.168.1.20"))
+    shown.show("honest", an_ad("honest", "192.168.1.20"))
+    assert "honest" in shown
+    for name in shown.turned_away(4):
+        assert not shown.may_return(an_ad(name, "192.168.1.20"))
+
+
+def test_turned_away_names_are_bounded_keeping_the_oldest() -> None:
     shown = Shown(most=4, choose=random.Random(2).randrange)
     for n in range(1000):
         shown.show(f"t{n}", an_ad(f"t{n}", f"10.0.{n % 7}.1"))
-    away = []
-    while (name := shown.turned_away()) is not None:
-        away.append(name)
+    assert shown.waiting == 4
+    away = shown.turned_away(10)
     assert len(away) == 4 and not set(away) & set(shown.names())
-    shown = Shown(most=1)
-    shown.show("a", an_ad("a", "10.0.0.1"))
-    shown.show("b", an_ad("b", "10.0.0.1"))  # "a" turned away
-    shown.pop("b")
-    shown.show("a", an_ad("a", "10.0.0.1"))  # heard again, shown: not turned away any more
-    assert shown.turned_away() is None
+    assert away == sorted(away, key=lambda name: int(name[1:]))  # oldest first
 
 
 def fake_table_records(address: str, count: int) -> list[DNSRecord]:
