@@ -3,10 +3,11 @@ search over worlds sampled from its seat's belief.
 
 Theory of operation
 -------------------
-The plan is the heuristic bot's (``bots``: what each tool is worth, given ``belief``) with two
-amendments: the first player calls its free interrogation (below), and at an even table an
-interrogation is worth only the tool it keeps (``EVEN_TABLE_INFO``). At tables of more than
-``SEARCH_SEATS`` seats that plan is the decision. At smaller tables, at a decision with a real
+The plan is the heuristic bot's (``bots``: what each tool is worth, given ``belief``) with three
+amendments: the first player calls its free interrogation (below), the short team of an odd
+table gives Medkits where the table expects blind Bullets (below), and an interrogation is worth
+only the tool it keeps (``info_value``) but to the long team of an odd table. At tables of more
+than ``SEARCH_SEATS`` seats that plan is the decision. At smaller tables, at a decision with a real
 choice, the bot keeps the plan's best ``CANDIDATES`` options (an answer keeps all its options),
 plays each of them out in ``samples`` worlds drawn from what its own seat knows, and chooses the
 one that wins most often:
@@ -35,6 +36,23 @@ first player's free interrogation is worth +9.5 to +15 points to its team at six
 (benchmarks/README.md), and the search, which plays out only the heuristic's best few options,
 never had it among them.
 
+On **the short team of an odd table** (the team of the leftover card: one seat fewer, +1 at the
+end) its seats at the blind positions, the first player's and the next, give their Medkit at once
+(the next seat to its likeliest friend, preferring one that has received nothing yet) where the
+heuristic gives a blind Bullet and the expert's first player would interrogate. Every heuristic
+seat reads a blind tool as a Bullet (``belief.BLIND_BULLET``), so the receiver's answers, true or
+false, say the opposite of its team to every seat but its giver and itself: at seven seats (seeds
+1-800, the short team playing this plan against normal) the long team's round-2 tools reached the
+team their kind says 61 % of the time, against 96 % when its first player called the free
+interrogation and the next seat gave the blind Bullet.
+The short team's expert - normal at 7 and 9 seats (seeds 1-800): +23.9 and +29.6 points
+with these Medkits, +6.5 and +12.9 with the free interrogation and the blind Bullet. The same
+Medkits lose for the long team (the next seat's alone: -6.6 and -12.8, against +11.4 and +6.1)
+and at an even table (six seats, both: +4.3, against +13.0; benchmarks/README.md). Our
+reading: a score tie goes to the team whose members received more Medkits, nearly always the
+long team (it has a seat more to heal), so the short team, which wins only on the score, loses
+nothing by handing its enemies a Medkit's worth of tie-break, and the others do.
+
 Work is bounded by a count, not a clock: ``WORK`` belief work per decision (times ``effort``),
 shared among the candidates' play-outs, between ``MIN_SAMPLES`` and ``MAX_SAMPLES`` worlds each.
 The work counts a belief by its groups of friends, which grow faster with the table than what
@@ -59,6 +77,7 @@ from spycraft.engines.bots import SeatBot, Stream
 from spycraft.engines.shady_agents import cards
 from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.belief import (
+    BLIND_MOVERS,
     DISCARDED_MEDKIT,
     FLOOR,
     answers_by,
@@ -67,7 +86,7 @@ from spycraft.engines.shady_agents.belief import (
     kind_of_move,
     posterior,
 )
-from spycraft.engines.shady_agents.bots import INFO_VALUE, HeuristicAgent
+from spycraft.engines.shady_agents.bots import FRESH_TARGET, INFO_VALUE, NOISE, HeuristicAgent
 from spycraft.engines.shady_agents.components import (
     BULLET,
     LAW_ABIDING,
@@ -95,10 +114,14 @@ ROLLOUT_JOINT = 3  # the play-outs' beliefs weigh fewer hidden kinds jointly (ch
 EXACT = 6  # hidden kinds that answers depend on, at most, to weigh every assignment
 FREE_INTERROGATION = ("interrogate", None)  # the first player's round-1 option that keeps both
 # What an interrogation's answers are worth to the expert (the heuristic's ``INFO_VALUE`` is
-# 0.5): nothing beyond the tool it keeps when the teams are equal (even tables); measured on the
-# heuristic over 300 seeds, this is worth +2.2, +4.2, +8.2 points at 6, 8, 10 seats, and costs
-# 15.8, 6.5, 3.8 at 5, 7, 9, where the heuristic's value stays
-EVEN_TABLE_INFO = 0.0
+# 0.5): nothing beyond the tool it keeps (measured on the heuristic over 300 seeds, this is worth
+# +2.2, +4.2, +8.2 points at 6, 8, 10 seats), but on the long team of an odd table. There, and
+# there only, a seat that knows nothing finds every other seat a friend with chance exactly 1/2,
+# so every Move is worth 0 as much as a discard: without the answers' worth it gives a tool at a
+# coin's toss instead of interrogating (the long team at 0.0: -5.6 and -10.8 points at 7 and 9
+# seats, against +11.4 and +6.1 at 0.5, seeds 1-800). Elsewhere a blind seat has fewer friends
+# than enemies, a kept Bullet beats any Move and it interrogates anyway
+INFO_VALUE_KEPT = 0.0
 # The search runs at tables of at most this many seats. Above, the work budget buys about eight
 # worlds a decision, and a candidate that wins one world more replaces the plan: measured with the
 # two plan changes above, the plan alone beat the plan with the search at eight seats (+17.9 +- 2.3
@@ -122,11 +145,13 @@ class ExpertAgent(SeatBot[SeatView]):
         if len(options) == 1 or view.knowledge.team is None:
             return 0
         game, me = view.game, view.knowledge
+        if decision.kind == "round_one" and blind_short_team(game, me):
+            return self._blind_medkit(game, me, options)
         if decision.kind == "round_one" and FREE_INTERROGATION in options:
             # The first player: its free interrogation keeps both tools for the game's very last
             # turn, given when every round-1 answer and every round-2 aim is known
             return options.index(FREE_INTERROGATION)
-        self.heuristic.info_value = info_value(game.n)
+        self.heuristic.info_value = info_value(game, me)
         preferred = self.heuristic.decide(decision)
         if game.n > SEARCH_SEATS:
             return preferred
@@ -151,6 +176,18 @@ class ExpertAgent(SeatBot[SeatView]):
             return preferred
         return candidates[best]
 
+    def _blind_medkit(self, game: M.Game, me: Knowledge, options: tuple[Any, ...]) -> int:
+        """The Medkit to the likeliest friend, preferring a seat that has received nothing yet
+        (as the heuristic aims its blind Bullet at the likeliest enemy)."""
+        chance = belief(game, me)
+        got = {g.receiver for g in game.gifts}
+        scores = [
+            chance[o[2]] + FRESH_TARGET * (o[2] not in got) + NOISE * below(self.entropy, 1000)
+            if o[0] == "move" and o[1] == MEDKIT else -10.0
+            for o in options
+        ]
+        return scores.index(max(scores))
+
     def _candidates(self, decision: Decision, preferred: int) -> list[int]:
         """The options worth playing out, the heuristic's choice first."""
         options = decision.options
@@ -174,13 +211,21 @@ def option_scores(decision: Decision) -> list[float]:
             return [chance[m] - chance[b] for b, m in options]
         sign = 1.0 if me.holding == (MEDKIT,) else -1.0
         return [sign * chance[r] for r in options]
-    return HeuristicAgent(Stream(0), me.seat, info_value=info_value(game.n))._round_one(
+    return HeuristicAgent(Stream(0), me.seat, info_value=info_value(game, me))._round_one(
         game, me, chance, options)
 
 
-def info_value(players: int) -> float:
-    """What an interrogation's answers are worth to the expert at a table of ``players``."""
-    return EVEN_TABLE_INFO if players % 2 == 0 else INFO_VALUE
+def info_value(game: M.Game, me: Knowledge) -> float:
+    """What an interrogation's answers are worth to the expert in ``me``'s seat."""
+    long_team = game.leftover is not None and me.team != game.leftover
+    return INFO_VALUE if long_team else INFO_VALUE_KEPT
+
+
+def blind_short_team(game: M.Game, me: Knowledge) -> bool:
+    """Whether ``me`` is on the short team of an odd table at a blind round-1 position (the
+    first player's or the next), where it gives its Medkit at once."""
+    return (game.leftover is not None and me.team == game.leftover
+            and (me.seat - game.first) % game.n < BLIND_MOVERS)
 
 
 def remaining_decisions(game: M.Game) -> int:

@@ -106,11 +106,32 @@ def test_the_expert_first_player_keeps_both_tools_for_the_last_turn() -> None:
         assert heuristic[0][0].options[heuristic[0][1]][:2] == ("move", BULLET)
 
 
-def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_at_an_even_table() -> None:
-    """At an even table the expert ranks round-1 options as the heuristic does, less the
-    heuristic's worth of the answers (``INFO_VALUE``) on every interrogation; at an odd table
-    exactly as the heuristic does."""
-    for players, seed, less in ((6, 5, bots.INFO_VALUE), (7, 5, 0.0)):
+def test_the_short_team_gives_medkits_at_the_blind_positions_of_an_odd_table() -> None:
+    """On the short team of an odd table the first player and the next seat give their Medkit
+    in round 1, where the heuristic gives a blind Bullet (and the expert's first player on the
+    long team, or at an even table, calls its free interrogation)."""
+    for players, seed in ((7, 1), (9, 2)):
+        end, log = game_of(players, seed, ["expert"] * players)
+        first, short = end.game.first, end.game.leftover
+        blind = [(d, i) for d, i in log if d.kind == "round_one"
+                 and (d.seat - first) % players < 2]
+        assert len(blind) == 2
+        for decision, choice in blind:
+            view = decision.view
+            assert isinstance(view, SeatView) and view.knowledge.team == short
+            assert decision.options[choice][:2] == ("move", MEDKIT)
+        _, normal = game_of(players, seed, ["normal"] * players)
+        heuristic = [(d, i) for d, i in normal if d.kind == "round_one"
+                     and (d.seat - first) % players < 2]
+        assert [d.options[i][:2] for d, i in heuristic] == [("move", BULLET)] * 2
+
+
+def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_but_on_a_long_team() -> None:
+    """The expert ranks round-1 options as the heuristic does, less the heuristic's worth of the
+    answers (``INFO_VALUE``) on every interrogation, at an even table and on the short team of an
+    odd one; on the long team of an odd table exactly as the heuristic does."""
+    teams = set()
+    for players, seed in ((6, 5), (7, 5), (7, 3)):
         _, log = game_of(players, seed, ["normal"] * players)
         compared = 0
         for decision, _ in log:
@@ -119,15 +140,19 @@ def test_the_expert_values_an_interrogation_by_the_tool_it_keeps_at_an_even_tabl
             game, me = view.game, view.knowledge
             if decision.kind != "round_one" or (me.seat - game.first) % players < 2:
                 continue  # the blind movers' scores do not count the answers
+            long_team = game.leftover is not None and me.team != game.leftover
+            less = 0.0 if long_team else bots.INFO_VALUE
+            assert info_value(game, me) == bots.INFO_VALUE - less
             ours = option_scores(decision)
             theirs = bots.HeuristicAgent(Stream(0), me.seat)._round_one(
                 game, me, belief(game, me), decision.options)
             for option, a, b in zip(decision.options, ours, theirs):
                 gap = less if option[0] == "interrogate" else 0.0
                 assert abs((b - a) - gap) < 1e-3
+            teams.add((players % 2, long_team))
             compared += 1
         assert compared >= 2
-    assert info_value(10) == 0.0 and info_value(9) == bots.INFO_VALUE
+    assert teams == {(0, False), (1, False), (1, True)}
 
 
 def test_above_five_seats_the_expert_plays_its_plan_without_searching() -> None:
@@ -135,12 +160,15 @@ def test_above_five_seats_the_expert_plays_its_plan_without_searching() -> None:
     interrogation, but for the first player's free interrogation (no search)."""
     seed, players = 4, 8
     end, log = game_of(players, seed, ["expert"] * players)
-    plans = {i: bots.HeuristicAgent(SeededEntropy(seed).child(f"bot/{i}").child("heuristic"), i,
-                                    info_value=info_value(players)) for i in range(players)}
+    plans = {i: bots.HeuristicAgent(SeededEntropy(seed).child(f"bot/{i}").child("heuristic"), i)
+             for i in range(players)}
     checked = 0
     for decision, choice in log:
         if decision.kind == "round_one" and decision.seat == end.game.first:
             continue
+        view = decision.view
+        assert isinstance(view, SeatView)
+        plans[decision.seat].info_value = info_value(view.game, view.knowledge)
         assert plans[decision.seat].decide(decision) == choice
         checked += 1
     assert checked >= 2 * players - 1  # every turn of both rounds but the free interrogation
