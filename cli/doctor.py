@@ -37,8 +37,10 @@ import os
 import platform
 import re
 import secrets
+import shutil
 import socket
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -499,8 +501,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     wait = args.wait if args.wait is not None else (30.0 if args.peers else 3.0)
 
-    def out(line: str) -> None:
-        print(line, flush=True)
+    columns = max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
+
+    def out(line: str) -> None:  # set for the terminal: a word is never cut at its edge
+        print("\n".join(textwrap.fill(part, columns, subsequent_indent=" " * 6,
+                                       break_long_words=False, break_on_hyphens=False)
+                        for part in line.split("\n")), flush=True)
 
     status: int = trio.run(diagnose, args.interface, wait, args.peers, out)
     return status

@@ -666,8 +666,8 @@ async def tables(args: argparse.Namespace) -> int:
                 else:
                     what = f"playing, {ad.watching} watching"
                     who = f"seat {ad.source} ({ad.fingerprint}): `spycraft watch` follows it"
-                print(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {what}  "
-                      f"{ad.address}:{ad.port}  {who}", flush=True)
+                print(wrapped(f"{mark} {ad.table_id.hex()}  {ad.game:<15} {what}  "
+                              f"{ad.address}:{ad.port}  {who}", hang=2), flush=True)
     return 0
 
 
