@@ -1064,9 +1064,8 @@ class PeerProtocol:
         """Engine, then memory; the Store action makes it durable. Raises RecordError. A claim
         from a peer waits (False) until our own clock for the accused ran out."""
         new_state = self.table.apply(self.state, signed)
-        if sender is not None and self.place not in self.ran_out and self._party(
-            self.state, signed
-        ) is not None:
+        if sender is not None and signed.record.kind == "abandon" and \
+                self.place not in self.ran_out and self._party(self.state, signed) is not None:
             held = self.at.held
             if held is None or self.rank(self.state, signed) < self.rank(self.state, held[0]):
                 self.at.held = (signed, new_state, sender)
@@ -1125,8 +1124,9 @@ class PeerProtocol:
 
     def _acknowledge(self, signed: SignedRecord) -> None:
         frame: AckFrame = {"t": "ack", "seq": signed.seq, "link": signed.link}
+        author = signed.seat
         for link, peer in self.links.items():
-            if peer.seat == signed.seat:
+            if peer.seat == author:
                 self._send(link, frame)
 
     def _on_invalid(
