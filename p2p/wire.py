@@ -595,10 +595,12 @@ class FramedStream:
     async def receive(self) -> Frame:
         """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and
         ``FrameError`` for anything a peer must not send (a close inside a frame included)."""
-        await self._fill(HEADER_SIZE, at_boundary=True)
+        if len(self._pending) < HEADER_SIZE:  # (a frame read whole needs no second call)
+            await self._fill(HEADER_SIZE, at_boundary=True)
         header = bytes(self._pending[:HEADER_SIZE])
         length = frame_length(header, max_frame_size=self.max_frame_size)
-        await self._fill(HEADER_SIZE + length, at_boundary=False)
+        if len(self._pending) < HEADER_SIZE + length:
+            await self._fill(HEADER_SIZE + length, at_boundary=False)
         payload = bytes(self._pending[HEADER_SIZE : HEADER_SIZE + length])
         del self._pending[: HEADER_SIZE + length]
         self.bytes_received += HEADER_SIZE + length
