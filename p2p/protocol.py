@@ -578,7 +578,8 @@ class PeerProtocol:
     def wants_turn(self) -> TableState[Any] | None:
         """The state at which our seat must write next, or None (also while our record for the
         place is sent and not yet checked: ``check_own``)."""
-        if self.me is None or self._sent_own is not None or self._refused_own == self.place or \
+        if self.me is None or self._sent_own is not None or (
+                self._refused_own is not None and self._refused_own == self.place) or \
                 self.me.my_turn(self.state) is None:
             return None
         return self.state

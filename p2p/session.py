@@ -1010,9 +1010,14 @@ class Session:
         """For the benchmark: when every other seat confirmed one of our records."""
         if seq not in self.created_at or seq in self.all_acked_at:
             return
-        peers = [self.protocol.links[link.id] for link in self.links.values()
-                 if link.seat is not None and link.id in self.protocol.links]
-        if len(peers) == len(self.roster) - 1 and all(p.acked >= seq for p in peers):
+        seated = 0
+        for link in self.links.values():
+            peer = self.protocol.links.get(link.id) if link.seat is not None else None
+            if peer is not None:
+                if peer.acked < seq:
+                    return  # one that has not confirmed it: no need to look at the others
+                seated += 1
+        if seated == len(self.roster) - 1:
             self.all_acked_at[seq] = trio.current_time()
 
     def _redial(self, link: Link, after: float = REDIAL_AFTER) -> None:
