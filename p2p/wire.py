@@ -87,6 +87,9 @@ pong       nonce (8 B): the answer to the ping with that nonce
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
@@ -576,6 +579,9 @@ class FramedStream:
         self.max_frame_size = max_frame_size
         self._send_lock = trio.Lock()
         self._pending = bytearray()  # bytes received and not yet returned as a frame
+        # A TCP socket is read through its descriptor (``_receive_direct``) where a descriptor
+        # is a socket's: not on Windows, nor for the memory streams of tests.
+        self._direct = sys.platform != "win32" and isinstance(stream, trio.SocketStream)
         self.frames_sent = 0
         self.bytes_sent = 0
         self.bytes_received = 0
@@ -609,7 +615,11 @@ class FramedStream:
     async def _fill(self, count: int, *, at_boundary: bool) -> None:
         """Read until ``count`` bytes are pending (the length was checked against the limit)."""
         while len(self._pending) < count:
-            chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
+            chunk: bytes | bytearray
+            if self._direct:
+                chunk = await self._receive_direct()
+            else:
+                chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
             if not chunk:
                 if at_boundary and not self._pending:
                     raise trio.EndOfChannel
@@ -617,6 +627,35 @@ class FramedStream:
                     f"connection closed inside a frame ({len(self._pending)} of {count})"
                 )
             self._pending += chunk
+
+    async def _receive_direct(self) -> bytes:
+        """``trio.SocketStream.receive_some`` without its layers (two context managers and
+        three calls a frame): the same checkpoints (one before the read, and one after it if it
+        did not wait), the same wait, the same errors (``trio.ClosedResourceError`` for a socket
+        closed here, ``trio.BrokenResourceError`` for any other failure)."""
+        socket = self.stream.socket  # type: ignore[attr-defined]
+        try:
+            await trio.lowlevel.checkpoint_if_cancelled()
+            try:
+                data = os.read(socket.fileno(), _RECEIVE_CHUNK)
+            except BlockingIOError:
+                pass
+            except BaseException:
+                await trio.lowlevel.cancel_shielded_checkpoint()
+                raise
+            else:
+                await trio.lowlevel.cancel_shielded_checkpoint()
+                return data
+            while True:
+                await trio.lowlevel.wait_readable(socket)
+                try:
+                    return os.read(socket.fileno(), _RECEIVE_CHUNK)
+                except BlockingIOError:
+                    pass
+        except OSError as exc:
+            if exc.errno in (errno.EBADF, errno.ENOTSOCK):
+                raise trio.ClosedResourceError("this socket was already closed") from None
+            raise trio.BrokenResourceError(f"socket connection broken: {exc}") from exc
 
     async def aclose(self) -> None:
         await self.stream.aclose()
