@@ -187,6 +187,9 @@ _PAYLOAD_PREV = b"\x64prev\x58\x20"
 _PAYLOAD_SEAT = b"\x64seat"
 _PAYLOAD_TABLE = b"\x65table\x50"
 _PAYLOAD_TAIL = len(_PAYLOAD_TABLE) + TABLE_ID_BYTES
+_AFTER_SEQ, _AFTER_BODY, _AFTER_KIND, _AFTER_PREV, _AFTER_SEAT, _AFTER_TABLE = map(
+    len, (_PAYLOAD_SEQ, _PAYLOAD_BODY, _PAYLOAD_KIND, _PAYLOAD_PREV, _PAYLOAD_SEAT,
+          _PAYLOAD_TABLE))
 
 
 def _payload_in_one_pass(payload: bytes) -> Record | None:
@@ -203,21 +206,21 @@ def _payload_in_one_pass(payload: bytes) -> Record | None:
     if left[0] < 0:
         return None
     try:
-        seq, pos = read_value(payload, len(_PAYLOAD_SEQ), 1, left)
+        seq, pos = read_value(payload, _AFTER_SEQ, 1, left)
         if not payload.startswith(_PAYLOAD_BODY, pos):
             return None
-        body, pos = read_value(payload, pos + len(_PAYLOAD_BODY), 1, left)
+        body, pos = read_value(payload, pos + _AFTER_BODY, 1, left)
         if not payload.startswith(_PAYLOAD_KIND, pos):
             return None
-        kind, pos = read_value(payload, pos + len(_PAYLOAD_KIND), 1, left)
+        kind, pos = read_value(payload, pos + _AFTER_KIND, 1, left)
         if not payload.startswith(_PAYLOAD_PREV, pos):
             return None
-        pos += len(_PAYLOAD_PREV)
+        pos += _AFTER_PREV
         prev = payload[pos : pos + 32]
         pos += 32
         if not payload.startswith(_PAYLOAD_SEAT, pos):
             return None
-        seat, pos = read_value(payload, pos + len(_PAYLOAD_SEAT), 1, left)
+        seat, pos = read_value(payload, pos + _AFTER_SEAT, 1, left)
     except EncodingError:
         return None
     if len(payload) != pos + _PAYLOAD_TAIL or not payload.startswith(_PAYLOAD_TABLE, pos):
@@ -225,7 +228,7 @@ def _payload_in_one_pass(payload: bytes) -> Record | None:
     if not (_is_uint(seq) and _is_uint(seat) and isinstance(kind, str)
             and 0 < len(kind) <= 32):
         return None
-    return Record(payload[pos + len(_PAYLOAD_TABLE) :], seq, prev, seat, kind, body)
+    return Record(payload[pos + _AFTER_TABLE :], seq, prev, seat, kind, body)
 
 
 def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
