@@ -657,9 +657,9 @@ class PeerProtocol:
         return self._drain()
 
     def _check_own(self, now: float) -> None:
-        signed, self._sent_own = self._sent_own, None
-        if signed is None:
+        if self._sent_own is None:  # (every input asks: most have nothing to check)
             return
+        signed, self._sent_own = self._sent_own, None
         try:
             self._accept(signed, now, None)
         except RecordError as exc:
@@ -1018,6 +1018,8 @@ class PeerProtocol:
                 and len(self._early_pairs) < FUTURE_WINDOW and stands_as_evidence(held, signed))
 
     def _release_future(self, now: float) -> None:
+        if not (self.future or self._early_pairs or self._strays):
+            return  # nothing buffered, no pair met early, no stray: each step below is a no-op
         self._prove_early_pairs(now)
         while self.head + 1 in self.future and self.at.held is None:
             signed, sender = self.future.pop(self.head + 1)
