@@ -582,6 +582,10 @@ class FramedStream:
         # A TCP socket is read through its descriptor (``_receive_direct``) where a descriptor
         # is a socket's: not on Windows, nor for the memory streams of tests.
         self._direct = sys.platform != "win32" and isinstance(stream, trio.SocketStream)
+        # The last read took less than it asked for, so the socket held no more then: the next
+        # read waits for the socket first rather than try a read that would find it empty
+        # (half of all reads in play did: a syscall and an exception each).
+        self._drained = False
         self.frames_sent = 0
         self.bytes_sent = 0
         self.bytes_received = 0
@@ -632,26 +636,33 @@ class FramedStream:
         """``trio.SocketStream.receive_some`` without its layers (two context managers and
         three calls a frame): the same checkpoints (one before the read, and one after it if it
         did not wait), the same wait, the same errors (``trio.ClosedResourceError`` for a socket
-        closed here, ``trio.BrokenResourceError`` for any other failure)."""
+        closed here, ``trio.BrokenResourceError`` for any other failure); after a read that
+        drained the socket, the wait comes first."""
         socket = self.stream.socket  # type: ignore[attr-defined]
         try:
-            await trio.lowlevel.checkpoint_if_cancelled()
-            try:
-                data = os.read(socket.fileno(), _RECEIVE_CHUNK)
-            except BlockingIOError:
-                pass
-            except BaseException:
-                await trio.lowlevel.cancel_shielded_checkpoint()
-                raise
-            else:
-                await trio.lowlevel.cancel_shielded_checkpoint()
-                return data
-            while True:
-                await trio.lowlevel.wait_readable(socket)
+            # the last read may have left bytes behind, or the socket is closed here: read at
+            # once (a closed socket fails there, as trio's own read does)
+            if not self._drained or socket.fileno() < 0:
+                await trio.lowlevel.checkpoint_if_cancelled()
                 try:
-                    return os.read(socket.fileno(), _RECEIVE_CHUNK)
+                    data = os.read(socket.fileno(), _RECEIVE_CHUNK)
                 except BlockingIOError:
                     pass
+                except BaseException:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                    raise
+                else:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                    self._drained = len(data) < _RECEIVE_CHUNK
+                    return data
+            while True:  # (the wait is a checkpoint: cancelled, it raises before it waits)
+                await trio.lowlevel.wait_readable(socket)
+                try:
+                    data = os.read(socket.fileno(), _RECEIVE_CHUNK)
+                except BlockingIOError:
+                    continue
+                self._drained = len(data) < _RECEIVE_CHUNK
+                return data
         except OSError as exc:
             if exc.errno in (errno.EBADF, errno.ENOTSOCK):
                 raise trio.ClosedResourceError("this socket was already closed") from None
