@@ -199,6 +199,14 @@ def decode(data: bytes, *, max_size: int = 1 << 24, max_items: int | None = None
     return value
 
 
+def read_value(data: bytes, pos: int, depth: int, left: list[int]) -> tuple[Any, int]:
+    """The value of the item at ``pos`` as ``decode`` reads it ``depth`` containers deep, and
+    where it ends; ``left`` is [items still allowed, the budget], charged as ``decode`` charges
+    it. For a reader that checks the bytes around the item itself (``records.parse_payload``):
+    ``EncodingError`` for anything ``decode`` refuses there."""
+    return _read(data, pos, depth, left)
+
+
 def decode_own(data: bytes) -> Any:
     """``decode`` without the item budget, for files this peer wrote itself (its seat file,
     the memo of its own choices): nobody else's bytes."""

@@ -31,7 +31,7 @@ from typing import Any
 
 import cbor2
 
-from spycraft.crypto.encoding import bytes_head, decode, encode
+from spycraft.crypto.encoding import bytes_head, decode, encode, item_budget, read_value
 from spycraft.crypto.errors import BadKey, BadSignature, EncodingError, MalformedRecord
 from spycraft.crypto.hashing import sha256
 from spycraft.crypto.identity import Identity, fingerprint, verify_signature
@@ -177,8 +177,69 @@ def sign_record(record: Record, identity: Identity) -> SignedRecord:
 
 _RECORD_FIELDS = frozenset({"table", "seq", "prev", "seat", "kind", "body"})
 
+# A record's payload as the canonical encoder writes it: a map of six text keys in their
+# canonical order, seq, body, kind, prev, seat, table; prev and table are byte strings of fixed
+# length, so their keys and heads are constant bytes.
+_PAYLOAD_SEQ = b"\xa6\x63seq"
+_PAYLOAD_BODY = b"\x64body"
+_PAYLOAD_KIND = b"\x64kind"
+_PAYLOAD_PREV = b"\x64prev\x58\x20"
+_PAYLOAD_SEAT = b"\x64seat"
+_PAYLOAD_TABLE = b"\x65table\x50"
+_PAYLOAD_TAIL = len(_PAYLOAD_TABLE) + TABLE_ID_BYTES
+_AFTER_SEQ, _AFTER_BODY, _AFTER_KIND, _AFTER_PREV, _AFTER_SEAT, _AFTER_TABLE = map(
+    len, (_PAYLOAD_SEQ, _PAYLOAD_BODY, _PAYLOAD_KIND, _PAYLOAD_PREV, _PAYLOAD_SEAT,
+          _PAYLOAD_TABLE))
+
+
+def _payload_in_one_pass(payload: bytes) -> Record | None:
+    """The record of a payload laid out exactly as the canonical encoder writes one, read in
+    one pass: the constant keys and heads where the layout puts them, each value as ``decode``
+    reads it inside the map (the same canonical checks and item budget), then the checks of
+    ``parse_payload``. None for anything else, which takes the general path: that path, and
+    the message of its error, decide (a property test holds both to one answer)."""
+    if type(payload) is not bytes or len(payload) > MAX_RECORD_BYTES or \
+            not payload.startswith(_PAYLOAD_SEQ):
+        return None
+    budget = item_budget(len(payload))
+    left = [budget - 13, budget]  # the map's head and its twelve items, as ``decode`` charges
+    if left[0] < 0:
+        return None
+    try:
+        seq, pos = read_value(payload, _AFTER_SEQ, 1, left)
+        if not payload.startswith(_PAYLOAD_BODY, pos):
+            return None
+        body, pos = read_value(payload, pos + _AFTER_BODY, 1, left)
+        if not payload.startswith(_PAYLOAD_KIND, pos):
+            return None
+        kind, pos = read_value(payload, pos + _AFTER_KIND, 1, left)
+        if not payload.startswith(_PAYLOAD_PREV, pos):
+            return None
+        pos += _AFTER_PREV
+        prev = payload[pos : pos + 32]
+        pos += 32
+        if not payload.startswith(_PAYLOAD_SEAT, pos):
+            return None
+        seat, pos = read_value(payload, pos + _AFTER_SEAT, 1, left)
+    except EncodingError:
+        return None
+    if len(payload) != pos + _PAYLOAD_TAIL or not payload.startswith(_PAYLOAD_TABLE, pos):
+        return None
+    if not (_is_uint(seq) and _is_uint(seat) and isinstance(kind, str)
+            and 0 < len(kind) <= 32):
+        return None
+    return Record(payload[pos + _AFTER_TABLE :], seq, prev, seat, kind, body)
+
 
 def parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
+    record = _payload_in_one_pass(payload)
+    if record is not None:
+        return record
+    return _parse_payload(payload, seat=seat, seq=seq)
+
+
+def _parse_payload(payload: bytes, *, seat: int | None = None, seq: int | None = None) -> Record:
+    """``parse_payload``'s general path: decode, then check the map."""
     try:
         m = decode(payload, max_size=MAX_RECORD_BYTES)
     except EncodingError as exc:

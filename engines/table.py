@@ -363,6 +363,9 @@ def still_to_reveal(seats: int, gone: Iterable[int], revealed: Iterable[int]) ->
 
 Need = Turn | Draw | Result
 GameNeed = Turn | Draw | Over
+WAITS_KEPT = 8
+"""States whose ``Table.need`` and ``Table.expect`` a table keeps worked out (a peer asks about
+its head and the state before it; an audit, one state after another)."""
 S = TypeVar("S")
 
 
@@ -447,6 +450,13 @@ class Table(Generic[S]):
 
     def __init__(self, rules: GameRules[S]) -> None:
         self.rules = rules
+        # What the table waits for at the last states asked about (``_waits``): a pure function
+        # of an immutable state that a peer asks for several times per record (the engine's
+        # turn check, the next writer to pass the record on to, whether our turn came, the
+        # ticker), so it is worked out once per state. Keyed by the state's id and holding the
+        # state itself, so an id names that object alone while it is kept; at most
+        # ``WAITS_KEPT`` states.
+        self._waits: dict[int, tuple[TableState[S], Need | None, Turn | None]] = {}
 
     # --- starting -------------------------------------------------------------------------
 
@@ -477,6 +487,23 @@ class Table(Generic[S]):
 
     def need(self, state: TableState[S]) -> Need | None:
         """What the game waits for, or None once the result record closed the table."""
+        return self._waits_at(state)[1]
+
+    def _waits_at(
+        self, state: TableState[S]
+    ) -> tuple[TableState[S], Need | None, Turn | None]:
+        """(state, ``need``, ``expect``) of ``state``, worked out once while it is kept."""
+        known = self._waits.get(id(state))
+        if known is not None and known[0] is state:
+            return known
+        need = self._need(state)
+        waits = (state, need, self._turn(state, need))
+        if len(self._waits) >= WAITS_KEPT:
+            self._waits.clear()
+        self._waits[id(state)] = waits
+        return waits
+
+    def _need(self, state: TableState[S]) -> Need | None:
         if state.result is not None:
             return None
         need = self.rules.next(state.game)
@@ -489,7 +516,10 @@ class Table(Generic[S]):
         return settle(len(state.genesis.seats), self.rules.sides, side_of, state.forfeits, over)
 
     def expect(self, state: TableState[S]) -> Turn | None:
-        need = self.need(state)
+        """The seat that writes the next record and the kinds it may write (None once closed)."""
+        return self._waits_at(state)[2]
+
+    def _turn(self, state: TableState[S], need: Need | None) -> Turn | None:
         if need is None:
             return None
         if isinstance(need, Draw):

@@ -578,7 +578,8 @@ class PeerProtocol:
     def wants_turn(self) -> TableState[Any] | None:
         """The state at which our seat must write next, or None (also while our record for the
         place is sent and not yet checked: ``check_own``)."""
-        if self.me is None or self._sent_own is not None or self._refused_own == self.place or \
+        if self.me is None or self._sent_own is not None or (
+                self._refused_own is not None and self._refused_own == self.place) or \
                 self.me.my_turn(self.state) is None:
             return None
         return self.state
@@ -656,9 +657,9 @@ class PeerProtocol:
         return self._drain()
 
     def _check_own(self, now: float) -> None:
-        signed, self._sent_own = self._sent_own, None
-        if signed is None:
+        if self._sent_own is None:  # (every input asks: most have nothing to check)
             return
+        signed, self._sent_own = self._sent_own, None
         try:
             self._accept(signed, now, None)
         except RecordError as exc:
@@ -1017,6 +1018,8 @@ class PeerProtocol:
                 and len(self._early_pairs) < FUTURE_WINDOW and stands_as_evidence(held, signed))
 
     def _release_future(self, now: float) -> None:
+        if not (self.future or self._early_pairs or self._strays):
+            return  # nothing buffered, no pair met early, no stray: each step below is a no-op
         self._prove_early_pairs(now)
         while self.head + 1 in self.future and self.at.held is None:
             signed, sender = self.future.pop(self.head + 1)
@@ -1064,9 +1067,8 @@ class PeerProtocol:
         """Engine, then memory; the Store action makes it durable. Raises RecordError. A claim
         from a peer waits (False) until our own clock for the accused ran out."""
         new_state = self.table.apply(self.state, signed)
-        if sender is not None and self.place not in self.ran_out and self._party(
-            self.state, signed
-        ) is not None:
+        if sender is not None and signed.record.kind == "abandon" and \
+                self.place not in self.ran_out and self._party(self.state, signed) is not None:
             held = self.at.held
             if held is None or self.rank(self.state, signed) < self.rank(self.state, held[0]):
                 self.at.held = (signed, new_state, sender)
@@ -1125,8 +1127,9 @@ class PeerProtocol:
 
     def _acknowledge(self, signed: SignedRecord) -> None:
         frame: AckFrame = {"t": "ack", "seq": signed.seq, "link": signed.link}
+        author = signed.seat
         for link, peer in self.links.items():
-            if peer.seat == signed.seat:
+            if peer.seat == author:
                 self._send(link, frame)
 
     def _on_invalid(

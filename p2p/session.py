@@ -458,7 +458,7 @@ class Session:
         self.outboxes = Outboxes()
         self.door = handshake.Door()
         self._next_link = 0
-        self._changed = trio.Event()  # set by every list of actions carried out
+        self._changed_event: trio.Event | None = None  # ``_changed``, once someone waits
         self._moved = trio.Event()  # set when the table moved (``_move``)
         self._watchers_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
@@ -516,9 +516,18 @@ class Session:
         """Say ``text`` at the table (from trio; ``p2p.chat.ChatRefused`` says why not)."""
         self._execute(self.protocol.say(text, trio.current_time()))
 
+    @property
+    def _changed(self) -> trio.Event:
+        """Set by the next list of actions carried out (made when a task asks for it: most
+        lists of actions have nobody waiting on them, and an event per frame costs)."""
+        if self._changed_event is None:
+            self._changed_event = trio.Event()
+        return self._changed_event
+
     def _bump(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
+        event, self._changed_event = self._changed_event, None
+        if event is not None:
+            event.set()
 
     def _move(self) -> None:
         """The table moved (a record stored, or a rollback): ``_drive`` is woken if our turn
@@ -530,23 +539,30 @@ class Session:
     # --- actions ------------------------------------------------------------------------------
 
     def _execute(self, actions: list[Action]) -> None:
-        encoded: dict[int, bytes] = {}  # a frame that goes to several links is encoded once
+        if not actions:
+            return
+        # a frame that goes to several links is encoded once (the last one, by its identity:
+        # the protocol sends one frame object to all links in a row)
+        frame: Frame | None = None
+        data = b""
         moved = False
         for action in actions:
             if isinstance(action, Send):
                 link = self.links.get(action.link)
                 if link is not None:
-                    key = id(action.frame)
-                    if key not in encoded:
+                    if action.frame is not frame:
                         try:
-                            encoded[key] = encode_frame(action.frame)
+                            data = encode_frame(action.frame)
                         except FrameError as exc:
                             log.error("refused to send a %s frame: %s", action.frame["t"], exc)
                             continue
-                    link.post(encoded[key])
+                        frame = action.frame
+                    link.post(data)
             elif isinstance(action, Store):
                 self.store.append(*action.records)
                 moved = True
+            elif isinstance(action, Notice):
+                self._notice(action)
             elif isinstance(action, StoreChat):
                 self.store.append_chat(action.raw)
             elif isinstance(action, Remember):
@@ -565,10 +581,7 @@ class Session:
                     if action.reason != "goodbye":
                         link.offence = "misbehaved"
                     self._bye(link, action.reason)
-            elif isinstance(action, Notice):
-                self._notice(action)
-        if actions:
-            self._bump()
+        self._bump()
         if moved:
             self._move()
 
@@ -997,9 +1010,14 @@ class Session:
         """For the benchmark: when every other seat confirmed one of our records."""
         if seq not in self.created_at or seq in self.all_acked_at:
             return
-        peers = [self.protocol.links[link.id] for link in self.links.values()
-                 if link.seat is not None and link.id in self.protocol.links]
-        if len(peers) == len(self.roster) - 1 and all(p.acked >= seq for p in peers):
+        seated = 0
+        for link in self.links.values():
+            peer = self.protocol.links.get(link.id) if link.seat is not None else None
+            if peer is not None:
+                if peer.acked < seq:
+                    return  # one that has not confirmed it: no need to look at the others
+                seated += 1
+        if seated == len(self.roster) - 1:
             self.all_acked_at[seq] = trio.current_time()
 
     def _redial(self, link: Link, after: float = REDIAL_AFTER) -> None:

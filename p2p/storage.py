@@ -332,6 +332,12 @@ class GameStore:
         of their own: the next append of another seat's record, ``sync`` or ``close`` makes
         them durable here too, and until then a crash loses nothing that own.cbor does not
         keep (a peer that resumes sends its remembered record at that place again)."""
+        if len(records) == 1:  # every record taken in play: the same, with no lists built
+            (signed,) = records
+            ours = signed.raw in self._kept
+            self._append(self.transcript_path, signed.raw, f"record {signed.seq}", sync=not ours)
+            self._unsynced = ours
+            return
         seqs = [r.seq for r in records]
         what = f"record {seqs[0]}" if len(seqs) == 1 else f"records {seqs[0]}-{seqs[-1]}"
         ours = all(r.raw in self._kept for r in records)

@@ -87,6 +87,9 @@ pong       nonce (8 B): the answer to the ping with that nonce
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
@@ -576,6 +579,13 @@ class FramedStream:
         self.max_frame_size = max_frame_size
         self._send_lock = trio.Lock()
         self._pending = bytearray()  # bytes received and not yet returned as a frame
+        # A TCP socket is read through its descriptor (``_receive_direct``) where a descriptor
+        # is a socket's: not on Windows, nor for the memory streams of tests.
+        self._direct = sys.platform != "win32" and isinstance(stream, trio.SocketStream)
+        # The last read took less than it asked for, so the socket held no more then: the next
+        # read waits for the socket first rather than try a read that would find it empty
+        # (half of all reads in play did: a syscall and an exception each).
+        self._drained = False
         self.frames_sent = 0
         self.bytes_sent = 0
         self.bytes_received = 0
@@ -595,10 +605,12 @@ class FramedStream:
     async def receive(self) -> Frame:
         """Read one frame. Raises ``trio.EndOfChannel`` on a clean close between frames and
         ``FrameError`` for anything a peer must not send (a close inside a frame included)."""
-        await self._fill(HEADER_SIZE, at_boundary=True)
+        if len(self._pending) < HEADER_SIZE:  # (a frame read whole needs no second call)
+            await self._fill(HEADER_SIZE, at_boundary=True)
         header = bytes(self._pending[:HEADER_SIZE])
         length = frame_length(header, max_frame_size=self.max_frame_size)
-        await self._fill(HEADER_SIZE + length, at_boundary=False)
+        if len(self._pending) < HEADER_SIZE + length:
+            await self._fill(HEADER_SIZE + length, at_boundary=False)
         payload = bytes(self._pending[HEADER_SIZE : HEADER_SIZE + length])
         del self._pending[: HEADER_SIZE + length]
         self.bytes_received += HEADER_SIZE + length
@@ -607,7 +619,11 @@ class FramedStream:
     async def _fill(self, count: int, *, at_boundary: bool) -> None:
         """Read until ``count`` bytes are pending (the length was checked against the limit)."""
         while len(self._pending) < count:
-            chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
+            chunk: bytes | bytearray
+            if self._direct:
+                chunk = await self._receive_direct()
+            else:
+                chunk = await self.stream.receive_some(_RECEIVE_CHUNK)
             if not chunk:
                 if at_boundary and not self._pending:
                     raise trio.EndOfChannel
@@ -615,6 +631,42 @@ class FramedStream:
                     f"connection closed inside a frame ({len(self._pending)} of {count})"
                 )
             self._pending += chunk
+
+    async def _receive_direct(self) -> bytes:
+        """``trio.SocketStream.receive_some`` without its layers (two context managers and
+        three calls a frame): the same checkpoints (one before the read, and one after it if it
+        did not wait), the same wait, the same errors (``trio.ClosedResourceError`` for a socket
+        closed here, ``trio.BrokenResourceError`` for any other failure); after a read that
+        drained the socket, the wait comes first."""
+        socket = self.stream.socket  # type: ignore[attr-defined]
+        try:
+            # the last read may have left bytes behind, or the socket is closed here: read at
+            # once (a closed socket fails there, as trio's own read does)
+            if not self._drained or socket.fileno() < 0:
+                await trio.lowlevel.checkpoint_if_cancelled()
+                try:
+                    data = os.read(socket.fileno(), _RECEIVE_CHUNK)
+                except BlockingIOError:
+                    pass
+                except BaseException:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                    raise
+                else:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                    self._drained = len(data) < _RECEIVE_CHUNK
+                    return data
+            while True:  # (the wait is a checkpoint: cancelled, it raises before it waits)
+                await trio.lowlevel.wait_readable(socket)
+                try:
+                    data = os.read(socket.fileno(), _RECEIVE_CHUNK)
+                except BlockingIOError:
+                    continue
+                self._drained = len(data) < _RECEIVE_CHUNK
+                return data
+        except OSError as exc:
+            if exc.errno in (errno.EBADF, errno.ENOTSOCK):
+                raise trio.ClosedResourceError("this socket was already closed") from None
+            raise trio.BrokenResourceError(f"socket connection broken: {exc}") from exc
 
     async def aclose(self) -> None:
         await self.stream.aclose()

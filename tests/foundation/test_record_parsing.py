@@ -107,3 +107,74 @@ def test_an_edited_record_has_a_layout_length_only_where_it_is_the_item_length(
 def test_the_link_hash_is_the_tagged_hash_of_the_record_bytes(size: int) -> None:
     raw = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
     assert link_hash(raw) == tagged_hash("link", raw)
+
+
+# --- the one pass of a record's payload ------------------------------------------------------
+
+
+def _payload_general(payload: bytes) -> Record | str:
+    """What the general path makes of ``payload``: the record, or its refusal's message."""
+    from spycraft.crypto.records import _parse_payload
+
+    try:
+        return _parse_payload(payload)
+    except MalformedRecord as exc:
+        return str(exc)
+
+
+def _payload(seq: int, seat: int, kind: str, body: object) -> bytes:
+    return encode(Record(bytes(range(16)), seq, bytes(range(32)), seat, kind, body).to_cbor())
+
+
+payload_bodies = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2**64, 2**64 - 1), st.binary(max_size=40),
+              st.text(max_size=10)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400)
+@given(st.one_of(st.integers(0, 30), st.sampled_from([23, 24, 255, 256, 65536, 2**32, 2**64 - 1])),
+       st.integers(0, 300), st.text(min_size=0, max_size=40), payload_bodies,
+       st.lists(st.integers(0, 10**6), max_size=3), st.integers(-3, 3))
+def test_a_payload_reads_in_one_pass_exactly_as_the_general_path_reads_it(
+    seq: int, seat: int, kind: str, body: object, flips: list[int], resize: int
+) -> None:
+    """A record's payload is read in one pass where it is laid out as the canonical encoder
+    writes it; on such payloads, and on them with bits flipped or cut or grown, the record (or
+    the refusal and its message) is the general path's."""
+    from spycraft.crypto.records import _payload_in_one_pass, parse_payload
+
+    payload = _payload(seq, seat, kind, body)
+    mutated = bytearray(payload)
+    for flip in flips:
+        bit = flip % (8 * len(mutated))
+        mutated[bit // 8] ^= 1 << (bit % 8)
+    edited = bytes(mutated[:resize] if resize < 0 else mutated + bytes(resize))
+    for candidate in (payload, edited):
+        expected = _payload_general(candidate)
+        fast = _payload_in_one_pass(candidate)
+        assert fast is None or fast == expected
+        if fast is not None:  # the same values, of the same types, field for field
+            assert isinstance(expected, Record)
+            assert [type(v) for v in vars(fast).values()] == \
+                [type(v) for v in vars(expected).values()]
+        try:
+            got: Record | str = parse_payload(candidate)
+        except MalformedRecord as exc:
+            got = str(exc)
+        assert got == expected
+    if 0 < len(kind) <= 32:  # a canonical payload of a valid record takes the one pass
+        assert _payload_in_one_pass(payload) == _payload_general(payload)
+
+
+def test_a_payload_over_its_item_budget_is_refused_by_both_paths() -> None:
+    """A body of many empty containers: the one pass charges the budget as ``decode`` does."""
+    from spycraft.crypto.records import _payload_in_one_pass, parse_payload
+
+    payload = _payload(1, 0, "leg", [[] for _ in range(5000)])
+    assert _payload_in_one_pass(payload) is None
+    with pytest.raises(MalformedRecord, match="budget|items"):
+        parse_payload(payload)

@@ -16,13 +16,14 @@ illegal act rather than a malformed record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from spycraft.crypto.errors import IllegalAction, MalformedValue
 from spycraft.crypto.records import Genesis
 from spycraft.engines.about import About
 from spycraft.engines.agent import RandomAgent
+from spycraft.engines.evolve import evolve
 from spycraft.engines.game import Build, GameSeat, Move, Played, Rules, moves
 from spycraft.engines.registry import declare
 from spycraft.engines.schema import Body, Shape, body
@@ -98,7 +99,7 @@ class RelayRules(Rules[Race]):
         return s
 
     def forfeit(self, s: Race, seat: int, seq: int, reason: str) -> Race:
-        return replace(s, out=s.out + (seat,))
+        return evolve(s, out=s.out + (seat,))
 
     def side_of(self, s: Race, seat: int) -> str:
         return ("team 0+2", "team 1+3")[seat % 2] if s.teams else f"seat{seat}"
@@ -116,7 +117,7 @@ def apply_leg(s: Race, record: Played, body: Body) -> Race:
     legs = s.legs
     while len(legs) % s.seats != record.seat:  # the skipped legs of seats that forfeited
         legs += (0,)
-    return replace(s, legs=legs + (body["value"],))
+    return evolve(s, legs=legs + (body["value"],))
 
 
 class RelaySeat(GameSeat[Race, Race]):

@@ -344,6 +344,46 @@ def test_framed_streams_over_loopback_tcp() -> None:
     trio.run(main)
 
 
+@pytest.mark.network
+def test_a_tcp_stream_read_through_its_descriptor_fails_as_trio_s_own_read_does() -> None:
+    """A frame in pieces is read whole; our side closed: ClosedResourceError; the peer's reset:
+    BrokenResourceError; cancelled while it waits: it is cancelled (``_receive_direct``)."""
+    import socket
+    import struct
+
+    async def main() -> None:
+        (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listener.socket.getsockname()[1]
+        async with listener:
+            client = await trio.open_tcp_stream("127.0.0.1", port)
+            server = FramedStream(await listener.accept())
+            assert server._direct
+            wire = encode_frame(SAMPLE_FRAMES[0])
+            for cut in (1, 6, len(wire) - 1):
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(client.send_all, wire[:cut])
+                    nursery.start_soon(trio.sleep, 0.05)
+                await client.send_all(wire[cut:])
+                assert await server.receive() == decode_frames(wire)[0]
+            with trio.move_on_after(0.1) as waited:
+                await server.receive()
+            assert waited.cancelled_caught
+            await server.aclose()
+            with pytest.raises(trio.ClosedResourceError):
+                await server.receive()
+            reset = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+            accepted = await listener.accept()
+            accepted.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            await accepted.aclose()  # linger 0: a reset, not a clean close
+            await trio.sleep(0.05)
+            with pytest.raises(trio.BrokenResourceError):
+                await reset.receive()
+            await reset.aclose()
+            await client.aclose()
+
+    trio.run(main)
+
+
 cbor_values = st.recursive(
     st.none()
     | st.booleans()
