@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, final
 
 from spycraft.crypto import beacon
 from spycraft.crypto.errors import (
@@ -485,6 +485,7 @@ class Table(Generic[S]):
 
     # --- who writes next ------------------------------------------------------------------
 
+    @final  # both are read from one entry of ``_waits``: overriding one would split them
     def need(self, state: TableState[S]) -> Need | None:
         """What the game waits for, or None once the result record closed the table."""
         return self._waits_at(state)[1]
@@ -515,6 +516,7 @@ class Table(Generic[S]):
 
         return settle(len(state.genesis.seats), self.rules.sides, side_of, state.forfeits, over)
 
+    @final
     def expect(self, state: TableState[S]) -> Turn | None:
         """The seat that writes the next record and the kinds it may write (None once closed)."""
         return self._waits_at(state)[2]
