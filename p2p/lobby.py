@@ -335,8 +335,10 @@ async def open_table(
                 await shell.full.wait()
                 door.cancel_scope.cancel()
             shell.ad = None
-        # The announcement is withdrawn: the game starts.
-        shell.feed(opener.withdrawn(trio.current_time()))
+            # The seats are full: the roster goes out while the announcement is withdrawn (its
+            # goodbyes take about 0.25 s, a sixth of a ten-seat table's setup when the roster
+            # waited for them; the seats' count in the ad is not changed again meanwhile).
+            shell.feed(opener.withdrawn(trio.current_time()))
         await shell.done.wait()
         lobby.cancel_scope.cancel()
     if shell.signed is None:

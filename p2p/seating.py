@@ -24,14 +24,15 @@ Theory of operation
   it got up, and its seat is free again. Every change of the seats is sent to every seated
   joiner (``lobby``) and to the announcement (``Announce``).
 * **The roster.** When the seats are full, the machine fixes the roster and the genesis, closes
-  the links still knocking (``table full``) and says ``Full``; the shell withdraws the
-  announcement and calls ``withdrawn``, which sends each joiner, in seat order, the roster and
-  the signatures so far (the opener's own, when it plays). From then on a frame from a seat that
-  has not signed is its genesis signature or the end of the table: a goodbye, anything but a
-  valid signature for its own seat, a link that breaks, or ``SIGNATURE_TIMEOUT`` seconds of
-  silence stop the table, naming the seat (``Failed``). Each valid signature is relayed to every
-  other joiner; a frame that cannot be delivered stops the table too (``Send.lost``). When every
-  seat has signed, the genesis is assembled and verified (``Signed``).
+  the links still knocking (``table full``) and says ``Full``; the shell closes its door, calls
+  ``withdrawn`` and withdraws the announcement meanwhile. ``withdrawn`` sends each joiner, in
+  seat order, the roster and the signatures so far (the opener's own, when it plays). From
+  then on a frame from a seat that has not signed is its genesis signature or the end of the
+  table: a goodbye, anything but a valid signature for its own seat, a link that breaks, or
+  ``SIGNATURE_TIMEOUT`` seconds of silence stop the table, naming the seat (``Failed``).
+  Each valid signature is relayed to every other joiner; a frame that cannot be delivered stops
+  the table too (``Send.lost``). When every seat has signed, the genesis is assembled and
+  verified (``Signed``).
 * **Joining (a joiner).** The opener must be the identity the announcement names (its
   fingerprint, the key people read aloud); then the joiner sends its join, tells the seat count
   of each ``lobby`` frame, and takes the roster only if it matches the announcement (game and
@@ -450,8 +451,8 @@ class Opener:
         return actions
 
     def withdrawn(self, now: float) -> list[Action]:
-        """The announcement is withdrawn: send the roster and the signatures so far (unless
-        the table failed meanwhile: a link lost before its roster)."""
+        """The door is closed and the announcement going: send the roster and the signatures so
+        far (unless the table failed meanwhile: a link lost before its roster)."""
         if self.phase is not Phase.FULL:
             return []
         self.phase = Phase.SIGNING
