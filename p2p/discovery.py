@@ -1064,14 +1064,17 @@ class Shown:
       within an address the newest goes first, so a stranger who adds a table at another's
       address to make it the fullest displaces its own table, not the older one.
     * The displaced table is turned away, remembered with its age (when it was first shown):
-      at most ``MAX_SHOWN`` of them, the oldest kept. ``turned_away`` hands back the oldest,
-      which the shell shows again when a place frees, and every ``RECHECK_INTERVAL`` while any
-      waits if its address shows fewer tables than the fullest (``may_return``: a stranger's
-      old tables never come back in the place of a table of their own address) and the cache
-      still holds its records: a table displaced by a flood from other addresses comes back
-      within seconds.
+      at most ``MAX_SHOWN`` of them; past that the newest of the address with the most waiting
+      is forgotten, so a table alone at its address is forgotten last. ``turned_away`` hands
+      back the oldest, which the shell shows again when a place frees, and every
+      ``RECHECK_INTERVAL`` while any waits if its address shows fewer tables than the fullest
+      (``may_return``: a stranger's old tables never come back in the place of a table of
+      their own address) and the cache still holds its records: a table displaced by a flood
+      from other addresses comes back within seconds.
     * Updating a shown table (another address included) never displaces anything and keeps its
-      age.
+      age. Records of a shown table that stop making a valid ad (a stranger's TXT for its name)
+      change nothing shown: its owner is asked (which refreshes its records) and the last good
+      ad stays; a goodbye for a table turned away is left to the recheck.
 
     What this does not stop: a stranger who keeps sending new tables at new addresses displaces
     a random address's newest table with each (one in ``MAX_SHOWN`` for a table alone at its
@@ -1088,7 +1091,7 @@ class Shown:
         self._ads: dict[str, TableAd] = {}
         self._at: dict[str, list[str]] = {}  # address -> the names of the tables shown there
         self._born: dict[str, int] = {}  # a name shown or turned away -> when first shown
-        self._away: set[str] = set()  # turned away, to show again
+        self._away: dict[str, str] = {}  # turned away, to show again -> its address
         self._clock = 0
 
     def __len__(self) -> int:
@@ -1108,6 +1111,9 @@ class Shown:
         """How many tables are turned away, to show again."""
         return len(self._away)
 
+    def is_turned_away(self, name: str) -> bool:
+        return name in self._away
+
     def show(self, name: str, ad: TableAd) -> TableAd | None:
         """Show ``ad`` as ``name``: in place of its earlier ad, or, when the browser is full, in
         the place of the newest table of the address that shows the most, whose ad is returned
@@ -1119,6 +1125,7 @@ class Shown:
                 self._leave(name, earlier.address)
                 self._at.setdefault(ad.address, []).append(name)
             return None
+        self._away.pop(name, None)  # shown again (with its age), before anything else is
         displaced = None
         if len(self._ads) >= self._most:
             most = max(len(names) for names in self._at.values())
@@ -1128,11 +1135,10 @@ class Shown:
             newest = max(names, key=self._born.__getitem__)
             displaced = self._ads.pop(newest)
             self._leave(newest, displaced.address)
-            self._turn_away(newest)
+            self._turn_away(newest, displaced.address)
         if name not in self._born:
             self._clock += 1
             self._born[name] = self._clock
-        self._away.discard(name)
         self._ads[name] = ad
         self._at.setdefault(ad.address, []).append(name)
         return displaced
@@ -1142,7 +1148,7 @@ class Shown:
         ad = self._ads.pop(name, None)
         if ad is not None:
             self._leave(name, ad.address)
-        self._away.discard(name)
+        self._away.pop(name, None)
         self._born.pop(name, None)
         return ad
 
@@ -1166,11 +1172,19 @@ class Shown:
         if not names:
             del self._at[address]
 
-    def _turn_away(self, name: str) -> None:
-        self._away.add(name)
+    def _turn_away(self, name: str, address: str) -> None:
+        """Remember ``name`` to show again; past ``MAX_SHOWN`` waiting, forget the newest of the
+        address with the most waiting (so a table alone at its address is forgotten last,
+        however many older tables a flood turned away before it)."""
+        self._away[name] = address
         if len(self._away) > self._most:
-            newest = max(self._away, key=self._born.__getitem__)
-            self._away.discard(newest)
+            at: dict[str, list[str]] = {}
+            for waiting, where in self._away.items():
+                at.setdefault(where, []).append(waiting)
+            crowded = max(at.values(), key=lambda names: (
+                len(names), max(self._born[n] for n in names)))
+            newest = max(crowded, key=self._born.__getitem__)
+            del self._away[newest]
             del self._born[newest]
 
 
@@ -1236,6 +1250,7 @@ class _Follower:
         self._shown = Shown(most=MAX_SHOWN)
         self._told: set[str] = set()  # tables of another version, told once each
         self._crowded = False  # a table was displaced (told as a warning once, then as info)
+        self._unreadable: set[str] = set()  # tables in doubt for records that made no valid ad
 
     async def run(self, events: _BrowseEvents) -> None:
         post, inbox = trio.open_memory_channel[_Message](0)
@@ -1276,10 +1291,8 @@ class _Follower:
             if state_change is ServiceStateChange.Removed:
                 self._queue.settled(name)
                 if name in self._shown:
-                    if self._doubts.doubt(name, now):
-                        doubted, self._doubted = self._doubted, trio.Event()
-                        doubted.set()
-                else:
+                    self._doubt(name, now)
+                elif not self._shown.is_turned_away(name):  # that one: the recheck decides
                     await self._settle(name, None)
             elif (info := _service_info(name)) is not None:
                 asked[name] = info
@@ -1293,12 +1306,32 @@ class _Follower:
         for name, info in asked.items():
             if name in cached:
                 self._queue.settled(name)
-                await self._settle(name, _ad_of(info, self._told))
+                await self._read(name, info, now)
             else:
                 self._queue.heard(name, now)
         if len(self._queue):
             more, self._more = self._more, trio.Event()
             more.set()
+
+    def _doubt(self, name: str, now: float) -> None:
+        """Check a table we show with its owner (see Goodbyes): it stays shown meanwhile."""
+        if self._doubts.doubt(name, now):
+            doubted, self._doubted = self._doubted, trio.Event()
+            doubted.set()
+
+    async def _read(self, name: str, info: AsyncServiceInfo, now: float) -> None:
+        """Show the ad in ``info``; records that make no valid ad for a table we show change
+        nothing shown (anyone can send a TXT record for its name): its owner is asked, as for a
+        goodbye, which refreshes its records, and the last good ad stays (``_unanswered``)."""
+        ad = _ad_of(info, self._told)
+        if ad is None and name in self._shown:
+            self._doubt(name, now)
+            self._unreadable.add(name)
+            return
+        if ad is not None and name in self._unreadable:  # its records make a valid ad again
+            self._unreadable.discard(name)
+            self._doubts.clear(name)
+        await self._settle(name, ad)
 
     async def _resolver(self, post: trio.MemorySendChannel[_Message]) -> None:
         async with post:
@@ -1366,10 +1399,19 @@ class _Follower:
                      "while)", answer.name, self._timeout)
             await self._settle(answer.name, None)
         else:
-            await self._settle(answer.name, _ad_of(answer.info, self._told))
+            await self._read(answer.name, answer.info, trio.current_time())
 
     async def _unanswered(self, message: _Unanswered) -> None:
+        """Tables whose check ran out: gone, but for one doubted for records that made no valid
+        ad, whose last good ad stays shown (its owner's answer replaces a stranger's record in
+        zeroconf's cache, which reads the stranger's, expired, until it is cleaned: the browser
+        reads it again then). Such a table goes by a goodbye, as any other."""
         for name in message.names:
+            if name in self._unreadable:
+                self._unreadable.discard(name)
+                log.info("the records of %r made no valid ad: its last good ad stays shown",
+                         name)
+                continue
             if name in self._shown:
                 log.info("service %r said goodbye and its owner did not answer within %.1f s",
                          name, CHECK_TIMEOUT)
@@ -1399,6 +1441,7 @@ class _Follower:
         else:
             previous = self._shown.pop(name)
             self._doubts.clear(name)
+            self._unreadable.discard(name)
             if previous is not None:
                 await self._send.send(replace(previous, change="removed"))
                 await self._show_one_turned_away()

@@ -990,6 +990,40 @@ def test_turned_away_names_are_bounded_keeping_the_oldest() -> None:
     assert away == sorted(away, key=lambda name: int(name[1:]))  # oldest first
 
 
+def test_a_table_alone_at_its_address_outlasts_a_floods_older_tables_among_those_turned_away(
+) -> None:
+    """Red team 13: a stranger floods before a table opens, then keeps sending new tables from
+    new addresses. When the table is displaced at last, the tables waiting are all older than it
+    (kept by age, it was forgotten at once, never to come back): it is kept, being alone at its
+    address, and it is the one a recheck from its address finds."""
+    shown = Shown(most=32, choose=random.Random(8).randrange)
+    for n in range(64):
+        shown.show(f"early{n}", an_ad(f"early{n}", "10.66.0.1"))
+    shown.show("honest", an_ad("honest", "192.168.1.20"))
+    n = 0
+    while "honest" in shown:
+        shown.show(f"new{n}", an_ad(f"new{n}", f"10.9.{n // 250}.{n % 250}"))
+        n += 1
+    for m in range(2000):
+        shown.show(f"more{m}", an_ad(f"more{m}", f"10.8.{m // 250}.{m % 250}"))
+        assert shown.is_turned_away("honest"), m
+    assert shown.waiting == 32
+
+
+def test_a_table_turned_away_and_updated_keeps_its_age_when_the_waiting_are_full() -> None:
+    shown = Shown(most=2, choose=random.Random(9).randrange)
+    for name in ("a", "b", "c", "d"):
+        shown.show(name, an_ad(name, "10.0.0.1"))  # c and d displace, a and b wait
+    assert shown.turned_away(4) == ["a", "b"] or shown.turned_away(4) == ["a", "c"] or \
+        shown.waiting == 2
+    waiting = shown.turned_away(4)
+    oldest = waiting[0]
+    shown.show(oldest, an_ad(oldest, "10.0.0.2"))  # its update, heard while turned away
+    assert oldest in shown and not shown.is_turned_away(oldest)
+    newer = shown.show("e", an_ad("e", "10.0.0.2"))
+    assert newer is not None and newer.name != oldest  # still the oldest there: not displaced
+
+
 def fake_table_records(address: str, count: int) -> list[DNSRecord]:
     """Every record of ``count`` well-formed tables that claim ``address``, as a stranger would
     multicast them: each resolves from the cache and parses as a valid ad."""
@@ -1120,5 +1154,30 @@ def test_a_place_freed_shows_a_table_the_full_browser_had_turned_away(
                         assert ad.name == gone
                     elif ad.name not in shown:
                         break
+
+    trio.run(main)
+
+
+@pytest.mark.network
+def test_a_strangers_txt_for_a_shown_table_is_a_doubt_its_owner_answers_not_a_removal() -> None:
+    """Red team 13: one TXT record for a live table's name, sent as the owner's (cache flush),
+    naming another table, made its records no valid ad: the table was told removed and never
+    shown again. Now its last good ad stays shown (and its owner is asked, which refreshes its
+    records)."""
+    table_id = os.urandom(16)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads, \
+                Announcer(LOOPBACK, port=4573, game="spies_and_lies", options={},
+                          table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                          seats_total=2, cooperating_responders=True) as announcer:
+            with trio.fail_after(4):
+                assert (await next_ad_of(ads, table_id)).change == "added"
+            spoof = DNSText(announcer.name, _TYPE_TXT, _CLASS_IN | _CLASS_UNIQUE, 4500,
+                            txt({**GOOD, "table": os.urandom(16).hex()}))
+            await multicast(stranger, [spoof])
+            with trio.move_on_after(CHECK_TIMEOUT + 2):
+                ad = await next_ad_of(ads, table_id)
+                assert ad.change != "removed", "one stranger's TXT removed a live table"
 
     trio.run(main)
