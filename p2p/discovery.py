@@ -1283,7 +1283,7 @@ class _Follower:
         our question, carry them all) is read at once; any other name waits for a resolver. A
         name heard anew clears its doubt, before any goodbye that followed in the batch."""
         for name in batch.heard:
-            if self._doubts.clear(name):
+            if self._end_doubt(name):
                 log.debug("goodbye for %r not believed: its owner answered", name)
         asked: dict[str, AsyncServiceInfo] = {}
         now = trio.current_time()
@@ -1319,18 +1319,24 @@ class _Follower:
             doubted, self._doubted = self._doubted, trio.Event()
             doubted.set()
 
+    def _end_doubt(self, name: str) -> bool:
+        """End the check of ``name`` (and why it began: ``_unreadable`` stays a part of the
+        tables in doubt); whether it was in doubt."""
+        self._unreadable.discard(name)
+        return self._doubts.clear(name)
+
     async def _read(self, name: str, info: AsyncServiceInfo, now: float) -> None:
         """Show the ad in ``info``; records that make no valid ad for a table we show change
         nothing shown (anyone can send a TXT record for its name): its owner is asked, as for a
         goodbye, which refreshes its records, and the last good ad stays (``_unanswered``)."""
         ad = _ad_of(info, self._told)
         if ad is None and name in self._shown:
+            if name not in self._doubts:  # (a goodbye's doubt stays one: the table goes at its end)
+                self._unreadable.add(name)
             self._doubt(name, now)
-            self._unreadable.add(name)
             return
         if ad is not None and name in self._unreadable:  # its records make a valid ad again
-            self._unreadable.discard(name)
-            self._doubts.clear(name)
+            self._end_doubt(name)
         await self._settle(name, ad)
 
     async def _resolver(self, post: trio.MemorySendChannel[_Message]) -> None:
@@ -1436,12 +1442,11 @@ class _Follower:
                         _table_of(name), ad.address, _table_of(displaced.name),
                         displaced.address)
                 self._crowded = True
-                self._doubts.clear(displaced.name)
+                self._end_doubt(displaced.name)
                 await self._send.send(replace(displaced, change="removed"))
         else:
             previous = self._shown.pop(name)
-            self._doubts.clear(name)
-            self._unreadable.discard(name)
+            self._end_doubt(name)
             if previous is not None:
                 await self._send.send(replace(previous, change="removed"))
                 await self._show_one_turned_away()

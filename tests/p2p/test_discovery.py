@@ -1181,3 +1181,40 @@ def test_a_strangers_txt_for_a_shown_table_is_a_doubt_its_owner_answers_not_a_re
                 assert ad.change != "removed", "one stranger's TXT removed a live table"
 
     trio.run(main)
+
+
+@pytest.mark.network
+def test_a_table_in_doubt_for_its_records_that_is_displaced_leaves_no_doubt_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red team 14: a stranger's table, its own bad TXT (a doubt for its records), displaced by
+    the stranger's next table: again and again, the tables in doubt for their records grew
+    without bound (the displacement ended the doubt and left its reason)."""
+    monkeypatch.setattr(discovery, "MAX_SHOWN", 2)
+    followers: list[discovery._Follower] = []
+    follower_init = discovery._Follower.__init__
+
+    def init(self: discovery._Follower, *args: object) -> None:
+        follower_init(self, *args)  # type: ignore[arg-type]
+        followers.append(self)
+
+    monkeypatch.setattr(discovery._Follower, "__init__", init)
+
+    async def main() -> None:
+        async with open_zeroconf(LOOPBACK) as stranger, browse_tables(LOOPBACK) as ads:
+            shown: dict[str, TableAd] = {}
+            for _ in range(8):
+                records = fake_table_records("10.9.9.9", 1)
+                await multicast(stranger, records)
+                with trio.fail_after(10):
+                    await follow(ads, shown, quiet=0.3)
+                [pointer] = [r for r in records if isinstance(r, DNSPointer)]
+                bad = DNSText(pointer.alias, _TYPE_TXT, _CLASS_IN | _CLASS_UNIQUE, 4500,
+                              txt({**GOOD, "table": os.urandom(16).hex()}))
+                await multicast(stranger, [bad])
+                await trio.sleep(0.3)
+            [follower] = followers
+            assert len(follower._unreadable) <= 1, len(follower._unreadable)
+            assert set(follower._unreadable) <= set(follower._shown.names())
+
+    trio.run(main)
