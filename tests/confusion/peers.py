@@ -110,7 +110,8 @@ class ScriptedPerson:
 
 
 class Timed(Session):
-    """A session that notes when each record was accepted, and tells the opponent's DA."""
+    """A session that notes when each record was accepted (ours: when it left), and tells the
+    opponent's DA."""
 
     out: Path
     times: list[str]
@@ -120,7 +121,11 @@ class Timed(Session):
             return
         signed, after = event.signed, event.after
         record = signed.record
-        self.times.append(f"{record.seq} {record.kind} {record.seat} {trio.current_time():.6f}")
+        # our own record: when it left (it is checked and stored after it is sent, by which time
+        # the other seat may have taken it and started its answer's delay); another's: now
+        when = self.created_at.get(record.seq, trio.current_time()) if record.seat == self.seat \
+            else trio.current_time()
+        self.times.append(f"{record.seq} {record.kind} {record.seat} {when:.6f}")
         seat = self.table_seat.game if self.table_seat is not None else None
         if isinstance(seat, ConfusionSeat) and record.kind == "beacon" and not after.pending:
             da = next((s for s, t in seat.enemy_types(after.game.game).items() if t == "DA"), None)

@@ -124,7 +124,8 @@ def arrivals(path: Path) -> dict[int, float]:
 def answer_delays(transcript: Transcript, seen: dict[int, dict[int, float]]
                   ) -> dict[int, tuple[list[float], list[float]]]:
     """For each answering seat: (forced answers' delays, Double Agent answers' delays), each the
-    time from the question's record to the answer's, on the clock of the seat that asked."""
+    time from the question's record leaving to the answer's arriving, on the clock of the seat
+    that asked."""
     table = GAME.table()
     state = table.start(transcript.genesis)
     states = [state]
