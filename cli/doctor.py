@@ -328,7 +328,6 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
     ours = f"{instance}.{DOCTOR_TYPE}"
     zc = bridge.zc
     queue = ResolveQueue()
-    at_once = trio.CapacityLimiter(AT_ONCE)
     reaching = trio.CapacityLimiter(REACH_AT_ONCE)
     more = trio.Event()  # set (and replaced) when names start waiting
     crowded = False
@@ -370,8 +369,7 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
                 continue
             name, ticket = taken
             info = AsyncServiceInfo(DOCTOR_TYPE, name)
-            async with at_once:
-                found = await ask(info)
+            found = await ask(info)  # one at a time: ``AT_ONCE`` resolvers run
             if queue.finished(name, ticket, found, trio.current_time()) and found:
                 await reach_peer(name, info)
 

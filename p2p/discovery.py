@@ -1003,6 +1003,8 @@ class Doubts:
     ``ask`` says whether the one question for every doubt goes out now, at most once per
     ``QUESTION_INTERVAL``; ``clear`` ends a check (its owner answered, or the table is gone);
     ``expired`` takes the tables whose check ran out; ``wake_at`` says when to look again.
+    A check can be about a table's records (they made no valid ad) rather than a goodbye
+    (``about_records``): the mark ends with the check, by ``clear``.
     """
 
     def __init__(self, *, timeout: float = CHECK_TIMEOUT,
@@ -1010,6 +1012,7 @@ class Doubts:
         self._timeout = timeout
         self._interval = interval
         self._until: dict[str, float] = {}  # a table in doubt -> when its check ends
+        self._records: set[str] = set()  # checks about records (kept past ``expired``)
         self._asked = -math.inf  # when the question last went out
 
     def __len__(self) -> int:
@@ -1018,15 +1021,23 @@ class Doubts:
     def __contains__(self, name: object) -> bool:
         return name in self._until
 
-    def doubt(self, name: str, now: float) -> bool:
-        """A goodbye for ``name``: whether it starts a check (it was not in doubt already)."""
+    def doubt(self, name: str, now: float, *, records: bool = False) -> bool:
+        """A goodbye for ``name`` (``records``: its records made no valid ad): whether it starts
+        a check (it was not in doubt already: a goodbye's check stays one)."""
         if name in self._until:
             return False
         self._until[name] = now + self._timeout
+        if records:
+            self._records.add(name)
         return True
 
+    def about_records(self, name: str) -> bool:
+        """Whether the check of ``name`` (running, or just expired) is about its records."""
+        return name in self._records
+
     def clear(self, name: str) -> bool:
-        """End the check of ``name``; whether it was in doubt."""
+        """End the check of ``name`` (an expired one's mark too); whether it was in doubt."""
+        self._records.discard(name)
         return self._until.pop(name, None) is not None
 
     def ask(self, now: float) -> bool:
@@ -1250,7 +1261,6 @@ class _Follower:
         self._shown = Shown(most=MAX_SHOWN)
         self._told: set[str] = set()  # tables of another version, told once each
         self._crowded = False  # a table was displaced (told as a warning once, then as info)
-        self._unreadable: set[str] = set()  # tables in doubt for records that made no valid ad
 
     async def run(self, events: _BrowseEvents) -> None:
         post, inbox = trio.open_memory_channel[_Message](0)
@@ -1283,7 +1293,7 @@ class _Follower:
         our question, carry them all) is read at once; any other name waits for a resolver. A
         name heard anew clears its doubt, before any goodbye that followed in the batch."""
         for name in batch.heard:
-            if self._end_doubt(name):
+            if self._doubts.clear(name):
                 log.debug("goodbye for %r not believed: its owner answered", name)
         asked: dict[str, AsyncServiceInfo] = {}
         now = trio.current_time()
@@ -1313,17 +1323,11 @@ class _Follower:
             more, self._more = self._more, trio.Event()
             more.set()
 
-    def _doubt(self, name: str, now: float) -> None:
+    def _doubt(self, name: str, now: float, *, records: bool = False) -> None:
         """Check a table we show with its owner (see Goodbyes): it stays shown meanwhile."""
-        if self._doubts.doubt(name, now):
+        if self._doubts.doubt(name, now, records=records):
             doubted, self._doubted = self._doubted, trio.Event()
             doubted.set()
-
-    def _end_doubt(self, name: str) -> bool:
-        """End the check of ``name`` (and why it began: ``_unreadable`` stays a part of the
-        tables in doubt); whether it was in doubt."""
-        self._unreadable.discard(name)
-        return self._doubts.clear(name)
 
     async def _read(self, name: str, info: AsyncServiceInfo, now: float) -> None:
         """Show the ad in ``info``; records that make no valid ad for a table we show change
@@ -1331,12 +1335,10 @@ class _Follower:
         goodbye, which refreshes its records, and the last good ad stays (``_unanswered``)."""
         ad = _ad_of(info, self._told)
         if ad is None and name in self._shown:
-            if name not in self._doubts:  # (a goodbye's doubt stays one: the table goes at its end)
-                self._unreadable.add(name)
-            self._doubt(name, now)
+            self._doubt(name, now, records=True)
             return
-        if ad is not None and name in self._unreadable:  # its records make a valid ad again
-            self._end_doubt(name)
+        if ad is not None and self._doubts.about_records(name):  # a valid ad again
+            self._doubts.clear(name)
         await self._settle(name, ad)
 
     async def _resolver(self, post: trio.MemorySendChannel[_Message]) -> None:
@@ -1413,8 +1415,8 @@ class _Follower:
         zeroconf's cache, which reads the stranger's, expired, until it is cleaned: the browser
         reads it again then). Such a table goes by a goodbye, as any other."""
         for name in message.names:
-            if name in self._unreadable:
-                self._unreadable.discard(name)
+            if self._doubts.about_records(name):
+                self._doubts.clear(name)
                 log.info("the records of %r made no valid ad: its last good ad stays shown",
                          name)
                 continue
@@ -1442,11 +1444,11 @@ class _Follower:
                         _table_of(name), ad.address, _table_of(displaced.name),
                         displaced.address)
                 self._crowded = True
-                self._end_doubt(displaced.name)
+                self._doubts.clear(displaced.name)
                 await self._send.send(replace(displaced, change="removed"))
         else:
             previous = self._shown.pop(name)
-            self._end_doubt(name)
+            self._doubts.clear(name)
             if previous is not None:
                 await self._send.send(replace(previous, change="removed"))
                 await self._show_one_turned_away()
