@@ -7,7 +7,10 @@ except on a connection it chose to damage. On such a connection it picks, from i
 direction and one byte offset (within the first ``--within`` bytes of that direction, where the
 handshake and the first records travel) and there either flips one bit (``flip``: the frame
 arrives whole but wrong, so a signature, a CBOR head or a length no longer checks) or cuts the
-connection both ways (``cut``: the receiver holds part of a frame when the stream ends). The
+connection both ways (``cut``: the receiver holds part of a frame when the stream ends). A cut
+ends both directions with a FIN, and the relay reads (and drops) what each end still sends
+until that end closes too: closing a socket with bytes unread would send a reset instead,
+which the receiver may see before the cut frame's end (a lost link, not a frame cut short). The
 first connection to each target is always damaged; later ones with probability ``--rate``, so a
 link that is dialled again heals sooner or later, as a flaky cable does. ``--direction`` and
 ``--at`` fix the damage of the first connection instead (a test's exact case).
@@ -37,6 +40,10 @@ class Damage:
     offset: int
     bit: int
     done: bool = False
+    cut: bool = False  # a cut was made: both directions now end, and what arrives is dropped
+
+
+CUT_DRAIN = 10.0  # seconds an end has, after a cut, to close its side
 
 
 def say(line: str) -> None:
@@ -46,25 +53,34 @@ def say(line: str) -> None:
 async def pump(source: trio.SocketStream, sink: trio.SocketStream, direction: str,
                damage: Damage | None, conn: int, cut: trio.CancelScope) -> None:
     carried = 0
+    ended = False  # this direction's FIN was sent
     try:
         while True:
             data = await source.receive_some(CHUNK)
             if not data:
                 break
+            if damage is not None and damage.cut:  # drop it, and end this direction too
+                if not ended:
+                    ended = True
+                    await sink.send_eof()
+                continue
             if (damage is not None and not damage.done and damage.direction == direction
                     and carried <= damage.offset < carried + len(data)):
                 at = damage.offset - carried
                 damage.done = True
                 if damage.mode == "cut":
                     await sink.send_all(data[:at])
+                    await sink.send_eof()
+                    ended = damage.cut = True
                     say(f"cut conn {conn} {direction} at byte {damage.offset}")
-                    cut.cancel()
-                    return
+                    cut.deadline = trio.current_time() + CUT_DRAIN
+                    continue
                 data = data[:at] + bytes([data[at] ^ (1 << damage.bit)]) + data[at + 1:]
                 say(f"flip conn {conn} {direction} at byte {damage.offset} bit {damage.bit}")
             await sink.send_all(data)
             carried += len(data)
-        await sink.send_eof()
+        if not ended:
+            await sink.send_eof()
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         cut.cancel()
 
