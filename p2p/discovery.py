@@ -858,8 +858,11 @@ class Announcer:
         async def republish() -> None:
             await (await zc.async_update_service(info))
 
-        await self._bridge.call(republish)
+        # (the goodbyes name the latest info even when this is cancelled: an update cancelled
+        # after its first announcement went out, or before zeroconf took it, is withdrawn by
+        # the name both share)
         self._info = info
+        await self._bridge.call(republish)
 
     async def _withdraw(self) -> None:
         """Unregister (goodbye packets), even when the caller is being cancelled."""

@@ -176,13 +176,14 @@ class _OpenerShell:
         self.hello = hello
         self.emit = emit
         self.links: dict[LinkId, tuple[FramedStream, Hello]] = {}
-        self.ad: Announcer | None = None
         self.full = trio.Event()
         self.done = trio.Event()
         self.signed: Signed | None = None
         self.failure: str | None = None
         self._send, self._actions = trio.open_memory_channel[Action](math.inf)
         self._next = 0
+        self._taken: int | None = None  # the seats taken the announcement should show
+        self._recount = trio.Event()  # set when that changes
 
     def feed(self, actions: list[Action]) -> None:
         for action in actions:
@@ -236,9 +237,9 @@ class _OpenerShell:
                 await self._close(action)
             elif isinstance(action, Notice):
                 self.emit(told(action))
-            elif isinstance(action, Announce):
-                if self.ad is not None:
-                    await self.ad.update(action.taken)
+            elif isinstance(action, Announce):  # (``republish`` shows it, never in the way)
+                self._taken = action.taken
+                self._recount.set()
             elif isinstance(action, Full):
                 self.full.set()
             elif isinstance(action, Signed):
@@ -248,6 +249,18 @@ class _OpenerShell:
                 self._end(failure=action.reason)
                 return
             # (``Mesh`` is a joiner's: the opener holds a link to every seat already)
+
+    async def republish(self, ad: Announcer) -> None:
+        """Show the latest count of seats taken in the announcement, one update at a time.
+        An update waits out zeroconf's three announcements (about 0.45 s), so it runs here
+        rather than among the actions: there it held up the next knock's admission, and a
+        table that ten bots joined at once took four seconds more to fill. Counts that change
+        during an update are shown together by the next."""
+        while True:
+            await self._recount.wait()
+            self._recount = trio.Event()
+            if self._taken is not None:
+                await ad.update(self._taken)
 
     async def _close(self, action: Close) -> None:
         if action.why is not None:
@@ -306,7 +319,6 @@ async def open_table(
             seats_taken=opener.taken,
             cooperating_responders=cooperating_responders,
         ) as ad:
-            shell.ad = ad
             shell.emit(TableOpen(table, port))
             if on_open is not None:
                 started = on_open(table, port)
@@ -332,9 +344,9 @@ async def open_table(
                         door.start_soon(shell.knock, stream, lobby, guard, address)
 
                 door.start_soon(accept_loop)
+                door.start_soon(shell.republish, ad)
                 await shell.full.wait()
-                door.cancel_scope.cancel()
-            shell.ad = None
+                door.cancel_scope.cancel()  # (an update under way stops with its broadcast)
             # The seats are full: the roster goes out while the announcement is withdrawn (its
             # goodbyes take about 0.25 s, a sixth of a ten-seat table's setup when the roster
             # waited for them; the seats' count in the ad is not changed again meanwhile).

@@ -27,9 +27,11 @@ pytestmark = pytest.mark.network
 LO = "127.0.0.1"
 
 
-def fill_a_table(tmp: Path, players: int, *, knock: Any = None) -> list[Session]:
+def fill_a_table(tmp: Path, players: int, *, knock: Any = None, watch: Any = None
+                 ) -> list[Session]:
     """Open a Resistance table on loopback and fill it with joiners; the sessions once the
-    genesis is signed (not run). ``knock(ad)`` runs beside the lobby once a joiner found it."""
+    genesis is signed (not run). ``knock(ad)`` runs beside the lobby once a joiner found it;
+    ``watch(table_id)`` before the table opens (``table_id()`` is awaited for its id)."""
     definition = registry.load("resistance")
     sessions: list[Session] = []
 
@@ -63,8 +65,14 @@ def fill_a_table(tmp: Path, players: int, *, knock: Any = None) -> list[Session]
                 interface=LO, root=tmp / f"joiner{index}", agent_for=agent)
             sessions.append(session)
 
+        async def table_id() -> bytes:
+            await opened.wait()
+            return box[0]
+
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
+                if watch is not None:
+                    await nursery.start(watch, table_id)
                 nursery.start_soon(opener)
                 for index in range(1, players):
                     nursery.start_soon(joiner, index)
