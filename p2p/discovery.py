@@ -800,6 +800,10 @@ class Announcer:
         self._cooperating = cooperating_responders
         self._bridge: ZeroconfBridge | None = None
         self._info: AsyncServiceInfo | None = None
+        # The first announcements' broadcast (three, 0.225 s apart), which goes on after the
+        # ad is registered; stopped before an update's broadcast and before the goodbyes, so
+        # an older ad never follows a newer one, nor a withdrawn one its goodbye.
+        self._announcing: asyncio.Future[Any] | None = None
         self._stack = AsyncExitStack()
 
     @staticmethod
@@ -828,11 +832,11 @@ class Announcer:
             info = self._service_info(bridge)
             zc = bridge.zc
 
-            async def register() -> None:
-                announced = await zc.async_register_service(
+            async def register() -> None:  # (the name probed unique; the ad is not awaited)
+                announcing = await zc.async_register_service(
                     info, cooperating_responders=self._cooperating
                 )
-                await announced
+                self._announcing = asyncio.ensure_future(announcing)
 
             try:
                 await bridge.call(register)
@@ -856,6 +860,7 @@ class Announcer:
         zc = self._bridge.zc
 
         async def republish() -> None:
+            self._stop_announcing()
             await (await zc.async_update_service(info))
 
         # (the goodbyes name the latest info even when this is cancelled: an update cancelled
@@ -873,11 +878,18 @@ class Announcer:
         zc = bridge.zc
 
         async def unregister() -> None:
+            self._stop_announcing()
             await (await zc.async_unregister_service(info))
 
         with trio.CancelScope(shield=True) as scope:
             scope.deadline = trio.current_time() + UNREGISTER_TIMEOUT
             await bridge.call(unregister)
+
+    def _stop_announcing(self) -> None:
+        """On zeroconf's loop: end the first announcements' broadcast if it still runs."""
+        announcing, self._announcing = self._announcing, None
+        if announcing is not None:
+            announcing.cancel()
 
     async def __aexit__(self, *exc_info: object) -> None:
         stack, self._stack = self._stack, AsyncExitStack()

@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from zeroconf import (
     DNSAddress,
+    DNSIncoming,
     DNSOutgoing,
     DNSPointer,
     DNSRecord,
@@ -408,6 +409,63 @@ def test_a_table_from_another_process_is_added_updated_and_removed() -> None:
                     process.kill()
                     with trio.CancelScope(shield=True):
                         await process.wait()
+
+    trio.run(main)
+
+
+def mdns_listener() -> trio.socket.SocketType:
+    """A socket that hears every mDNS packet multicast on loopback, as any browser there does."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("", 5353))
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                    socket.inet_aton("224.0.0.251") + socket.inet_aton(LOOPBACK))
+    return trio.socket.from_stdlib_socket(sock)
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("updated", [False, True])
+def test_a_table_withdrawn_while_it_is_first_announced_stays_withdrawn(updated: bool) -> None:
+    """An Announcer returns once its name is registered, while zeroconf still sends its first
+    announcements (three, 0.225 s apart): a table that fills at once (bots waiting for it) is
+    withdrawn during them. The rest of them must not follow the goodbyes (a browser would take
+    a late one for the owner's answer to its check, and show a table that is gone), nor follow
+    an update (and show an older count after it). Checked on the wire: every packet about the
+    table, in the order sent."""
+    table_id = os.urandom(16)
+
+    async def main() -> None:
+        heard: list[tuple[int, bytes]] = []  # (time to live, TXT) of each PTR/TXT answer
+
+        async def listen(wire: trio.socket.SocketType, name: str) -> None:
+            while True:
+                packet = DNSIncoming(await wire.recv(9000))
+                for record in packet.answers():
+                    if isinstance(record, DNSText) and record.name == name:
+                        heard.append((record.ttl, record.text))
+                    elif isinstance(record, DNSPointer) and record.alias == name:
+                        heard.append((record.ttl, b"PTR"))
+
+        with mdns_listener() as wire:
+            announcer = Announcer(LOOPBACK, port=4573, game="spies_and_lies", options={},
+                                  table_id=table_id, fingerprint="K7QF-2MZD-XH4A-9TNB-C3PW",
+                                  seats_total=3, cooperating_responders=True)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(listen, wire, announcer.name)
+                async with announcer:
+                    if updated:
+                        await announcer.update(seats_taken=2)
+                await trio.sleep(1.5)  # past the first announcements' last
+                nursery.cancel_scope.cancel()
+        assert heard and heard[0][0] > 0, heard
+        goodbye = next(i for i, (ttl, _) in enumerate(heard) if ttl == 0)
+        assert all(ttl == 0 for ttl, _ in heard[goodbye:]), f"announced after its goodbye: {heard}"
+        if updated:
+            texts = [text for ttl, text in heard[:goodbye] if text != b"PTR"]
+            newest = texts.index(texts[-1])
+            assert all(text == texts[-1] for text in texts[newest:]) and len(set(texts)) == 2, \
+                f"an older ad after the update's: {heard}"
 
     trio.run(main)
 
