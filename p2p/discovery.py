@@ -32,9 +32,12 @@ Theory of operation:
   zeroconf's thread) and are coalesced per service name, so a burst loses nothing and costs
   memory only per name. On exit the browser is cancelled first, then zeroconf is closed, in a
   shielded cancel scope so a cancelled caller still withdraws cleanly.
-* ``Announcer`` registers the table (with zeroconf's name-conflict probing, about 1.2 s; tests
-  may pass ``cooperating_responders=True`` to skip it), ``update(seats_taken)`` republishes the
-  TXT record, and leaving the context unregisters (goodbye packets) and closes zeroconf.
+* ``Announcer`` registers the table (with zeroconf's name-conflict probing, about 0.75 s; tests
+  may pass ``cooperating_responders=True`` to skip it) and returns while zeroconf's first three
+  announcements go on (0.45 s more), ``update(seats_taken)`` republishes the TXT record (and
+  waits out its own three), and leaving the context unregisters (goodbye packets) and closes
+  zeroconf. The first announcements stop before an update's and before the goodbyes, so an
+  older ad never follows a newer one, nor any ad its goodbye.
 * ``browse_tables`` yields ``TableAd`` values (added, updated, removed). Ads come from strangers:
   a TXT record that is not exactly what ``Announcer`` would send is ignored with a logged reason.
 * **Resolving names.** The browser only says a name was heard (a PTR record); the table is in
