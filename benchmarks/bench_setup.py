@@ -8,6 +8,8 @@ once. Each peer notes, on the machine's monotonic clock (one clock for every pro
 last seat was taken (the opener: the roster goes out), when it held the signed genesis, and when
 it stored each record. Figures per round:
 
+* **opener start -> genesis**: the opener's process start (the joiners already browsing) to the
+  last peer holding the signed genesis: the lobby itself, its seats taken one by one;
 * **last seat -> genesis**: the opener's roster to the last peer holding the signed genesis;
 * **genesis -> first decision**: from there to the last peer storing the first record of play
   (the first record that is not one of the game's setup kinds: a Leader's proposal);
@@ -123,7 +125,8 @@ def main() -> None:
         r = bench_lan.one_table(f"{args.game} {args.players}p", args.game, options, args.players,
                                 True, True, setup_kinds=SETUP_KINDS[args.game])
         rounds.append(r)
-        print(f"round {round_ + 1} (load {load:.1f}): last seat -> genesis "
+        print(f"round {round_ + 1} (load {load:.1f}): opener start -> genesis "
+              f"{r['all_genesis']:.2f} s (the joiners browsing), last seat -> genesis "
               f"{r['seated_to_genesis']:.2f} s, genesis -> first decision "
               f"{r['genesis_to_play']:.2f} s, last seat -> first decision "
               f"{r['seated_to_play']:.2f} s "
@@ -140,8 +143,9 @@ def main() -> None:
           f" s: {median / (fl['cpu_s'] / args.cores):.2f}x (target <= 1.5x)")
     if args.json:
         args.json.write_text(json.dumps({"floor": fl, "rounds": [
-            {k: v for k, v in r.items() if k in ("seated_to_genesis", "genesis_to_play",
-                                                   "seated_to_play", "setup_cpu")}
+            {k: v for k, v in r.items() if k in ("all_genesis", "seated_to_genesis",
+                                                   "genesis_to_play", "seated_to_play",
+                                                   "setup_cpu")}
             for r in rounds]}, indent=1))
 
 
