@@ -1088,6 +1088,18 @@ class PeerProtocol:
         turn = self.table.expect(new_state)
         if sender is not None and turn is not None and turn.seat not in (self.seat, signed.seat):
             self.at.relay_at = now + self.config.relay_patience
+        for link, peer in self.links.items():
+            if peer.told is not None and peer.told == (signed.seq, signed.link):
+                # it told us this head before we held it (``_on_head`` could not check it
+                # then): it holds what we now hold; else a seat that told the end first, and
+                # so never again, was still awaited at the end (``Session._linger``)
+                self._holds(link, signed.seq)
+        if turn is None:
+            # The end: every link hears at once that we hold it. A seat waits for every other
+            # to confirm the end before it leaves (an ack goes to the author alone), and one
+            # that found every other's confirmation already there left before its next tick
+            # told its own: the rest waited for it a turn timeout (2 of 35 bot tables).
+            self._tell_head()
         self._chat_verdicts(self.chat.advance(self.head, now), None)
         if new_state.result is not None:
             self._chat_verdicts(self.chat.abandon_pending(), None)

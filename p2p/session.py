@@ -846,7 +846,9 @@ class Session:
             # and again cannot keep us)
             bound = self.config.linger + max(
                 self.config.linger, patience if self._for_absent else 0.0)
-            if (not missing and not waiting) or elapsed >= bound:
+            # (what waits in our outboxes goes out first, the end we told among it: links
+            # close, and drop their queues, when we leave)
+            if (not missing and not waiting and not self.outboxes.queued) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))
             await trio.sleep(0.05)
