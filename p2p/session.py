@@ -846,9 +846,11 @@ class Session:
             # and again cannot keep us)
             bound = self.config.linger + max(
                 self.config.linger, patience if self._for_absent else 0.0)
-            # (what waits in our outboxes goes out first, the end we told among it: links
-            # close, and drop their queues, when we leave)
-            if (not missing and not waiting and not self.outboxes.queued) or elapsed >= bound:
+            # What waits in our outboxes goes out first, the end we told among it (links close,
+            # and drop their queues, when we leave); for ``linger`` seconds at most, as long as
+            # we wait for a link's confirmation, so a peer that stops reading keeps us no longer.
+            flushing = bool(self.outboxes.queued) and elapsed < self.config.linger
+            if (not missing and not waiting and not flushing) or elapsed >= bound:
                 return
             self._execute(self.protocol.tick(trio.current_time()))
             await trio.sleep(0.05)
