@@ -1098,7 +1098,7 @@ class PeerProtocol:
             # The end: every link hears at once that we hold it. A seat waits for every other
             # to confirm the end before it leaves (an ack goes to the author alone), and one
             # that found every other's confirmation already there left before its next tick
-            # told its own: the rest waited for it a turn timeout (2 of 35 bot tables).
+            # told its own: the rest waited for it a turn timeout (3 of 60 ten-bot tables).
             self._tell_head()
         self._chat_verdicts(self.chat.advance(self.head, now), None)
         if new_state.result is not None:
