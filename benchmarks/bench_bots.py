@@ -35,7 +35,11 @@ each seed's first game, and later cells seat the levels by it (a game whose side
 play is refused).
 
 ``--targets``: only the cells the targets compare (every side ``normal``, and each side alone
-at each other level), five of the nine for a two-sided game.
+at each other level), five of the nine for a two-sided game. Each comparison is given per side
+and, where a seat count deals more than one, *pooled*: per seed, the mean of every side's paired
+difference, with its 95 % interval over the seeds. A side that a seat count does not deal
+(SpyNet's teams of two below four seats, its third seat at two) plays no seat there: a cell that
+differs from another only in its level is the same game, and it is not played again.
 
 ``--against L1,L2``: the targets' comparisons with every other side at each of these levels
 (default ``normal``): ``--against expert`` compares the expert with the heuristic against expert
@@ -487,7 +491,10 @@ def run_job(job: Job) -> Tally:
     tally = Tally()
     for seed in job.seeds:
         sides: tuple[str, ...] | None = None
+        played: set[tuple[tuple[str, str], ...]] = set()
         for cell in job.cells:
+            if sides is not None and _seated(cell, sides) in played:
+                continue  # the same game as a cell played (see ``_seated``)
             if job.game == "resistance":
                 outcome = resistance_game(job.config, cell, seed, tally.times,
                                           seed in job.check)
@@ -501,8 +508,19 @@ def run_job(job: Job) -> Tally:
                 if sides is None:
                     sides = sides_of(definition, job.config, seed)
                 outcome = generic_game(definition, job.config, cell, seed, tally.times, sides)
+            sides = sides or outcome.sides
+            played.add(_seated(cell, sides))
             tally.outcomes[(job.config, cell)][seed] = outcome
     return tally
+
+
+def _seated(cell: Cell, sides: Sequence[str]) -> tuple[Any, ...]:
+    """The levels a cell gives the seats of a seed whose seats have ``sides``: a side the seat
+    count does not deal (SpyNet's teams of two below four seats) plays no seat, so two cells that
+    differ only in such a side's level are one game."""
+    if cell.one_seat:
+        return (cell.one_seat,)
+    return tuple((side, level) for side, level in cell.levels if side in sides)
 
 
 def wilson(wins: float, games: int) -> tuple[float, float]:
@@ -515,20 +533,21 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _point(game: Outcome, side: str) -> float:
+    """What a game gives ``side``: 1 for a win, a half for a draw or a win shared by all."""
+    return 1.0 if game.winner == side else 0.5 if game.winner is None else 0.0
+
+
 def win_rate(games: dict[int, Outcome], side: str) -> tuple[float, int, tuple[float, float]]:
     """The win rate of ``side`` (a draw counts half) and its interval."""
-    points = sum(1.0 if g.winner == side else 0.5 if g.winner is None else 0.0
-                 for g in games.values())
+    points = sum(_point(g, side) for g in games.values())
     return points / max(1, len(games)), len(games), wilson(points, len(games))
 
 
 def paired(a: dict[int, Outcome], b: dict[int, Outcome], side: str) -> tuple[float, float, int]:
     """Mean and 95 % half-width of (a's result - b's result) for ``side`` over common seeds."""
-    def point(g: Outcome) -> float:
-        return 1.0 if g.winner == side else 0.5 if g.winner is None else 0.0
-
     seeds = sorted(set(a) & set(b))
-    diffs = [point(a[s]) - point(b[s]) for s in seeds]
+    diffs = [_point(a[s], side) - _point(b[s], side) for s in seeds]
     if len(diffs) < 2:
         return 0.0, 0.0, len(diffs)
     return statistics.fmean(diffs), Z * statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs)
@@ -588,14 +607,23 @@ def report(definition: GameDefinition, tally: Tally, configs_: Sequence[Config],
             print("| seats | side | expert - normal | normal - easy | games |")
             print("|---|---|---|---|---|")
             for config in configs_:
-                for side in _present(tally, config, sides):
+                present = _present(tally, config, sides)
+                by_side = {}
+                for side in present:
                     games = {level: tally.outcomes[key] for level in levels
                              if (key := (config, _cell(sides, side, level, base)))
                              in tally.outcomes}
+                    by_side[side] = games
                     count = min((len(g) for g in games.values()), default=0)
                     print(f"| {config.label()} | {side} | "
                           f"{_difference(games, 'expert', 'normal', side)} | "
                           f"{_difference(games, 'normal', 'easy', side)} | {count} |")
+                if len(present) > 1:
+                    pooled = [_pooled(by_side, a, b) for a, b in (("expert", "normal"),
+                                                                  ("normal", "easy"))]
+                    count = max(n for _, n in pooled)
+                    print(f"| {config.label()} | pooled | {pooled[0][0]} | {pooled[1][0]} | "
+                          f"{count} seeds |")
         print()
     print("Decision CPU time per level (ms): median, 99th percentile, decisions; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end.")
@@ -629,6 +657,24 @@ def _difference(games: dict[str, dict[int, Outcome]], a: str, b: str, side: str)
         return "-"
     mean, half, _ = paired(games[a], games[b], side)
     return f"{100 * mean:+.1f} +- {100 * half:.1f}"
+
+
+def _pooled(by_side: dict[str, dict[str, dict[int, Outcome]]], a: str,
+            b: str) -> tuple[str, int]:
+    """Level ``a`` - level ``b`` pooled over the sides: per seed, the mean of every side's
+    paired difference, over the seeds every side played at both levels; its mean and 95 %
+    interval, and the seeds."""
+    if any(a not in games or b not in games for games in by_side.values()):
+        return "-", 0
+    seeds = sorted(set.intersection(*(set(games[a]) & set(games[b])
+                                      for games in by_side.values())))
+    per_seed = [statistics.fmean(_point(games[a][seed], side) - _point(games[b][seed], side)
+                                 for side, games in by_side.items())
+                for seed in seeds]
+    if len(per_seed) < 2:
+        return "-", len(per_seed)
+    half = Z * statistics.stdev(per_seed) / math.sqrt(len(per_seed))
+    return f"{100 * statistics.fmean(per_seed):+.1f} +- {100 * half:.1f}", len(per_seed)
 
 
 def save(path: str | None, part: Tally) -> None:

@@ -58,3 +58,29 @@ def test_a_benchmark_runs_and_prints_its_figures(script: str, tmp_path: Path) ->
     assert "Traceback" not in done.stderr
     figures = [line for line in done.stdout.splitlines() if re.search(r"\d", line)]
     assert figures, done.stdout  # its table: a line with numbers in it at least
+
+
+def test_bench_bots_plays_no_cell_for_a_side_a_seat_count_lacks_and_pools_the_sides(
+        tmp_path: Path) -> None:
+    """SpyNet's sides are seats at two and three seats and teams of two at four: a targets run
+    at 2 and 4 seats plays, per seed, the all-normal game and one game per side present raised
+    (3 + 3), not one per side the game has (5 + 5, the rest the all-normal game again); each
+    seat count's table ends with the sides pooled."""
+    saved = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_bots.py"), "spynet", "--targets", "--levels",
+         "easy,normal", "--players", "2,4", "--games", "3", "--save", str(saved)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "18 games in" in done.stdout
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if "| pooled |" in line]
+    assert [(row[0], row[-1]) for row in rows] == [("| 2 seats", "3 seeds |"),
+                                                    ("| 4 seats", "3 seeds |")]
+    assert all(re.fullmatch(r"[+-]\d+\.\d \+- \d+\.\d", row[3]) for row in rows), rows
+    reported = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_bots.py"), "spynet", "--levels", "easy,normal",
+         "--targets", "--report", str(saved)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert reported.returncode == 0, reported.stderr[-2000:]
+    assert [line for line in reported.stdout.splitlines() if "| pooled |" in line] == [
+        " | ".join(row) for row in rows]
