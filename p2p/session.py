@@ -798,11 +798,24 @@ class Session:
 
     def _tell_waiting(self, seats: list[int], patience: float) -> None:
         """Say plainly why a seatless host has not left after the result."""
+        self._tell_host(f"the game is over, but a claim declared {self._names(seats)} absent: "
+                        f"waiting up to {patience:.0f} s for that seat's own record, which "
+                        "would outrank the claim")
+
+    def _tell_held(self, seats: list[int]) -> None:
+        """Say that a claim's accused showed a seatless host that it holds this end (at once,
+        or after a wait): the host has nobody left to wait for. (A wait that runs out is said
+        by ``Unconfirmed``: the game stays open.)"""
+        self._tell_host(f"{self._names(seats)}, declared absent by a claim, "
+                        f"{'holds' if len(seats) == 1 else 'hold'} this end: nobody left to "
+                        "wait for")
+
+    def _names(self, seats: list[int]) -> str:
+        return ", ".join(f"seat {seat} ({self.roster[seat].name})" for seat in seats)
+
+    def _tell_host(self, text: str) -> None:
         if self.seat is not None:
             return
-        names = ", ".join(f"seat {seat} ({self.roster[seat].name})" for seat in seats)
-        text = (f"the game is over, but a claim declared {names} absent: waiting up to "
-                f"{patience:.0f} s for that seat's own record, which would outrank the claim")
         log.info("%s", text)
         self.events(Waiting(text))
 
@@ -817,7 +830,8 @@ class Session:
         end: bytes | None = None
         head, start = self.state.seq, trio.current_time()
         awaited: frozenset[int] = frozenset()
-        told: bytes | None = None
+        told: bytes | None = None  # the end we said we wait for
+        held: bytes | None = None  # the end we said the accused hold
         while self.finished:
             if self.state.link != end:  # the end, or one that outranked it and took its place
                 end, head, start = self.state.link, self.state.seq, trio.current_time()
@@ -842,6 +856,9 @@ class Session:
             if missing and told != end:
                 told = end
                 self._tell_waiting(absent, patience)
+            if self._for_absent and awaited and not absent and held != end:
+                held = end
+                self._tell_held(sorted(awaited))
             # and never past one ``linger`` beyond the longest wait (a peer that links again
             # and again cannot keep us)
             bound = self.config.linger + max(

@@ -117,12 +117,20 @@ def test_a_seatless_host_holding_a_claim_waits_for_the_accused_and_takes_its_bra
 
     async def main() -> None:
         host, (seat0, _) = await sessions(tmp_path, local, identities, masters, zeros, ones)
+        said: list[str] = []
+        host.events = lambda event: said.append(getattr(event, "text", ""))
         assert host.finished and seat0.finished
         async with trio.open_nursery() as nursery:
             nursery.start_soon(host.run)
             await trio.sleep(1.0)  # the host holds its end alone: seat 0's LAN is down
             nursery.start_soon(seat0.run)
         assert host.records == seat0.records == zeros
+        # it said why it stayed, for each end; seat 0 ended the first wait with its branch,
+        # where seat 1 is the accused, who never came: the game stays open, and it says so
+        said = [text for text in said if "claim" in text]
+        assert [text.split(" absent:")[0][-14:] for text in said[:2]] == [
+            "seat 0 (seat0)", "seat 1 (seat1)"], said
+        assert "holds this end" not in " ".join(said) and "never confirmed" in said[-1], said
 
     trio.run(main)
 

@@ -38,11 +38,14 @@ def sore_loser(tmp_path: Path, mode: str) -> tuple[int, Transcript, Proc]:
     mine = next((tmp_path / "honest").glob("*.cbor")).read_bytes()
     assert mine == (tmp_path / "host.cbor").read_bytes(), "the honest peers disagree"
     # at two seats the end is a claim either way (the honest seat's of the loser, or the
-    # loser's of the winner on the way): a host that stayed after the result for the accused
-    # said plainly why; it stays not at all once the accused's own head confirmed that end
-    # (its head may come before the host holds the end: credited since 27d74e6)
+    # loser's of the winner on the way): the host waits for the claim's accused, which may
+    # outrank it, and says how that wait ended; both accused here are online and get the end
+    # (the staller keeps reading), at once or after a wait
     said = " ".join(h.output().split())
-    assert "absent: waiting up to" in said or "result:" in said, h.output()
+    accused = seat if mode == "stall" else 1 - seat
+    assert re.search(rf"seat {accused} \([^)]*\)+, declared absent by a claim, holds this end",
+                     said), h.output()
+    assert "never confirmed" not in said, h.output()
     return seat, Transcript.from_bytes(mine), loser
 
 
