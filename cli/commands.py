@@ -11,10 +11,52 @@ commands start without them, and each command imports what it runs only once it 
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from typing import Any
 
 from spycraft.engines import registry
+
+TURN_TIMEOUT_SECONDS = (1, 86_400)
+"""What a genesis holds (``p2p.seating.MIN_TURN_TIMEOUT_MS`` to
+``crypto.records.MAX_TURN_TIMEOUT_MS``), in seconds: said here so that the parser imports
+neither (a test holds them equal)."""
+
+
+def seconds(text: str) -> float:
+    """A number of seconds, 0 or more (argparse's ``type``: a bad one is a usage error, not a
+    traceback where a clock is set)."""
+    return _number(text, 0, math.inf, "a number of seconds, 0 or more")
+
+
+def turn_timeout(text: str) -> float:
+    low, high = TURN_TIMEOUT_SECONDS
+    return _number(text, low, high, f"a number of seconds from {low} to {high}")
+
+
+def whole(low: int) -> Callable[[str], int]:
+    """A whole number, ``low`` or more."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"a whole number, {low} or more (not {value})")
+        return value
+
+    parse.__name__ = f"whole number from {low}"
+    return parse
+
+
+def _number(text: str, low: float, high: float, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    if not (math.isfinite(value) and low <= value <= high):
+        raise argparse.ArgumentTypeError(f"{what} (not {text})")
+    return value
 
 
 def add_net_options(p: argparse.ArgumentParser) -> None:
@@ -22,9 +64,9 @@ def add_net_options(p: argparse.ArgumentParser) -> None:
                    help="IPv4 address or interface name to announce, browse and play on "
                         "(default: the interface of the default route, or the only LAN "
                         "interface; `spycraft doctor` lists them)")
-    p.add_argument("--turn-timeout", type=float, default=300.0,
+    p.add_argument("--turn-timeout", type=turn_timeout, default=300.0,
                    help="seconds a seat may take before it is declared absent (default 300)")
-    p.add_argument("--answer-delay", type=float, default=3.0,
+    p.add_argument("--answer-delay", type=seconds, default=3.0,
                    help="in games where an answer's timing could tell who decided it "
                         "(Confusion's Double Agent), every answer of this seat, a person's or "
                         "a bot's, asked or forced, leaves this many seconds after the question, "
@@ -42,7 +84,7 @@ def add_level_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", default=None,
                    help="how strong the bots play: easy, normal (default) or expert (where the "
                         "game has one); one for all bot seats, or a comma list, one per bot seat")
-    p.add_argument("--effort", type=int, default=1,
+    p.add_argument("--effort", type=whole(1), default=1,
                    help="expert bots do this many times their usual work per decision "
                         "(default 1)")
 
@@ -52,7 +94,7 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
 
     p = sub.add_parser("play", help="open a table on the LAN and take a seat")
     p.add_argument("game", choices=games)
-    p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
+    p.add_argument("--bots", type=whole(0), default=0, help="bot peers to start on this machine")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--offline", action="store_true",
                    help="no network: you and bots in this one process")
@@ -63,7 +105,7 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
 
     p = sub.add_parser("host", help="open a table on the LAN without taking a seat")
     p.add_argument("game", choices=games)
-    p.add_argument("--bots", type=int, default=0, help="bot peers to start on this machine")
+    p.add_argument("--bots", type=whole(0), default=0, help="bot peers to start on this machine")
     p.add_argument("--out", help="write the finished transcript to this file, or into this "
                    "folder as TABLE.cbor")
     add_level_options(p)
@@ -77,19 +119,19 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
                    help="a table opened by this player (its fingerprint, as `spycraft tables` "
                         "shows it; checked when joining)")
     p.add_argument("--name", default=None)
-    p.add_argument("--wait", type=float, default=30.0, help="seconds to look for a table")
+    p.add_argument("--wait", type=seconds, default=30.0, help="seconds to look for a table")
     add_line_option(p)
     add_net_options(p)
 
     p = sub.add_parser("bots", help="bot peers that join a table and play to the end")
-    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--count", type=whole(1), default=1)
     p.add_argument("--game", choices=games, default=None)
     p.add_argument("--table", default=None, help="the table to join (id prefix); required")
     p.add_argument("--out", default=None, help="folder for the finished transcripts")
     p.add_argument("--bot", default=None, help="bot kind (a level, or random)")
     add_level_options(p)
-    p.add_argument("--wait", type=float, default=60.0, help="seconds to look for a table")
-    p.add_argument("--think", type=float, default=0.0,
+    p.add_argument("--wait", type=seconds, default=60.0, help="seconds to look for a table")
+    p.add_argument("--think", type=seconds, default=0.0,
                    help="seconds each bot takes over a decision, as a person would")
     p.add_argument("--say", default=None,
                    help="once the game is under way, each bot says this at the table "
@@ -100,7 +142,7 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
     add_net_options(p)
 
     p = sub.add_parser("tables", help="a live list of the tables on the LAN")
-    p.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    p.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
     add_net_options(p)
 
     p = sub.add_parser("resume", help="continue an unfinished game stored on this machine")
@@ -117,8 +159,8 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
 def add_watch(sub: Any) -> None:
     p = sub.add_parser("watch", help="follow a table in play as a spectator")
     p.add_argument("table", nargs="?", help="table id (a prefix is enough); default: the first")
-    p.add_argument("--wait", type=float, default=30.0, help="seconds to look for the table")
-    p.add_argument("--seat", type=int, default=None,
+    p.add_argument("--wait", type=seconds, default=30.0, help="seconds to look for the table")
+    p.add_argument("--seat", type=whole(0), default=None,
                    help="watch through this seat first (default: the least watched)")
     p.add_argument("--out", default=None,
                    help="write the transcript to this file at the end, or into this folder as "
@@ -133,10 +175,10 @@ def add_doctor(sub: Any) -> None:
     p.add_argument("--interface", default=None,
                    help="IPv4 address or interface name to check (default: the one a game "
                         "would choose)")
-    p.add_argument("--wait", type=float, default=None,
+    p.add_argument("--wait", type=seconds, default=None,
                    help="seconds to listen for other machines running the doctor "
                         "(default 3, or 30 with --peers)")
-    p.add_argument("--peers", type=int, default=0,
+    p.add_argument("--peers", type=whole(0), default=0,
                    help="require hearing and reaching this many other machines that run "
                         "`spycraft doctor` at the same time")
 

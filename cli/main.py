@@ -83,7 +83,8 @@ def build_parser(chosen: str = EVERY) -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfplay", help="all seats bots, in one process; writes the transcript")
     p.add_argument("game", choices=game_names())
-    p.add_argument("--seed", type=int, default=0, help="every secret derives from this seed")
+    p.add_argument("--seed", type=commands.whole(0), default=0,
+                   help="every secret derives from this seed")
     p.add_argument("--out", help="write the transcript to this file, or into this folder as "
                    "GAME-seedN.cbor")
     p.add_argument("--bots", default="heuristic", help="bot kind, or a comma list, one per seat")

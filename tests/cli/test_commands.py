@@ -224,3 +224,52 @@ def test_a_command_line_reads_the_same_with_only_its_own_command_declared(words)
     assert set(COMMANDS) == NAMES
     assert chosen_command(words) == words[0]
     assert build_parser(chosen_command(words)).parse_args(words) == every.parse_args(words)
+
+
+BAD_NUMBERS = (
+    (["selfplay", "spies-and-lies", "--seed", "-5"], "--seed", "a whole number, 0 or more"),
+    (["host", "resistance", "--turn-timeout", "nan"], "--turn-timeout", "from 1 to 86400"),
+    (["host", "resistance", "--turn-timeout", "inf"], "--turn-timeout", "from 1 to 86400"),
+    (["play", "resistance", "--turn-timeout", "0.5"], "--turn-timeout", "from 1 to 86400"),
+    (["play", "confusion", "--answer-delay", "-1"], "--answer-delay", "0 or more"),
+    (["play", "spynet", "--offline", "--effort", "0"], "--effort", "a whole number, 1 or more"),
+    (["host", "resistance", "--bots", "-2"], "--bots", "a whole number, 0 or more"),
+    (["join", "--wait", "-1"], "--wait", "a number of seconds, 0 or more"),
+    (["bots", "--table", "ab", "--count", "0"], "--count", "a whole number, 1 or more"),
+    (["bots", "--table", "ab", "--think", "x"], "--think", "'x' is not a number of seconds"),
+    (["bots", "--table", "ab", "--wait", "1e400"], "--wait", "0 or more (not 1e400)"),
+    (["tables", "--seconds", "-1"], "--seconds", "0 or more"),
+    (["watch", "--seat", "-1"], "--seat", "a whole number, 0 or more"),
+    (["doctor", "--peers", "2.5"], "--peers", "'2.5' is not a whole number"),
+)
+
+
+@pytest.mark.parametrize("words, flag, why", BAD_NUMBERS, ids=lambda x: " ".join(x)
+                         if isinstance(x, list) else None)
+def test_a_number_out_of_its_range_is_a_one_line_usage_error(words, flag, why, capsys):
+    """A negative wait, a turn timeout of nan or below a second, no bots at all: each used to
+    start (and some to end in a traceback where the clock was set, or a game whose genesis
+    quietly held another timeout); now the command's usage error names the flag."""
+    from spycraft.cli.main import build_parser, chosen_command
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser(chosen_command(words)).parse_args(words)
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith(f"spycraft {words[0]}: error: argument {flag}: "), said
+    assert why in said, said
+
+
+def test_a_wait_below_zero_stops_the_real_command_with_its_usage_not_a_traceback(tmp_path):
+    done = spycraft(tmp_path, "join", "--wait", "-1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "spycraft join: error: argument --wait: a number of seconds, 0 or more (not -1)")
+
+
+def test_the_turn_timeouts_the_parser_takes_are_those_a_genesis_holds():
+    from spycraft.cli.commands import TURN_TIMEOUT_SECONDS
+    from spycraft.crypto.records import MAX_TURN_TIMEOUT_MS
+    from spycraft.p2p.seating import MIN_TURN_TIMEOUT_MS
+
+    assert TURN_TIMEOUT_SECONDS == (MIN_TURN_TIMEOUT_MS // 1000, MAX_TURN_TIMEOUT_MS // 1000)

@@ -33,8 +33,6 @@ def spycraft(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     (["selfplay", "resistance", "--players", "5", "--level", "easy,expert"],
      ("spycraft selfplay: --level: give one level for all 5 bot seats, or one per seat "
      "(5, not 2)")),
-    (["selfplay", "resistance", "--level", "expert", "--effort", "0"],
-     "spycraft selfplay: --effort is a whole number from 1"),
     (["play", "confusion", "--offline", "--level", "hard"],
      ("spycraft play: --level: hard is not a level of this game; the levels are easy, normal, "
       "expert")),
