@@ -44,9 +44,10 @@ Why not the Medkit first, as it did until 2026-12-07: the heuristic's belief rea
 Move from the first two seats as a Bullet (``belief.BLIND_BULLET``) and a tool given alone in
 round 2 as the other kind of its giver's Move. A beginner who heals first is read backwards on
 both: its receivers' true answers look like lies, and its round-2 Bullets look like Medkits to
-a friend. That deceived the heuristic as well as the expert's deliberate blind Medkits do, and
-the old easy bot did as well as normal at four seats (benchmarks/README.md). Shooting first is
-what a beginner who wants to keep its Medkit for a friend does anyway, and it is read right.
+a friend. It deceived the heuristic without meaning to, as the expert's short team does on
+purpose with its blind Medkits, and did as well as normal at four seats
+(benchmarks/README.md). Shooting first is what a beginner who wants to keep its Medkit for a
+friend does anyway, and it is read right.
 
 ``TeamAgent`` plays the heuristic for the seats of one team and the random bot for the other,
 to measure one against the other (the figure is in docs/rulings.md).
