@@ -31,11 +31,23 @@ Plan (the model of play that ``belief`` assumes of every seat, since it is this 
 - Round 2: a Medkit to the likeliest friend, a Bullet to the likeliest enemy (the first player,
   with both, the pair that maximises the difference).
 
-The easy bot plays as a beginner does, with habits a person can learn and exploit: it trusts
-whoever was kind to it. In round 1 it gives its Medkit to the next seat clockwise; in round 2
-it gives its Bullet to a seat that gave it a Bullet, else to the seat before it, and the first
-player's two tools go the same way (a Medkit to whoever gave it one, else the next seat). It
-answers with the first answer it may give, true or (when Corrupt) false, so its answers repeat.
+The easy bot plays as a beginner does, with habits a person can learn and exploit. It never
+interrogates (the first player neither: it gives a tool like everyone) and ignores every answer:
+it only trusts what was done to it. In round 1 it gives its Bullet at once: back at whoever has
+already given it a Bullet, else at its left neighbour (the next seat clockwise, or the one after
+if that seat gave it a Medkit). It keeps its Medkit for round 2 and gives it to the first seat
+that gave it a Medkit, however thin that evidence, else to the nearest seat on its right that
+neither shot it nor was shot by it. It answers with the first answer it may give, true or (when
+Corrupt) false, so its answers repeat.
+
+Why not the Medkit first, as it did until 2026-12-07: the heuristic's belief reads a round-1
+Move from the first two seats as a Bullet (``belief.BLIND_BULLET``) and a tool given alone in
+round 2 as the other kind of its giver's Move. A beginner who heals first is read backwards on
+both: its receivers' true answers look like lies, and its round-2 Bullets look like Medkits to
+a friend. It deceived the heuristic without meaning to, as the expert's short team does on
+purpose with its blind Medkits, and did as well as normal at four seats
+(benchmarks/README.md). Shooting first is what a beginner who wants to keep its Medkit for a
+friend does anyway, and it is read right.
 
 ``TeamAgent`` plays the heuristic for the seats of one team and the random bot for the other,
 to measure one against the other (the figure is in docs/rulings.md).
@@ -177,26 +189,28 @@ class EasyAgent:
     def decide(self, decision: Decision) -> int:
         view = decision.view
         options = decision.options
-        if not isinstance(view, SeatView) or len(options) == 1:
-            return 0
-        n = view.game.n
-        after, before = (self.seat + 1) % n, (self.seat - 1) % n
+        if not isinstance(view, SeatView) or len(options) == 1 or decision.kind == "answer":
+            return 0  # the first answer it may give
         me = view.knowledge
-        if decision.kind == "answer":
-            return 0
-        if decision.kind == "round_two":
-            kind_of = {giver: kind for _, giver, kind in me.received}
-            friend = next((s for s, kind in kind_of.items() if kind == MEDKIT), after)
-            enemy = next((s for s, kind in kind_of.items() if kind == BULLET), before)
-            if isinstance(options[0], tuple):  # the first player: (Bullet to, Medkit to)
-                pairs = [(b, m) for b, m in options if m == friend] or list(options)
-                return options.index(next((p for p in pairs if p[0] == enemy), pairs[0]))
-            target = friend if me.holding == (MEDKIT,) else enemy
-            return options.index(target) if target in options else 0
-        for index, option in enumerate(options):  # round 1: the Medkit to the next seat
-            if option[0] == "move" and option[1] == MEDKIT and option[2] == after:
-                return index
-        return 0
+        healers = [giver for _, giver, kind in me.received if kind == MEDKIT]
+        shooters = [giver for _, giver, kind in me.received if kind == BULLET]
+        shot = [receiver for _, receiver, kind in me.given if kind == BULLET]
+        enemy = shooters[0] if shooters else self._nearest(view.game.n, +1, set(healers))
+        friend = (healers[0] if healers
+                  else self._nearest(view.game.n, -1, {enemy, *shooters, *shot}))
+        if decision.kind == "round_one":
+            return options.index(("move", BULLET, enemy))
+        if isinstance(options[0], tuple):  # both tools at once: (Bullet to, Medkit to)
+            if friend == enemy:
+                friend = self._nearest(view.game.n, -1, {enemy})
+            return options.index((enemy, friend))
+        return options.index(friend if me.holding == (MEDKIT,) else enemy)
+
+    def _nearest(self, n: int, step: int, avoid: set[int]) -> int:
+        """The nearest other seat in the direction ``step`` (+1 left, -1 right) not in
+        ``avoid``; the neighbour that way if every seat is."""
+        ahead = [(self.seat + step * j) % n for j in range(1, n)]
+        return next((s for s in ahead if s not in avoid), ahead[0])
 
 
 BOTS = levels(random=random_bot, easy=easy_bot, normal=heuristic_bot, expert=expert_bot)
