@@ -49,6 +49,26 @@ def whole(low: int) -> Callable[[str], int]:
     return parse
 
 
+def table_prefix(text: str) -> str:
+    """A table id or its first digits, as ``spycraft tables`` shows it (hex, any case)."""
+    if not 1 <= len(text) <= 32 or any(c not in "0123456789abcdef" for c in text.lower()):
+        raise argparse.ArgumentTypeError(
+            f"a table id is hex digits (0-9, a-f; a prefix is enough), as `spycraft tables` "
+            f"shows it, not {text!r}")
+    return text.lower()
+
+
+def fingerprint(text: str) -> str:
+    """A player's fingerprint as people write it (any case, dashes or none): 20 letters and
+    digits 2-7, in the alphabet ``crypto.identity.fingerprint`` writes."""
+    letters = text.replace("-", "").upper()
+    if len(letters) != 20 or any(c not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in letters):
+        raise argparse.ArgumentTypeError(
+            f"a fingerprint is 20 letters and digits 2-7 in groups of four, as `spycraft "
+            f"tables` shows it (e.g. K7QF-2MZD-XH4A-7TNB-C3PW), not {text!r}")
+    return text
+
+
 def _number(text: str, low: float, high: float, what: str) -> float:
     try:
         value = float(text)
@@ -114,8 +134,8 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
     add_net_options(p)
 
     p = sub.add_parser("join", help="take a seat at a table on the LAN")
-    p.add_argument("table", nargs="?", help="table id (a prefix is enough)")
-    p.add_argument("--opener", default=None, metavar="FINGERPRINT",
+    p.add_argument("table", nargs="?", type=table_prefix, help="table id (a prefix is enough)")
+    p.add_argument("--opener", default=None, metavar="FINGERPRINT", type=fingerprint,
                    help="a table opened by this player (its fingerprint, as `spycraft tables` "
                         "shows it; checked when joining)")
     p.add_argument("--name", default=None)
@@ -126,7 +146,8 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
     p = sub.add_parser("bots", help="bot peers that join a table and play to the end")
     p.add_argument("--count", type=whole(1), default=1)
     p.add_argument("--game", choices=games, default=None)
-    p.add_argument("--table", default=None, help="the table to join (id prefix); required")
+    p.add_argument("--table", default=None, type=table_prefix,
+                   help="the table to join (id prefix); required")
     p.add_argument("--out", default=None, help="folder for the finished transcripts")
     p.add_argument("--bot", default=None, help="bot kind (a level, or random)")
     add_level_options(p)
@@ -158,7 +179,8 @@ def add_lan(sub: Any, add_game_options: Callable[[argparse.ArgumentParser], None
 
 def add_watch(sub: Any) -> None:
     p = sub.add_parser("watch", help="follow a table in play as a spectator")
-    p.add_argument("table", nargs="?", help="table id (a prefix is enough); default: the first")
+    p.add_argument("table", nargs="?", type=table_prefix,
+                   help="table id (a prefix is enough); default: the first")
     p.add_argument("--wait", type=seconds, default=30.0, help="seconds to look for the table")
     p.add_argument("--seat", type=whole(0), default=None,
                    help="watch through this seat first (default: the least watched)")

@@ -27,7 +27,7 @@ from spycraft.crypto.sodium import ed25519_verify
 
 
 def fingerprint(public_key: bytes) -> str:
-    """A short human-checkable name for a public key, e.g. ``K7QF-2MZD-XH4A-9TNB-C3PW``."""
+    """A short human-checkable name for a public key, e.g. ``K7QF-2MZD-XH4A-7TNB-C3PW``."""
     letters = base64.b32encode(tagged_hash("fingerprint", public_key)).decode()[:20]
     return "-".join(letters[i : i + 4] for i in range(0, 20, 4))
 

@@ -205,7 +205,8 @@ COMMAND_LINES = (
     ["replay", "game.cbor", "--as", "1", "--brief"],
     ["play", "spies-and-lies", "--offline", "--name", "ada", "--variant", "blind-spies"],
     ["host", "confusion", "--bots", "3", "--turn-timeout", "60"],
-    ["join", "ab12", "--wait", "5", "--line"],
+    ["join", "AB12", "--wait", "5", "--line"],
+    ["join", "--opener", "k7qf2mzdxh4a7tnbc3pw"],
     ["bots", "--table", "ab12", "--count", "2", "--again"],
     ["tables", "--seconds", "1"],
     ["resume", "--list"],
@@ -226,7 +227,7 @@ def test_a_command_line_reads_the_same_with_only_its_own_command_declared(words)
     assert build_parser(chosen_command(words)).parse_args(words) == every.parse_args(words)
 
 
-BAD_NUMBERS = (
+BAD_VALUES = (
     (["selfplay", "spies-and-lies", "--seed", "-5"], "--seed", "a whole number, 0 or more"),
     (["host", "resistance", "--turn-timeout", "nan"], "--turn-timeout", "from 1 to 86400"),
     (["host", "resistance", "--turn-timeout", "inf"], "--turn-timeout", "from 1 to 86400"),
@@ -241,15 +242,21 @@ BAD_NUMBERS = (
     (["tables", "--seconds", "-1"], "--seconds", "0 or more"),
     (["watch", "--seat", "-1"], "--seat", "a whole number, 0 or more"),
     (["doctor", "--peers", "2.5"], "--peers", "'2.5' is not a whole number"),
+    (["join", "zz"], "table", "a table id is hex digits"),
+    (["watch", "12345678901234567890123456789012a"], "table", "a table id is hex digits"),
+    (["bots", "--table", "q1"], "--table", "a table id is hex digits"),
+    (["join", "--opener", "ZZZZ"], "--opener", "a fingerprint is 20 letters and digits 2-7"),
+    (["join", "--opener", "K7QF-2MZD-XH4A-9TNB-C3PW"], "--opener", "not 'K7QF-2MZD-XH4A-9TNB"),
 )
 
 
-@pytest.mark.parametrize("words, flag, why", BAD_NUMBERS, ids=lambda x: " ".join(x)
+@pytest.mark.parametrize("words, flag, why", BAD_VALUES, ids=lambda x: " ".join(x)
                          if isinstance(x, list) else None)
-def test_a_number_out_of_its_range_is_a_one_line_usage_error(words, flag, why, capsys):
-    """A negative wait, a turn timeout of nan or below a second, no bots at all: each used to
-    start (and some to end in a traceback where the clock was set, or a game whose genesis
-    quietly held another timeout); now the command's usage error names the flag."""
+def test_a_value_out_of_its_range_or_form_is_a_one_line_usage_error(words, flag, why, capsys):
+    """A negative wait, a turn timeout of nan or below a second, no bots at all, a table id or
+    a fingerprint no table can have: each used to start (some to end in a traceback where the
+    clock was set, or a game whose genesis quietly held another timeout, or a search that could
+    find nothing); now the command's usage error names the flag."""
     from spycraft.cli.main import build_parser, chosen_command
 
     with pytest.raises(SystemExit) as stopped:
