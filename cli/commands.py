@@ -45,7 +45,6 @@ def whole(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"a whole number, {low} or more (not {value})")
         return value
 
-    parse.__name__ = f"whole number from {low}"
     return parse
 
 
@@ -61,12 +60,17 @@ def table_prefix(text: str) -> str:
 def fingerprint(text: str) -> str:
     """A player's fingerprint as people write it (any case, dashes or none): 20 letters and
     digits 2-7, in the alphabet ``crypto.identity.fingerprint`` writes."""
-    letters = text.replace("-", "").upper()
+    letters = plain_fingerprint(text)
     if len(letters) != 20 or any(c not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in letters):
         raise argparse.ArgumentTypeError(
             f"a fingerprint is 20 letters and digits 2-7 in groups of four, as `spycraft "
             f"tables` shows it (e.g. K7QF-2MZD-XH4A-7TNB-C3PW), not {text!r}")
     return text
+
+
+def plain_fingerprint(text: str) -> str:
+    """A fingerprint as compared: no dashes, upper case."""
+    return text.replace("-", "").upper()
 
 
 def _number(text: str, low: float, high: float, what: str) -> float:

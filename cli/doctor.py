@@ -494,9 +494,6 @@ async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.peers < 0:
-        print("spycraft doctor: --peers must be 0 or more", file=sys.stderr)
-        return 2
     wait = args.wait if args.wait is not None else (30.0 if args.peers else 3.0)
 
     columns = max(40, min(100, shutil.get_terminal_size((100, 24)).columns))

@@ -40,6 +40,7 @@ import trio
 from spycraft.cli import app
 from spycraft.cli.app.lobby import describe_options
 from spycraft.cli.app.run import LanUi, lan_ui
+from spycraft.cli.commands import plain_fingerprint
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.levels import levels_for, parse_levels
 from spycraft.cli.lines import Lines, wrapped
@@ -500,13 +501,10 @@ def _matches(prefix: str | None, game: str | None, opener: str | None = None,
              digest: bytes | None = None) -> Callable[[TableAd], bool]:
     """The ads to join: by table id prefix, game, the opener's fingerprint (as people write it:
     any case, dashes or none) and options digest, each when given."""
-    def plain(fingerprint: str) -> str:
-        return fingerprint.replace("-", "").upper()
-
     def accept(ad: TableAd) -> bool:
         if prefix and not ad.table_id.hex().startswith(prefix.lower()):
             return False
-        if opener and plain(ad.fingerprint) != plain(opener):
+        if opener and plain_fingerprint(ad.fingerprint) != plain_fingerprint(opener):
             return False
         if digest is not None and ad.options_digest != digest:
             return False

@@ -40,8 +40,6 @@ def parse_levels(args: argparse.Namespace, definition: GameDefinition | None,
     known = definition.bots if definition is not None else any_game()
     chosen = bots.parse(spec, known, count,
                         where="this game" if definition is not None else "any game")
-    if getattr(args, "effort", 1) < 1:
-        raise ValueError("--effort is a whole number from 1")
     return chosen
 
 

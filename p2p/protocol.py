@@ -1088,8 +1088,9 @@ class PeerProtocol:
         turn = self.table.expect(new_state)
         if sender is not None and turn is not None and turn.seat not in (self.seat, signed.seat):
             self.at.relay_at = now + self.config.relay_patience
+        key = (signed.seq, signed.link)
         for link, peer in self.links.items():
-            if peer.told is not None and peer.told == (signed.seq, signed.link):
+            if peer.told == key:
                 # it told us this head before we held it (``_on_head`` could not check it
                 # then): it holds what we now hold; else a seat that told the end first, and
                 # so never again, was still awaited at the end (``Session._linger``)

@@ -856,7 +856,8 @@ class Session:
             if missing and told != end:
                 told = end
                 self._tell_waiting(absent, patience)
-            if self._for_absent and awaited and not absent and held != end:
+            if self.seat is None and self._for_absent and awaited and not absent \
+                    and held != end:
                 held = end
                 self._tell_held(sorted(awaited))
             # and never past one ``linger`` beyond the longest wait (a peer that links again
