@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spycraft.crypto import vouch
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import ProofError
 from spycraft.crypto.group import Point, Scalar, decode_scalars
@@ -109,10 +110,10 @@ class LinearProof:
         return cls(scalars[0], scalars[1:])
 
 
-def _challenge(relation: Relation, context: bytes, commitments: Sequence[Point]) -> Scalar:
+def _challenge(relation: Relation, context: bytes, statement: list[object],
+               commitments: Sequence[Point]) -> Scalar:
     return Scalar.from_hash(
-        "proof/linear/" + relation.name,
-        [context, relation.statement(), [a.encode() for a in commitments]],
+        "proof/linear/" + relation.name, [context, statement, [a.encode() for a in commitments]]
     )
 
 
@@ -134,7 +135,8 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
     if len(witnesses) != relation.witnesses:
         raise ValueError(f"the relation has {relation.witnesses} witnesses")
     seed = entropy.take(32)
-    statement = [relation.name, relation.statement()]
+    bound = relation.statement()
+    statement = [relation.name, bound]
     secret = [w.encode() for w in witnesses]
     nonces = [
         hedged_nonce("linear/" + relation.name, seed, secret, statement, context, i)
@@ -148,14 +150,19 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
         for i, base in terms:
             acc = acc + base * nonces[i]
         commitments.append(acc)
-    e = _challenge(relation, context, commitments)
-    return LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
+    e = _challenge(relation, context, bound, commitments)
+    proof = LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
+    vouch.made("linear", context, bound, proof)
+    return proof
 
 
 def verify(relation: Relation, proof: LinearProof, context: bytes) -> None:
     """Raise ``ProofError`` unless ``proof`` shows knowledge of witnesses for ``relation``."""
     if len(proof.responses) != relation.witnesses:
         raise ProofError(f"a proof of {relation.name} has {relation.witnesses} responses")
+    bound = relation.statement()
+    if vouch.holds("linear", context, bound, proof):
+        return
     commitments = commitments_for(relation, proof.challenge, proof.responses)
-    if _challenge(relation, context, commitments) != proof.challenge:
+    if _challenge(relation, context, bound, commitments) != proof.challenge:
         raise ProofError(f"proof of {relation.name} does not verify")

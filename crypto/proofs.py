@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spycraft.crypto import vouch
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue, ProofError
 from spycraft.crypto.group import GENERATOR, ZERO, Point, Scalar, decode_scalars, scalar_sum
@@ -79,14 +80,18 @@ def prove_dlog(secret: Scalar, public: Point, context: bytes, entropy: Entropy,
     statement = _enc([base, public])
     w = hedged_nonce("schnorr", entropy.take(32), [secret.encode()], statement, context)
     e = _challenge("schnorr", context, statement, [(base * w).encode()])
-    return SchnorrProof(e, w + e * secret)
+    proof = SchnorrProof(e, w + e * secret)
+    vouch.made("schnorr", context, statement, proof)
+    return proof
 
 
 def verify_dlog(public: Point, proof: SchnorrProof, context: bytes, base: Point = GENERATOR
                 ) -> None:
     """Raise ``ProofError`` unless the proof shows knowledge of log_base(public)."""
-    commitment = base * proof.response - public * proof.challenge
     statement = _enc([base, public])
+    if vouch.holds("schnorr", context, statement, proof):
+        return
+    commitment = base * proof.response - public * proof.challenge
     if _challenge("schnorr", context, statement, [commitment.encode()]) != proof.challenge:
         raise ProofError("Schnorr proof of knowledge does not verify")
 
@@ -114,15 +119,19 @@ def prove_equal_dlogs(secret: Scalar, base1: Point, public1: Point, base2: Point
     w = hedged_nonce("chaum-pedersen", entropy.take(32), [secret.encode()], statement, context)
     commitments = _enc([base1 * w, base2 * w])
     e = _challenge("chaum-pedersen", context, statement, commitments)
-    return EqualityProof(e, w + e * secret)
+    proof = EqualityProof(e, w + e * secret)
+    vouch.made("chaum-pedersen", context, statement, proof)
+    return proof
 
 
 def verify_equal_dlogs(base1: Point, public1: Point, base2: Point, public2: Point,
                        proof: EqualityProof, context: bytes) -> None:
     """Raise ``ProofError`` unless log_base1(public1) == log_base2(public2) is proven."""
+    statement = _enc([base1, public1, base2, public2])
+    if vouch.holds("chaum-pedersen", context, statement, proof):
+        return
     e, s = proof.challenge, proof.response
     commitments = _enc([base1 * s - public1 * e, base2 * s - public2 * e])
-    statement = _enc([base1, public1, base2, public2])
     if _challenge("chaum-pedersen", context, statement, commitments) != e:
         raise ProofError("Chaum-Pedersen proof of equal discrete logs does not verify")
 
@@ -182,7 +191,9 @@ def prove_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence[
     real = e - scalar_sum(challenges)
     challenges[index] = real
     responses[index] = w + real * randomness
-    return OneOfProof(tuple(challenges), tuple(responses))
+    proof = OneOfProof(tuple(challenges), tuple(responses))
+    vouch.made("one-of", context, statement, proof)
+    return proof
 
 
 def verify_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence[Point],
@@ -190,10 +201,13 @@ def verify_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence
     """Raise ``ProofError`` unless (c1, c2) provably encrypts one of ``candidates`` under pk."""
     if len(proof.challenges) != len(candidates) or len(proof.responses) != len(candidates):
         raise ProofError("OR-proof has the wrong number of branches")
+    statement = _one_of_statement(pk, c1, c2, candidates)
+    if vouch.holds("one-of", context, statement, proof):
+        return
     commitments: list[bytes] = []
     for m, ek, sk in zip(candidates, proof.challenges, proof.responses):
         commitments += _enc([Point.base_mul(sk) - c1 * ek, pk * sk - (c2 - m) * ek])
-    e = _challenge("one-of", context, _one_of_statement(pk, c1, c2, candidates), commitments)
+    e = _challenge("one-of", context, statement, commitments)
     if scalar_sum(proof.challenges) != e:
         raise ProofError("OR-proof (ciphertext encrypts one of the allowed values) does not verify")
 
@@ -234,7 +248,9 @@ def prove_knows_one_of(base: Point, publics: Sequence[Point], index: int, secret
     real = e - scalar_sum(challenges)
     challenges[index] = real
     responses[index] = w + real * secret
-    return OneOfProof(tuple(challenges), tuple(responses))
+    proof = OneOfProof(tuple(challenges), tuple(responses))
+    vouch.made("knows-one-of", context, statement, proof)
+    return proof
 
 
 def verify_knows_one_of(base: Point, publics: Sequence[Point], proof: OneOfProof,
@@ -242,8 +258,11 @@ def verify_knows_one_of(base: Point, publics: Sequence[Point], proof: OneOfProof
     """Raise ``ProofError`` unless the prover knows log_base of one of ``publics``."""
     if len(proof.challenges) != len(publics) or len(proof.responses) != len(publics):
         raise ProofError("OR-proof has the wrong number of branches")
+    statement = _knows_one_of_statement(base, publics)
+    if vouch.holds("knows-one-of", context, statement, proof):
+        return
     commitments = [(base * sk - public * ek).encode()
                    for public, ek, sk in zip(publics, proof.challenges, proof.responses)]
-    e = _challenge("knows-one-of", context, _knows_one_of_statement(base, publics), commitments)
+    e = _challenge("knows-one-of", context, statement, commitments)
     if scalar_sum(proof.challenges) != e:
         raise ProofError("OR-proof (knowledge of one of the discrete logs) does not verify")

@@ -31,6 +31,7 @@ from typing import Any
 
 import cbor2
 
+from spycraft.crypto import vouch
 from spycraft.crypto.encoding import bytes_head, decode, encode, item_budget, read_value
 from spycraft.crypto.errors import BadKey, BadSignature, EncodingError, MalformedRecord
 from spycraft.crypto.hashing import sha256
@@ -171,6 +172,7 @@ def sign1_valid(public_key: bytes, signature: bytes, payload: bytes, protected: 
 def sign_record(record: Record, identity: Identity) -> SignedRecord:
     payload = encode(record.to_cbor())
     raw, signature = sign1(payload, identity)
+    vouch.made("record", b"", [identity.public, payload], signature)
     # Parse the payload back so the record reads exactly as every receiver will read it.
     return SignedRecord(parse_payload(payload), raw, payload, signature)
 
@@ -339,6 +341,8 @@ def parse_record(raw: bytes) -> SignedRecord:
 
 
 def verify_record_signature(signed: SignedRecord, public_key: bytes) -> None:
+    if vouch.holds("record", b"", [public_key, signed.payload], signed.signature):
+        return
     if not verify_signature(public_key, signed.signature, _sig1_structure(signed.payload)):
         raise BadSignature(
             signed.seat, signed.seq, "the signature does not verify under the seat's key"

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from spycraft.crypto import vouch
 from spycraft.crypto.elgamal import Ciphertext, reencrypt
 from spycraft.crypto.entropy import Entropy
 from spycraft.crypto.errors import MalformedValue, ProofError
@@ -239,7 +240,7 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
     t += [Point.base_mul(w_hat[i]) + chain_before[i] * w_prime[i] for i in range(n)]
     e = _challenge(digest, chain, t)
 
-    return ShuffleProof(
+    proof = ShuffleProof(
         tuple(commitments),
         tuple(chain),
         e,
@@ -248,6 +249,8 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
         tuple(w_hat[i] + e * r_hat[i] for i in range(n)),
         tuple(w_prime[i] + e * u_prime[i] for i in range(n)),
     )
+    vouch.made("shuffle", context, digest, proof)  # the digest binds context, pk, rows, commitments
+    return proof
 
 
 def verify_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
@@ -257,11 +260,13 @@ def verify_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point
     if not (len(proof.commitments) == len(proof.chain) == len(proof.chain_responses)
             == len(proof.permutation_responses) == n) or len(proof.responses) != 3 + width:
         raise ProofError("shuffle proof sized for a different shuffle")
-    h, hs = generators(n)
     c, chain, e = proof.commitments, proof.chain, proof.challenge
+    digest = _statement_digest(context, pk, inputs, outputs, c)
+    if vouch.holds("shuffle", context, digest, proof):
+        return
+    h, hs = generators(n)
     s1, s2, s3, *s4 = proof.responses
     s_hat, s_prime = proof.chain_responses, proof.permutation_responses
-    digest = _statement_digest(context, pk, inputs, outputs, c)
     u = _challenges(digest, n)
     neg_e = -e
     u_product = ONE

@@ -182,6 +182,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -201,6 +202,7 @@ from spycraft.crypto.records import (
     verify_record_signature,
 )
 from spycraft.crypto.transcript import Transcript
+from spycraft.crypto.vouch import Vouched, vouching
 from spycraft.engines import absence
 from spycraft.engines.seat import TableSeat
 from spycraft.engines.table import FRAUD, INTERRUPTS, Table, TableState, Turn
@@ -480,6 +482,7 @@ class PeerProtocol:
                              finished=self._finished_at, head=self.head)
         self._awake = now  # the time of the last input: we ran then
         self._sent_own: SignedRecord | None = None  # our record sent, not yet checked
+        self._sent_vouched: Vouched | None = None  # the proofs we made for it (crypto.vouch)
         self._refused_own: Place | None = None  # where our own engine refused our record
         self._place_reset(now)
 
@@ -630,13 +633,16 @@ class PeerProtocol:
             if sender == link:
                 self.future[seq] = (signed, GONE)
 
-    def submit(self, signed: SignedRecord, now: float) -> list[Action]:
+    def submit(self, signed: SignedRecord, now: float, vouched: Vouched | None = None
+               ) -> list[Action]:
         """Our seat's record for the current place (built from ``wants_turn``'s state):
         remembered, then sent to every link at once; the shell then calls ``check_own``, which
         checks it as anyone's and takes it into our chain (every other input does that first
         too). So what the others do with our record (check it, and the next writer build on it)
         does not wait for our own check of proofs we have just made (issue 21: at ten seats
-        that check of each shuffle was a tenth of the setup's critical path)."""
+        that check of each shuffle was a tenth of the setup's critical path). ``vouched`` holds
+        the proofs (and the signature) made while building it (``crypto.vouch``): our check
+        trusts those and checks everything else in the record as anyone's."""
         self._resume_clock(now)
         self._check_own(now)
         record = signed.record
@@ -646,7 +652,7 @@ class PeerProtocol:
         frame: RecordFrame = {"t": "record", "record": signed.raw}
         for link in self.links:
             self._send(link, frame)
-        self._sent_own = signed
+        self._sent_own, self._sent_vouched = signed, vouched
         return self._drain()
 
     def check_own(self, now: float) -> list[Action]:
@@ -660,8 +666,10 @@ class PeerProtocol:
         if self._sent_own is None:  # (every input asks: most have nothing to check)
             return
         signed, self._sent_own = self._sent_own, None
+        vouched, self._sent_vouched = self._sent_vouched, None
         try:
-            self._accept(signed, now, None)
+            with nullcontext() if vouched is None else vouching(vouched):
+                self._accept(signed, now, None)
         except RecordError as exc:
             # a bug of ours, which the others refuse too: said loudly, never hidden, and we are
             # not asked again at this place (the same record would be refused again, for ever)

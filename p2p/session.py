@@ -81,6 +81,7 @@ from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
+from spycraft.crypto.vouch import Vouched, vouching
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat, table_key_public
@@ -368,6 +369,14 @@ def _notice_silence(framed: FramedStream) -> None:
             sock.setsockopt(level, option, value)
         except OSError:
             pass
+
+
+def _build(seat: TableSeat, state: TableState[Any], agent: Agent, vouched: Vouched
+           ) -> SignedRecord:
+    """Our record after ``state``, its proofs and signature kept in ``vouched`` as they are
+    made (in the worker thread too: ``vouched`` is shared, the context variable is not)."""
+    with vouching(vouched):
+        return seat.build(state, agent)
 
 
 def unconfirmed_text(seats: list[str], head: int) -> str:
@@ -710,16 +719,19 @@ class Session:
             raise RuntimeError("a seated session needs an agent")
         changed = self._moved
         remembered = self.protocol.own.get(self.protocol.place)
+        vouched: Vouched | None = None
         try:
             if remembered is not None:
                 # Signed here before a crash (own.cbor keeps it, with the memo of its choice):
-                # sent again as it was, never decided again.
+                # sent again as it was, never decided again (and checked in full).
                 signed = parse_record(remembered)
             elif self.config.inline_agent:
-                signed = seat.build(state, agent)
+                vouched = Vouched()
+                signed = _build(seat, state, agent, vouched)
             else:
+                vouched = Vouched()
                 signed = await trio.to_thread.run_sync(
-                    seat.build, state, agent, abandon_on_cancel=True
+                    _build, seat, state, agent, vouched, abandon_on_cancel=True
                 )
         except SpycraftError as exc:
             # What another seat sent keeps us from building (the engines make this a proof at
@@ -736,7 +748,7 @@ class Session:
         if self.protocol.state is not state:
             return  # the table moved on while we thought (an abandon, a rollback): build again
         self.created_at[signed.seq] = trio.current_time()
-        self._execute(self.protocol.submit(signed, trio.current_time()))  # sent: then checked
+        self._execute(self.protocol.submit(signed, trio.current_time(), vouched))  # then checked
         self._execute(self.protocol.check_own(trio.current_time()))
 
     async def _ticker(self) -> None:

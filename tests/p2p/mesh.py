@@ -1,9 +1,10 @@
-"""Real sessions of the relay race in one trio program, over loopback TCP, for the link tests.
+"""Real sessions of one table in one trio program, over loopback TCP, for the link tests.
 
-``mesh`` builds ``n`` seats of one table: a genesis signed by all (with the turn timeout asked
-for), one listener each on 127.0.0.1, and a ``Session`` per seat that dials the seats before it
-(the lobby's mesh). Nothing is started: a test runs ``session.run()`` for the seats it wants,
-and may stand in for a seat itself with ``knock`` (a handshake under that seat's identity).
+``mesh`` builds ``n`` seats of one table (the relay race unless a game is given): a genesis
+signed by all (with the turn timeout asked for), one listener each on 127.0.0.1, and a
+``Session`` per seat that dials the seats before it (the lobby's mesh). Nothing is started: a
+test runs ``session.run()`` for the seats it wants, and may stand in for a seat itself with
+``knock`` (a handshake under that seat's identity).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import Genesis, assemble_genesis, genesis_signature
 from spycraft.engines.agent import Decision, RandomAgent
+from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import BEACON_LENGTH, seat_keys, table_key_public
 from spycraft.p2p import handshake
 from spycraft.p2p.seating import RosterSeat
@@ -49,7 +51,8 @@ class Seat:
 
 
 async def mesh(tmp: Path, n: int, *, laps: int = 3, timeout_ms: int = 20_000,
-               think: float = 0.02, config: SessionConfig | None = None) -> list[Session]:
+               think: float = 0.02, config: SessionConfig | None = None,
+               definition: GameDefinition = GAME) -> list[Session]:
     entropy = SeededEntropy(b"mesh")
     seats = []
     for i in range(n):
@@ -58,8 +61,9 @@ async def mesh(tmp: Path, n: int, *, laps: int = 3, timeout_ms: int = 20_000,
                           entropy.child(f"master/{i}").take(32), listener))
     keys = tuple(seat_keys(f"seat{i}", s.identity, s.master, BEACON_LENGTH)
                  for i, s in enumerate(seats))
-    genesis = Genesis(PROTOCOL_VERSION, entropy.child("table").take(16), GAME.name,
-                      {"laps": laps}, keys, BEACON_LENGTH, timeout_ms)
+    options = {"laps": laps} if definition is GAME else definition.genesis_options(n)
+    genesis = Genesis(PROTOCOL_VERSION, entropy.child("table").take(16), definition.name,
+                      options, keys, BEACON_LENGTH, timeout_ms)
     signed = assemble_genesis(genesis, tuple(genesis_signature(genesis, s.identity)
                                              for s in seats))
     roster = [RosterSeat(k.name, k.identity, k.table_key, k.beacon, "127.0.0.1",
@@ -68,10 +72,10 @@ async def mesh(tmp: Path, n: int, *, laps: int = 3, timeout_ms: int = 20_000,
     for i, s in enumerate(seats):
         store = GameStore.create(tmp, genesis.table, i)
         store.write_genesis(signed)
-        seat_file = SeatFile(game=GAME.name, table=genesis.table, seat=i, master=s.master,
+        seat_file = SeatFile(game=definition.name, table=genesis.table, seat=i, master=s.master,
                              memo={}, roster=[r.to_cbor() for r in roster])
         sessions.append(Session(
-            definition=GAME, genesis=signed, roster=roster, seat=i, identity=s.identity,
+            definition=definition, genesis=signed, roster=roster, seat=i, identity=s.identity,
             master=s.master, store=store, seat_file=seat_file, listener=s.listener,
             agent=Slow(f"agent/{i}".encode(), think), config=config or SessionConfig(linger=2),
             dial=list(range(i)),
