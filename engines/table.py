@@ -30,7 +30,8 @@ The table owns four kinds; a game owns the rest:
   That seat forfeits. (Stalling is not provable, so one seat's claim is never enough.)
 
 The engine never knows which seat is local: our own records pass through the same checks as
-everyone else's.
+everyone else's (only the proofs and the signature our session has just made are not made a
+second time: ``crypto.vouch``, which the verifiers consult, not the engine).
 
 A game plugs in through ``GameRules``: its state is immutable, ``next`` says what it needs
 (a seat's ``Turn``, a ``Draw`` of public randomness, or ``Over`` once play and the final reveal

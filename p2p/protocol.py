@@ -20,7 +20,8 @@ Theory of operation
   already signed, the remembered record is sent again: a seat never decides a place twice. Our
   turn's record is sent as soon as it is remembered and checked by our engine like anyone's
   right after (``check_own``, before any other input), so the others' checks and the next
-  writer do not wait for ours.
+  writer do not wait for ours; the proofs and signature our build just made are trusted there,
+  not made twice (``crypto.vouch``), and nothing else is.
 * **Receiving and passing on.** A record for the place goes through the engine (signature first,
   then chain, turn and rules); if it passes it is stored (``Store``: durable before any frame
   that follows it in the actions) and acknowledged to its author only. Honest peers pass on what
