@@ -152,8 +152,20 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
         commitments.append(acc)
     e = _challenge(relation, context, bound, commitments)
     proof = LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
-    vouch.made("linear", context, bound, proof)
+    if vouch.active() and _holds(relation, witnesses):
+        vouch.made("linear", context, bound, proof)
     return proof
+
+
+def _holds(relation: Relation, witnesses: Sequence[Scalar]) -> bool:
+    """Whether ``witnesses`` satisfy every equation (the prover's own check, ``crypto.vouch``)."""
+    for equation in relation.equations:
+        acc = equation.public
+        for i, base in equation.terms:
+            acc = acc - base * witnesses[i]
+        if not acc.is_identity():
+            return False
+    return True
 
 
 def verify(relation: Relation, proof: LinearProof, context: bytes) -> None:

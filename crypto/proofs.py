@@ -81,7 +81,8 @@ def prove_dlog(secret: Scalar, public: Point, context: bytes, entropy: Entropy,
     w = hedged_nonce("schnorr", entropy.take(32), [secret.encode()], statement, context)
     e = _challenge("schnorr", context, statement, [(base * w).encode()])
     proof = SchnorrProof(e, w + e * secret)
-    vouch.made("schnorr", context, statement, proof)
+    if vouch.active() and base * secret == public:
+        vouch.made("schnorr", context, statement, proof)
     return proof
 
 
@@ -120,7 +121,8 @@ def prove_equal_dlogs(secret: Scalar, base1: Point, public1: Point, base2: Point
     commitments = _enc([base1 * w, base2 * w])
     e = _challenge("chaum-pedersen", context, statement, commitments)
     proof = EqualityProof(e, w + e * secret)
-    vouch.made("chaum-pedersen", context, statement, proof)
+    if vouch.active() and base1 * secret == public1 and base2 * secret == public2:
+        vouch.made("chaum-pedersen", context, statement, proof)
     return proof
 
 
@@ -192,7 +194,9 @@ def prove_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence[
     challenges[index] = real
     responses[index] = w + real * randomness
     proof = OneOfProof(tuple(challenges), tuple(responses))
-    vouch.made("one-of", context, statement, proof)
+    if vouch.active() and Point.base_mul(randomness) == c1 and \
+            candidates[index] + pk * randomness == c2:
+        vouch.made("one-of", context, statement, proof)
     return proof
 
 
@@ -249,7 +253,8 @@ def prove_knows_one_of(base: Point, publics: Sequence[Point], index: int, secret
     challenges[index] = real
     responses[index] = w + real * secret
     proof = OneOfProof(tuple(challenges), tuple(responses))
-    vouch.made("knows-one-of", context, statement, proof)
+    if vouch.active() and base * secret == publics[index]:
+        vouch.made("knows-one-of", context, statement, proof)
     return proof
 
 

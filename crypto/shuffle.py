@@ -249,8 +249,24 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
         tuple(w_hat[i] + e * r_hat[i] for i in range(n)),
         tuple(w_prime[i] + e * u_prime[i] for i in range(n)),
     )
-    vouch.made("shuffle", context, digest, proof)  # the digest binds context, pk, rows, commitments
+    if vouch.active() and _is_shuffle(inputs, outputs, pk, witness):
+        vouch.made("shuffle", context, digest, proof)  # the digest binds context, pk, rows, c
     return proof
+
+
+def _is_shuffle(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point, witness: ShuffleWitness
+                ) -> bool:
+    """Whether ``outputs`` are ``inputs`` permuted and re-encrypted as the witness says (the
+    prover's own check, ``crypto.vouch``)."""
+    psi, randomness = witness.permutation, witness.randomness
+    if sorted(psi) != list(range(len(inputs))) or len(randomness) != len(outputs) or \
+            any(len(r) != len(row) for r, row in zip(randomness, outputs)):
+        return False
+    return all(
+        out == reencrypt(ct, pk, r)
+        for i, row in enumerate(outputs)
+        for out, ct, r in zip(row, inputs[psi[i]], randomness[i])
+    )
 
 
 def verify_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,

@@ -19,13 +19,17 @@ crash are all checked in full.
 
 Why it holds
 ------------
-* **A vouched proof is one its verifier accepts.** Only a prover adds a digest, and every API
-  that proves computes the statement's public values from its witness (``crypto.linear``: "a
-  false statement only yields a proof that fails for everyone"); the toolkit's tests hold each
-  prover to its verifier. So skipping the check changes no outcome: the state is the one a full
-  check gives, byte for byte, and our seat's engine stays where every other seat's is. (A bug of
-  ours that proved a false statement would now pass our own check and fail everyone else's,
-  which blames us: the others agree, as before, and only our notice of it is lost.)
+* **A vouched proof is one its verifier accepts.** Only a prover adds a digest, and only after
+  it checked with its witness that its statement holds (``active``): the public values it was
+  handed are the witness's (a Schnorr key is ``secret * base``, a shuffle's outputs are its
+  inputs permuted and re-encrypted with the witness's randomness, every equation of a linear
+  relation sums). That costs a few scalar multiplications, fewer than the verifier's check,
+  which has no witness to use. A prover handed a false statement (a caller's bug: the provers
+  never refuse one) vouches for nothing, so its proof fails our own check as it fails everyone
+  else's (red team 16 proved eight provers would otherwise have vouched for a lie). The
+  toolkit's tests hold each prover to its verifier. So skipping the check changes no outcome:
+  the state is the one a full check gives, byte for byte, and our seat's engine stays where
+  every other seat's is.
 * **A digest vouches for one statement, in one context, in one encoding.** It is SHA-256 over
   the canonical CBOR of everything the verifier reads (``crypto.hashing.tagged_hash``), so a proof
   made for one statement vouches for no other, and a proof changed in one bit is checked in full.
@@ -78,8 +82,15 @@ def _digest(kind: str, context: bytes, statement: object, proof: Encodable | byt
     return tagged_hash("vouch/" + kind, [context, statement, encoded])
 
 
+def active() -> bool:
+    """Whether a ``Vouched`` is current: a prover then checks its statement with its witness,
+    and only if it holds says so with ``made``."""
+    return _current.get() is not None
+
+
 def made(kind: str, context: bytes, statement: object, proof: Encodable | bytes) -> None:
-    """A prover's word that ``proof`` of ``statement`` verifies (kept only while one is current)."""
+    """A prover's word that ``proof`` of ``statement`` verifies, given once it checked with its
+    witness that the statement holds (kept only while a ``Vouched`` is current)."""
     vouched = _current.get()
     if vouched is not None:
         vouched._digests.add(_digest(kind, context, statement, proof))

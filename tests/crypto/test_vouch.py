@@ -1,24 +1,25 @@
 """Proofs a process made itself are trusted by its own check, and nothing else is (crypto.vouch).
 
-Each prover is made to prove a false statement (its public value not the witness's): a proof
-only its maker's ``Vouched`` accepts, so each test shows at once that the prover's digest is
-the one its verifier looks up (else nothing would ever be skipped) and that every other case (no
-``Vouched``, another one, another context, another statement, one bit of the proof changed) is
-checked in full.
+For each prover: a proof of a true statement made under a ``Vouched`` is not checked again under
+it (its verifier never recomputes the challenge, counted), and every other case (no ``Vouched``,
+another one, another context, another statement, one value of the proof changed) is checked in
+full; a proof of a false statement (a public value that is not the witness's: red team 16) is
+never vouched for, so our own check refuses it as everyone's does.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from types import ModuleType
 from typing import Any
 
 import pytest
 from toolkit_table import make_table
 
-from spycraft.crypto import records
-from spycraft.crypto.elgamal import Ciphertext, encrypt, trivial
+from spycraft.crypto import linear, proofs, records, shuffle
+from spycraft.crypto.elgamal import Ciphertext, encrypt, reencrypt, trivial
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.errors import BadSignature, ProofError
 from spycraft.crypto.group import GENERATOR, Point, Scalar
@@ -55,19 +56,24 @@ def _point(label: str) -> Point:
     return Point.hash_to("test/vouch", label)
 
 
-class Lie:
-    """One prover's proof of a false statement, and its verifier's check of it."""
+class Case:
+    """One prover: ``make(ctx, true)`` gives (proof, what it proves) for a true statement or a
+    false one, and ``check(proof, proven, ctx, other)`` is its verifier (``other``: of another
+    statement than the one proven); ``module.hashes`` is the function its prover and its full
+    check call to hash the challenge, counted to see a check skipped."""
 
-    def __init__(self, name: str, make: Callable[[bytes], Any],
-                 check: Callable[[Any, bytes, bool], None], flip: Callable[[Any], Any]) -> None:
-        self.name, self.make, self.check, self.flip = name, make, check, flip
+    def __init__(self, name: str, module: ModuleType, hashes: str,
+                 make: Callable[[bytes, bool], tuple[Any, Any]],
+                 check: Callable[[Any, Any, bytes, bool], None]) -> None:
+        self.name, self.module, self.hashes, self.make, self.check = (
+            name, module, hashes, make, check)
 
     def __repr__(self) -> str:
         return self.name
 
 
-def _flip_first(proof: Any) -> Any:
-    """The proof with its first scalar (the challenge) one more: one value changed."""
+def _flip(proof: Any) -> Any:
+    """The proof with its challenge one more: one value changed."""
     if isinstance(proof, (SchnorrProof, EqualityProof)):
         return type(proof)(proof.challenge + ONE, proof.response)
     if isinstance(proof, LinearProof):
@@ -80,122 +86,159 @@ def _flip_first(proof: Any) -> Any:
     raise TypeError(proof)
 
 
-def _lies() -> Iterator[Lie]:
+def _cases() -> Iterator[Case]:
     entropy = SeededEntropy(b"tests/vouch")
     x = Scalar.random(entropy)
-    wrong = _point("not x*G")  # nobody knows its discrete log: every proof below is of a lie
+    xg = Point.base_mul(x)
+    wrong = _point("not x*G")  # nobody knows its discrete log: a proof of it proves a lie
+    other = _point("another statement")
     c1 = _point("c1")
 
-    yield Lie(
-        "schnorr",
-        lambda ctx: prove_dlog(x, wrong, ctx, entropy),
-        lambda proof, ctx, other: verify_dlog(_point("else") if other else wrong, proof, ctx),
-        _flip_first,
-    )
-    yield Lie(
-        "chaum-pedersen",
-        lambda ctx: prove_equal_dlogs(x, GENERATOR, Point.base_mul(x), c1, wrong, ctx, entropy),
-        lambda proof, ctx, other: verify_equal_dlogs(
-            GENERATOR, Point.base_mul(x), c1, _point("else") if other else wrong, proof, ctx),
-        _flip_first,
-    )
+    def dlog(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        public = xg if true else wrong
+        return prove_dlog(x, public, ctx, entropy), public
+
+    yield Case("schnorr", proofs, "_challenge", dlog,
+               lambda proof, public, ctx, o: verify_dlog(other if o else public, proof, ctx))
+
+    def equal(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        public = c1 * x if true else wrong
+        return prove_equal_dlogs(x, GENERATOR, xg, c1, public, ctx, entropy), public
+
+    yield Case("chaum-pedersen", proofs, "_challenge", equal,
+               lambda proof, public, ctx, o: verify_equal_dlogs(
+                   GENERATOR, xg, c1, other if o else public, proof, ctx))
     table = make_table(2)
     candidates = (_point("yes"), _point("no"))
     r = Scalar.random(entropy)
-    fake = Ciphertext(Point.base_mul(r), wrong)  # encrypts neither candidate
-    yield Lie(
-        "one-of",
-        lambda ctx: prove_encrypts_one_of(table.pk, fake.c1, fake.c2, candidates, 0, r, ctx,
-                                          entropy),
-        lambda proof, ctx, other: verify_encrypts_one_of(
-            table.pk, fake.c1, fake.c2, (candidates[1], candidates[0]) if other else candidates,
-            proof, ctx),
-        _flip_first,
-    )
-    publics = (wrong, _point("p1"), _point("p2"))
-    yield Lie(
-        "knows-one-of",
-        lambda ctx: prove_knows_one_of(GENERATOR, publics, 0, x, ctx, entropy),
-        lambda proof, ctx, other: verify_knows_one_of(
-            GENERATOR, publics[::-1] if other else publics, proof, ctx),
-        _flip_first,
-    )
+
+    def one_of(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        ct = encrypt(table.pk, candidates[0], r) if true else \
+            Ciphertext(Point.base_mul(r), wrong)  # encrypts neither candidate
+        return prove_encrypts_one_of(table.pk, ct.c1, ct.c2, candidates, 0, r, ctx, entropy), ct
+
+    yield Case("one-of", proofs, "_challenge", one_of,
+               lambda proof, ct, ctx, o: verify_encrypts_one_of(
+                   table.pk, ct.c1, ct.c2, (other, candidates[1]) if o else candidates, proof,
+                   ctx))
+
+    def knows(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        publics = (xg if true else wrong, _point("p1"))
+        return prove_knows_one_of(GENERATOR, publics, 0, x, ctx, entropy), publics
+
+    yield Case("knows-one-of", proofs, "_challenge", knows,
+               lambda proof, publics, ctx, o: verify_knows_one_of(
+                   GENERATOR, (other, publics[1]) if o else publics, proof, ctx))
 
     def relation(public: Point) -> Relation:
         return Relation("test/vouch", 1, (Equation(public, ((0, GENERATOR),)),))
 
-    yield Lie(
-        "linear",
-        lambda ctx: prove(relation(wrong), [x], ctx, entropy),
-        lambda proof, ctx, other: verify(relation(_point("else") if other else wrong), proof,
-                                         ctx),
-        _flip_first,
-    )
+    def linear_proof(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        public = xg if true else wrong
+        return prove(relation(public), [x], ctx, entropy), public
+
+    yield Case("linear", linear, "_challenge", linear_proof,
+               lambda proof, public, ctx, o: verify(relation(other if o else public), proof,
+                                                    ctx))
     rows = [(encrypt(table.pk, _point(f"card {i}"), Scalar.random(entropy)),) for i in range(3)]
-    not_a_shuffle = [(trivial(_point(f"other {i}")),) for i in range(3)]
     witness = ShuffleWitness((1, 2, 0), tuple((Scalar.random(entropy),) for _ in range(3)))
-    yield Lie(
-        "shuffle",
-        lambda ctx: prove_shuffle_rows(rows, not_a_shuffle, table.pk, witness, ctx, entropy),
-        lambda proof, ctx, other: verify_shuffle_rows(
-            rows, not_a_shuffle[::-1] if other else not_a_shuffle, table.pk, proof, ctx),
-        _flip_first,
-    )
+
+    def shuffled(ctx: bytes, true: bool) -> tuple[Any, Any]:
+        outputs = [(reencrypt(rows[witness.permutation[i]][0], table.pk,
+                              witness.randomness[i][0]),) for i in range(3)] if true else \
+            [(trivial(_point(f"other {i}")),) for i in range(3)]  # not a shuffle of the rows
+        return prove_shuffle_rows(rows, outputs, table.pk, witness, ctx, entropy), outputs
+
+    yield Case("shuffle", shuffle, "_challenges", shuffled,
+               lambda proof, outputs, ctx, o: verify_shuffle_rows(
+                   rows, outputs[::-1] if o else outputs, table.pk, proof, ctx))
 
 
-LIES = list(_lies())
+CASES = list(_cases())
+
+
+@contextmanager
+def _counted(case: Case, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times the case's challenge is hashed within the block."""
+    real = getattr(case.module, case.hashes)
+    calls: list[int] = []
+
+    def counting(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(case.module, case.hashes, counting)
+        yield calls
 
 
 def _scope(vouched: Vouched | None) -> AbstractContextManager[object]:
     return nullcontext() if vouched is None else vouching(vouched)
 
 
-@pytest.mark.parametrize("lie", LIES, ids=repr)
-def test_its_makers_check_trusts_a_proof_it_made_and_every_other_check_does_not(
-        lie: Lie) -> None:
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_its_makers_check_skips_a_true_proof_it_made_and_every_other_check_is_full(
+        case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     ours = Vouched()
     with vouching(ours):
-        proof = lie.make(CONTEXT)
-        lie.check(proof, CONTEXT, False)  # skipped: the very proof, statement and context
+        proof, proven = case.make(CONTEXT, True)
     assert len(ours) == 1
-    with pytest.raises(ProofError):
-        lie.check(proof, CONTEXT, False)  # no Vouched current: checked in full
-    for scope, proof_seen, context, other in (
-        (Vouched(), proof, CONTEXT, False),  # another seat's (or table's) Vouched
-        (ours, proof, OTHER_CONTEXT, False),  # our bytes in another record: another context
-        (ours, proof, CONTEXT, True),  # another statement
-        (ours, lie.flip(proof), CONTEXT, False),  # one value of the proof changed
+    with _counted(case, monkeypatch) as calls, vouching(ours):
+        case.check(proof, proven, CONTEXT, False)  # the very proof, statement and context
+    assert calls == []
+    with _counted(case, monkeypatch) as calls:
+        case.check(proof, proven, CONTEXT, False)  # no Vouched current: checked in full
+    assert calls
+    with _counted(case, monkeypatch) as calls, vouching(Vouched()):
+        case.check(proof, proven, CONTEXT, False)  # another seat's (or table's) Vouched
+    assert calls
+    for proof_seen, context, other in (
+        (proof, OTHER_CONTEXT, False),  # our bytes in another record: another context
+        (proof, CONTEXT, True),  # another statement
+        (_flip(proof), CONTEXT, False),  # one value of the proof changed
     ):
-        with _scope(scope), pytest.raises(ProofError):
-            lie.check(proof_seen, context, other)
+        with vouching(ours), pytest.raises(ProofError):
+            case.check(proof_seen, proven, context, other)
 
 
-@pytest.mark.parametrize("lie", LIES, ids=repr)
-def test_a_proof_made_outside_any_vouched_is_never_trusted(lie: Lie) -> None:
-    proof = lie.make(CONTEXT)
-    later = Vouched()
-    with vouching(later), pytest.raises(ProofError):
-        lie.check(proof, CONTEXT, False)
-    assert len(later) == 0
-
-
-def test_a_proof_made_in_a_worker_thread_is_kept_in_the_vouched_it_was_given() -> None:
-    """The session builds in a worker thread: the thread has its own context, the set is shared."""
-    lie = LIES[0]
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_a_false_statement_is_never_vouched_for_so_our_own_check_refuses_it(case: Case) -> None:
     ours = Vouched()
-    made: list[Any] = []
+    with vouching(ours):
+        proof, proven = case.make(CONTEXT, False)
+        with pytest.raises(ProofError):
+            case.check(proof, proven, CONTEXT, False)
+    assert len(ours) == 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_a_proof_made_outside_any_vouched_is_checked_in_full(
+        case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    proof, proven = case.make(CONTEXT, True)
+    later = Vouched()
+    with _counted(case, monkeypatch) as calls, vouching(later):
+        case.check(proof, proven, CONTEXT, False)
+    assert calls and len(later) == 0
+
+
+def test_a_proof_made_in_a_worker_thread_is_kept_in_the_vouched_it_was_given(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session builds in a worker thread: the thread has its own context, the set is shared."""
+    case = CASES[-1]
+    ours = Vouched()
+    made: list[tuple[Any, Any]] = []
 
     def build() -> None:
         with vouching(ours):
-            made.append(lie.make(CONTEXT))
+            made.append(case.make(CONTEXT, True))
 
     worker = threading.Thread(target=build)
     worker.start()
     worker.join()
-    with vouching(ours):
-        lie.check(made[0], CONTEXT, False)
-    with pytest.raises(ProofError):
-        lie.check(made[0], CONTEXT, False)
+    (proof, proven), = made
+    with _counted(case, monkeypatch) as calls, vouching(ours):
+        case.check(proof, proven, CONTEXT, False)
+    assert calls == []
 
 
 def _record(seat: int) -> Record:
