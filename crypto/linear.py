@@ -152,8 +152,7 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
         commitments.append(acc)
     e = _challenge(relation, context, bound, commitments)
     proof = LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
-    if vouch.active() and _holds(relation, witnesses):
-        vouch.made("linear", context, bound, proof)
+    vouch.made("linear", context, bound, proof, lambda: _holds(relation, witnesses))
     return proof
 
 

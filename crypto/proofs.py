@@ -81,8 +81,7 @@ def prove_dlog(secret: Scalar, public: Point, context: bytes, entropy: Entropy,
     w = hedged_nonce("schnorr", entropy.take(32), [secret.encode()], statement, context)
     e = _challenge("schnorr", context, statement, [(base * w).encode()])
     proof = SchnorrProof(e, w + e * secret)
-    if vouch.active() and base * secret == public:
-        vouch.made("schnorr", context, statement, proof)
+    vouch.made("schnorr", context, statement, proof, lambda: base * secret == public)
     return proof
 
 
@@ -121,8 +120,8 @@ def prove_equal_dlogs(secret: Scalar, base1: Point, public1: Point, base2: Point
     commitments = _enc([base1 * w, base2 * w])
     e = _challenge("chaum-pedersen", context, statement, commitments)
     proof = EqualityProof(e, w + e * secret)
-    if vouch.active() and base1 * secret == public1 and base2 * secret == public2:
-        vouch.made("chaum-pedersen", context, statement, proof)
+    vouch.made("chaum-pedersen", context, statement, proof,
+               lambda: base1 * secret == public1 and base2 * secret == public2)
     return proof
 
 
@@ -194,9 +193,9 @@ def prove_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence[
     challenges[index] = real
     responses[index] = w + real * randomness
     proof = OneOfProof(tuple(challenges), tuple(responses))
-    if vouch.active() and Point.base_mul(randomness) == c1 and \
-            candidates[index] + pk * randomness == c2:
-        vouch.made("one-of", context, statement, proof)
+    vouch.made("one-of", context, statement, proof,
+               lambda: Point.base_mul(randomness) == c1
+               and candidates[index] + pk * randomness == c2)
     return proof
 
 
@@ -253,8 +252,7 @@ def prove_knows_one_of(base: Point, publics: Sequence[Point], index: int, secret
     challenges[index] = real
     responses[index] = w + real * secret
     proof = OneOfProof(tuple(challenges), tuple(responses))
-    if vouch.active() and base * secret == publics[index]:
-        vouch.made("knows-one-of", context, statement, proof)
+    vouch.made("knows-one-of", context, statement, proof, lambda: base * secret == publics[index])
     return proof
 
 

@@ -249,8 +249,8 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
         tuple(w_hat[i] + e * r_hat[i] for i in range(n)),
         tuple(w_prime[i] + e * u_prime[i] for i in range(n)),
     )
-    if vouch.active() and _is_shuffle(inputs, outputs, pk, witness):
-        vouch.made("shuffle", context, digest, proof)  # the digest binds context, pk, rows, c
+    vouch.made("shuffle", context, digest, proof,  # the digest binds context, pk, rows, c
+               lambda: _is_shuffle(inputs, outputs, pk, witness))
     return proof
 
 

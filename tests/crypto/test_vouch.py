@@ -1,10 +1,11 @@
 """Proofs a process made itself are trusted by its own check, and nothing else is (crypto.vouch).
 
 For each prover: a proof of a true statement made under a ``Vouched`` is not checked again under
-it (its verifier never recomputes the challenge, counted), and every other case (no ``Vouched``,
-another one, another context, another statement, one value of the proof changed) is checked in
-full; a proof of a false statement (a public value that is not the witness's: red team 16) is
-never vouched for, so our own check refuses it as everyone's does.
+it (its verifier never recomputes the challenge, counted: the witness's check stands in), and
+every other case (no ``Vouched``, another one, another context, another statement, one value of
+the proof changed) is checked in full; a proof of a false statement (a public value that is not
+the witness's: red team 16) fails its witness's check, so our own check refuses it as
+everyone's does.
 """
 
 from __future__ import annotations
@@ -202,13 +203,15 @@ def test_its_makers_check_skips_a_true_proof_it_made_and_every_other_check_is_fu
 
 
 @pytest.mark.parametrize("case", CASES, ids=repr)
-def test_a_false_statement_is_never_vouched_for_so_our_own_check_refuses_it(case: Case) -> None:
+def test_a_false_statement_fails_its_witness_check_so_our_own_check_refuses_it(
+        case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     ours = Vouched()
     with vouching(ours):
         proof, proven = case.make(CONTEXT, False)
-        with pytest.raises(ProofError):
-            case.check(proof, proven, CONTEXT, False)
-    assert len(ours) == 0
+    assert len(ours) == 1  # filed, with a witness check that fails
+    with _counted(case, monkeypatch) as calls, vouching(ours), pytest.raises(ProofError):
+        case.check(proof, proven, CONTEXT, False)
+    assert calls  # then checked in full, and refused
 
 
 @pytest.mark.parametrize("case", CASES, ids=repr)
