@@ -152,15 +152,19 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
         commitments.append(acc)
     e = _challenge(relation, context, bound, commitments)
     proof = LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
-    vouch.made("linear", context, bound, proof, lambda: _holds(relation, witnesses))
+    equations = tuple((e.public, tuple(e.terms)) for e in relation.equations)  # as proven
+    known = tuple(witnesses)
+    vouch.made("linear", context, bound, proof, lambda: _holds(equations, known))
     return proof
 
 
-def _holds(relation: Relation, witnesses: Sequence[Scalar]) -> bool:
-    """Whether ``witnesses`` satisfy every equation (the prover's own check, ``crypto.vouch``)."""
-    for equation in relation.equations:
-        acc = equation.public
-        for i, base in equation.terms:
+def _holds(equations: Sequence[tuple[Point, Sequence[tuple[int, Point]]]],
+           witnesses: Sequence[Scalar]) -> bool:
+    """Whether ``witnesses`` satisfy every equation (public, terms): the witness's check of a
+    proof filed with ``crypto.vouch``."""
+    for public, terms in equations:
+        acc = public
+        for i, base in terms:
             acc = acc - base * witnesses[i]
         if not acc.is_identity():
             return False

@@ -193,9 +193,9 @@ def prove_encrypts_one_of(pk: Point, c1: Point, c2: Point, candidates: Sequence[
     challenges[index] = real
     responses[index] = w + real * randomness
     proof = OneOfProof(tuple(challenges), tuple(responses))
+    plaintext = candidates[index]  # as proven (a caller may change its list after)
     vouch.made("one-of", context, statement, proof,
-               lambda: Point.base_mul(randomness) == c1
-               and candidates[index] + pk * randomness == c2)
+               lambda: Point.base_mul(randomness) == c1 and plaintext + pk * randomness == c2)
     return proof
 
 
@@ -252,7 +252,8 @@ def prove_knows_one_of(base: Point, publics: Sequence[Point], index: int, secret
     challenges[index] = real
     responses[index] = w + real * secret
     proof = OneOfProof(tuple(challenges), tuple(responses))
-    vouch.made("knows-one-of", context, statement, proof, lambda: base * secret == publics[index])
+    public = publics[index]  # as proven (a caller may change its list after)
+    vouch.made("knows-one-of", context, statement, proof, lambda: base * secret == public)
     return proof
 
 

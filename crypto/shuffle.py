@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TypeVar
 
 from spycraft.crypto import vouch
 from spycraft.crypto.elgamal import Ciphertext, reencrypt
@@ -249,16 +250,24 @@ def prove_shuffle_rows(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point,
         tuple(w_hat[i] + e * r_hat[i] for i in range(n)),
         tuple(w_prime[i] + e * u_prime[i] for i in range(n)),
     )
+    rows_in, rows_out = _frozen(inputs), _frozen(outputs)  # as proven
+    permutation, randomness = tuple(psi), _frozen(r_tilde)
     vouch.made("shuffle", context, digest, proof,  # the digest binds context, pk, rows, c
-               lambda: _is_shuffle(inputs, outputs, pk, witness))
+               lambda: _is_shuffle(rows_in, rows_out, pk, permutation, randomness))
     return proof
 
 
-def _is_shuffle(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point, witness: ShuffleWitness
-                ) -> bool:
-    """Whether ``outputs`` are ``inputs`` permuted and re-encrypted as the witness says (the
-    prover's own check, ``crypto.vouch``)."""
-    psi, randomness = witness.permutation, witness.randomness
+T = TypeVar("T")
+
+
+def _frozen(rows: Sequence[Sequence[T]]) -> tuple[tuple[T, ...], ...]:
+    return tuple(tuple(row) for row in rows)
+
+
+def _is_shuffle(inputs: Sequence[Row], outputs: Sequence[Row], pk: Point, psi: Sequence[int],
+                randomness: Sequence[Sequence[Scalar]]) -> bool:
+    """Whether ``outputs`` are ``inputs`` permuted by ``psi`` and re-encrypted with
+    ``randomness``: the witness's check of a proof filed with ``crypto.vouch``."""
     if sorted(psi) != list(range(len(inputs))) or len(randomness) != len(outputs) or \
             any(len(r) != len(row) for r, row in zip(randomness, outputs)):
         return False

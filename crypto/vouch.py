@@ -36,6 +36,10 @@ Why it holds
   otherwise have been vouched for) fails that check, and our own check refuses the record as
   everyone else's does. So the state is the one a full check gives, byte for byte, and our
   seat's engine stays where every other seat's is.
+* **A witness's check that fails in any way asks for the full check.** It returns True or it
+  does not vouch: an exception in it (a bug of ours) is a False, so our own check is the
+  verifier's, never a crash of the session over a record everyone else accepts (red team 16,
+  round 2).
 * **A filing covers one statement, in one context, in one encoding.** Its digest is SHA-256 over
   the canonical CBOR of everything the verifier reads (``crypto.hashing.tagged_hash``), so a
   proof made for one statement vouches for no other, and a proof changed in one bit is checked
@@ -92,7 +96,9 @@ def _digest(kind: str, context: bytes, statement: object, proof: Encodable | byt
 def made(kind: str, context: bytes, statement: object, proof: Encodable | bytes,
          witnessed: Callable[[], bool]) -> None:
     """A prover's filing: ``proof`` of ``statement``, and ``witnessed``, which says with the
-    witness whether the statement holds (kept only while a ``Vouched`` is current)."""
+    witness whether the statement holds (kept only while a ``Vouched`` is current). ``witnessed``
+    must read only what it was given as it was when proven (tuples, points, scalars): a caller
+    may change a list it passed, after the proof (red team 16, round 2)."""
     vouched = _current.get()
     if vouched is not None:
         vouched._checks[_digest(kind, context, statement, proof)] = witnessed
@@ -105,4 +111,9 @@ def holds(kind: str, context: bytes, statement: object, proof: Encodable | bytes
     if vouched is None:
         return False
     witnessed = vouched._checks.get(_digest(kind, context, statement, proof))
-    return witnessed is not None and witnessed()
+    if witnessed is None:
+        return False
+    try:
+        return witnessed() is True
+    except Exception:  # noqa: BLE001 (a bug of ours in a filed check: the verifier decides)
+        return False

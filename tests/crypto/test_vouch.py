@@ -244,6 +244,56 @@ def test_a_proof_made_in_a_worker_thread_is_kept_in_the_vouched_it_was_given(
     assert calls == []
 
 
+def test_a_filed_check_that_raises_asks_for_the_full_check_and_never_crashes_ours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 16, round 2: a check that raised ended our session on a record everyone else
+    accepts; now the verifier decides, as for anyone's record."""
+    entropy = SeededEntropy(b"tests/vouch/raises")
+    x = Scalar.random(entropy)
+    ours = Vouched()
+    with vouching(ours):
+        proof = prove_dlog(x, Point.base_mul(x), CONTEXT, entropy)
+    digest, = ours._checks
+
+    def broken() -> bool:
+        raise IndexError("a bug of ours in a filed check")
+
+    ours._checks[digest] = broken
+    case = CASES[0]
+    with _counted(case, monkeypatch) as calls, vouching(ours):
+        verify_dlog(Point.base_mul(x), proof, CONTEXT)  # checked in full, and true
+    assert calls
+
+
+def test_a_list_changed_after_proving_changes_nothing_our_own_check_says() -> None:
+    """Red team 16, round 2: the filed checks read what was proven, not the caller's lists as
+    they are later (which could have passed a false proof, or raised)."""
+    entropy = SeededEntropy(b"tests/vouch/lists")
+    x, y = Scalar.random(entropy), Scalar.random(entropy)
+    xg = Point.base_mul(x)
+    ours = Vouched()
+    relation = Relation("test/vouch", 1, (Equation(xg, ((0, GENERATOR),)),))
+    witnesses = [y]  # a false witness: the proof fails everywhere
+    publics = [xg, _point("p1")]
+    candidates = [_point("yes"), _point("no")]
+    r = Scalar.random(entropy)
+    table = make_table(2)
+    ct = encrypt(table.pk, candidates[0], r)
+    with vouching(ours):
+        false_linear = prove(relation, witnesses, CONTEXT, entropy)
+        knows = prove_knows_one_of(GENERATOR, publics, 0, x, CONTEXT, entropy)
+        one_of = prove_encrypts_one_of(table.pk, ct.c1, ct.c2, candidates, 0, r, CONTEXT, entropy)
+    witnesses[0] = x  # "fixed" after the proof
+    publics.clear()
+    candidates.clear()
+    with vouching(ours):
+        with pytest.raises(ProofError):
+            verify(relation, false_linear, CONTEXT)
+        verify_knows_one_of(GENERATOR, (xg, _point("p1")), knows, CONTEXT)
+        verify_encrypts_one_of(table.pk, ct.c1, ct.c2, (_point("yes"), _point("no")), one_of,
+                               CONTEXT)
+
+
 def _record(seat: int) -> Record:
     return Record(b"t" * 16, 3, b"p" * 32, seat, "move", {"pick": 1})
 
