@@ -42,10 +42,11 @@ so no game names itself to make or check a proof.
 Decisions are asked one way and once: ``GameSeat.ask`` makes the ``Decision`` (the seat's view,
 the options, the question from the game's ``prompts`` or ``prompt``, each option's ``label``)
 and ``GameSeat.asked_once`` writes the chosen option to the seat's memo (keyed by the seq of
-the record being built and the decision kind) before the record is signed,
-so a seat asked again at the same seq (after a crash, or because its record lost a race)
-answers the same and never signs two different records for one seq. A turn that offers several
-kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
+the record being built and the decision kind, with the record's prev kept beside it) before the
+record is signed, so a seat asked again at the same place (after a crash, or because the table
+moved while it thought) answers the same and never signs two different records for one place,
+while a seat asked at that seq on another branch (after a rollback) is asked again. A turn that
+offers several kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
 
 What every game of hidden key shares does alike is the kit's too. A sub-protocol
 (``engines.protocols``: the role deal, the deck) is a ``SubProtocol``; a game composes it with
@@ -375,14 +376,24 @@ class GameSeat(Generic[S, V]):
         return chosen
 
     def asked_once(self, seq: int, decision: Decision, agent: Agent) -> Choice:
-        """The option chosen for ``decision`` at ``seq``: asked once, then read from the memo."""
-        key = f"ask/{seq}/{decision.kind}"
-        if key not in self.context.memo:
+        """The option chosen for ``decision`` at ``seq`` of the place being built (``prev``):
+        asked once, then read from the memo. The memo keeps the place with the answer, so a
+        seat asked at that seq again on another branch (the table rolled back past its place:
+        another decision, maybe with fewer options) is asked again, never handed the old
+        branch's answer; an answer kept without its place (a seat file of an older version) is
+        taken if it is one of the options."""
+        key, prev = f"ask/{seq}/{decision.kind}", self.context.prev
+        kept = self.context.memo.get(key)
+        if isinstance(kept, int):
+            index: int | None = kept
+        else:
+            index = kept[0] if kept is not None and bytes(kept[1]) == prev else None
+        if index is None or not 0 <= index < len(decision.options):
             index = agent.decide(decision)
             if not 0 <= index < len(decision.options):
                 raise ValueError(f"agent chose option {index} of {len(decision.options)}")
-            self.context.memo[key] = index
-        return decision.options[self.context.memo[key]]
+            self.context.memo[key] = [index, prev]
+        return decision.options[index]
 
 
 # --- sub-protocols: a hidden step with a state of its own ------------------------------------

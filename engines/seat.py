@@ -74,6 +74,7 @@ class SeatContext:
     master: bytes
     memo: Memo
     seq: int = 0  # the seq of the record this seat is building (set by ``TableSeat.build``)
+    prev: bytes = b""  # and its prev: with ``seq``, the place it is built for
 
     def secret(self, *label: str | int) -> bytes:
         return derive_secret(self.master, "game", *label)
@@ -140,7 +141,7 @@ class TableSeatOf(Generic[S, V]):
     def game_body(self, state: TableState[S], turn: Turn, agent: Agent) -> tuple[str, Body]:
         """(kind, body) the game's seat builds for ``turn``, the next record after ``state``
         (unsigned: tests change it to make a cheat)."""
-        self.context.seq = state.seq + 1
+        self.context.seq, self.context.prev = state.seq + 1, state.link
         return self.game.build(state.game, turn, agent)
 
     def sign_result(self, state: TableState[S]) -> SignedRecord | None:

@@ -2,31 +2,32 @@
 
 Theory of operation: every secret comes from the seat's master secret (``SeatContext.secret``):
 the key share of the role deal and one entropy stream per record, so a seat that rebuilds a
-record after a crash produces the same bytes. The kinds it used are not derivable, so each goes
-to ``memo`` (``used/<seq>``: one letter per tool, in the record's order) before the record that
-seals it is built. A tool given is sealed to the receiver's key share and kept under this seat's
-own (``crypto.seal.SealedChoice``), a discard is encrypted under its own key share, and its
-round-2 record proves that all its tools add up to one Bullet and one Medkit; the final reveal
-is its key share secret alone, which opens them all. The seat asks its agent only for the
-decisions of rules §9 (``round_one``, ``answer``, ``round_two``), with a ``SeatView``;
-everything else is automatic.
+record after a crash produces the same bytes. A tool given is sealed to the receiver's key share
+and kept under this seat's own (``crypto.seal.SealedChoice``), a discard is encrypted under its
+own key share, and its round-2 record proves that all its tools add up to one Bullet and one
+Medkit; the final reveal is its key share secret alone, which opens them all. The seat asks its
+agent only for the decisions of rules §9 (``round_one``, ``answer``, ``round_two``), with a
+``SeatView``; everything else is automatic.
 
 What it knows is recomputed from the public state and its secrets: its team (its card, read with
-its own token), the kinds it gave and discarded (memo), and the kinds it received (each seal
-opened with its key share: every engine checked it when it was sealed, so it always opens).
+its own token), and the kinds it gave, discarded and received, each read from the chain with its
+key share (every engine checked each seal when it was made, so it always opens). The kinds it
+used are read from the chain, never from a memo keyed by seq: after a rollback the chain it is
+on may hold other records of its at those seqs than the ones it last built (red team: its
+round-2 proof, built on a memo of the other branch, stated a falsehood every seat refused).
 """
 
 from __future__ import annotations
 
 from spycraft.crypto import elgamal
-from spycraft.crypto.seal import SealedChoice, open_sealed_choice, seal_choice
+from spycraft.crypto.elgamal import Ciphertext
+from spycraft.crypto.seal import SealedChoice, seal_choice
 from spycraft.engines.agent import Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import role_deal
 from spycraft.engines.schema import Body
 from spycraft.engines.seat import SeatContext
 from spycraft.engines.shady_agents import cards
-from spycraft.engines.shady_agents import model as M
 from spycraft.engines.shady_agents.cards import Answer
 from spycraft.engines.shady_agents.components import BULLET, MEDKIT, TOOLS, Tool
 from spycraft.engines.shady_agents.rules import (
@@ -59,23 +60,15 @@ def label(kind: str, option: Choice) -> str:
     return str(option)
 
 
-def _kinds(tools: tuple[Tool, ...]) -> str:
-    return "".join(tools)
-
-
 class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
     prompts = PROMPTS
 
     def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
         super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)
-        self._received: dict[int, Tool] = {}
+        self._opened: dict[Ciphertext, Tool] = {}
 
     # --- what this seat knows ----------------------------------------------------------------
-
-    def used(self, seq: int) -> tuple[Tool, ...]:
-        raw = self.context.memo.get(f"used/{seq}", "")
-        return tuple(t for c in raw for t in TOOLS if c == t)
 
     def knowledge(self, state: State) -> Knowledge:
         reading = self.hand.reading(state.deal)
@@ -83,22 +76,25 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
         game = state.game
         given: list[tuple[int, int, Tool]] = []
         received: list[tuple[int, int, Tool | None]] = []
-        for i, gift in enumerate(game.gifts):
+        for gift, sealed in zip(game.gifts, state.seals):
             if gift.giver == self.seat:
-                slot = _slot(game, i)
-                given.append((gift.seq, gift.receiver, self.used(gift.seq)[slot]))
+                given.append((gift.seq, gift.receiver, self._read(sealed.own)))
             elif gift.receiver == self.seat:
-                received.append((gift.seq, gift.giver, self._read(state, i)))
+                received.append((gift.seq, gift.giver, self._read(_to_receiver(sealed))))
         discarded = next(
-            (self.used(d.seq)[0] for d in game.discards if d.seat == self.seat), None
+            (self._read(proven.ciphertext)
+             for d, proven in zip(game.discards, state.discard_seals) if d.seat == self.seat),
+            None,
         )
         return Knowledge(self.seat, team, tuple(given), tuple(received), discarded)
 
-    def _read(self, state: State, index: int) -> Tool:
-        if index not in self._received:
-            opened = open_sealed_choice(state.seals[index], self.key, TOOL_POINTS)
-            self._received[index] = TOOLS[opened]
-        return self._received[index]
+    def _read(self, tool: Ciphertext) -> Tool:
+        """The tool ``tool`` encrypts under this seat's key share (kept by the ciphertext, not
+        by its place in the chain: another branch has other records at those places)."""
+        if tool not in self._opened:
+            point = elgamal.decrypt_with_secret(tool, self.key)
+            self._opened[tool] = TOOLS[TOOL_POINTS.index(point)]
+        return self._opened[tool]
 
     def view(self, state: State) -> SeatView:
         return SeatView(state.game, self.knowledge(state))
@@ -124,8 +120,6 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
 
     def build_round_one(self, state: State, b: Build) -> Body:
         choice = self.ask(state, b.agent, "round_one", self.round_one_options(state))
-        if choice[1] is not None:
-            self.context.memo[f"used/{b.seq}"] = choice[1]
         if choice[0] == "move":
             sealed = self._seal(state, choice[2], choice[1], b, 0)
             return {"give": [choice[2], sealed.encode()], "discard": None}
@@ -164,7 +158,6 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
             gifts = sorted([(choice[0], BULLET), (choice[1], MEDKIT)])
         else:
             gifts = [(choice, holding[0])]
-        self.context.memo[f"used/{b.seq}"] = _kinds(tuple(kind for _, kind in gifts))
         sealed = [self._seal(state, r, kind, b, slot) for slot, (r, kind) in enumerate(gifts)]
         tools = elgamal.ciphertext_sum(spent(state, self.seat) + [c.own for c in sealed])
         both = elgamal.prove_plaintext(
@@ -174,7 +167,6 @@ class ShadyAgentsSeat(KeyShareSeat[State, SeatView]):
                 "both": both.encode()}
 
 
-def _slot(game: M.Game, index: int) -> int:
-    """A gift's place within its record (the first player's round-2 record holds two)."""
-    seq = game.gifts[index].seq
-    return sum(1 for g in game.gifts[:index] if g.seq == seq)
+def _to_receiver(sealed: SealedChoice) -> Ciphertext:
+    """The receiver's column of a sealed tool: its tool encrypted under the receiver's key."""
+    return Ciphertext(sealed.c1, sealed.to_receiver)

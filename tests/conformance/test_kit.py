@@ -84,8 +84,29 @@ def test_a_seat_asked_again_at_the_same_seq_answers_the_same() -> None:
     decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
     assert seat.asked_once(7, decision, Always(2)) == 3
     assert seat.asked_once(7, decision, Always(0)) == 3
-    assert context.memo == {"ask/7/guess": 2}
+    assert context.memo == {"ask/7/guess": [2, b""]}
     assert seat.asked_once(8, decision, Always(0)) == 1
+
+
+def test_a_seat_asked_at_the_same_seq_of_another_place_is_asked_again() -> None:
+    context = SeatContext(None, 0, bytes(32), {}, prev=b"branch A")  # type: ignore[arg-type]
+    seat: GameSeat[Any, Any] = GameSeat(context, SPIES.rules)
+    decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
+    assert seat.asked_once(7, decision, Always(2)) == 3
+    context.prev = b"branch B"
+    fewer = Decision(0, "guess", "which?", (1, 2), ("1", "2"), None)
+    assert seat.asked_once(7, fewer, Always(0)) == 1
+    assert seat.asked_once(7, fewer, Always(1)) == 1
+    assert context.memo == {"ask/7/guess": [0, b"branch B"]}
+
+
+def test_an_answer_kept_by_an_older_version_without_its_place_is_still_taken() -> None:
+    context = SeatContext(None, 0, bytes(32), {"ask/7/guess": 2})  # type: ignore[arg-type]
+    seat: GameSeat[Any, Any] = GameSeat(context, SPIES.rules)
+    decision = Decision(0, "guess", "which?", (1, 2, 3), ("1", "2", "3"), None)
+    assert seat.asked_once(7, decision, Always(0)) == 3
+    fewer = Decision(0, "guess", "which?", (1, 2), ("1", "2"), None)
+    assert seat.asked_once(7, fewer, Always(1)) == 2  # not one of these options: asked
 
 
 def test_a_game_that_declares_the_kits_reveal_itself_is_refused() -> None:

@@ -171,6 +171,44 @@ def test_a_seat_asked_again_at_the_same_seq_writes_the_same_record() -> None:
     assert (kind, body) == again == ("liar", {}) and first.asked == 1
 
 
+class Last:
+    """Takes the last option offered but ``but``, and counts how often it was asked."""
+
+    def __init__(self, but: int = 0) -> None:
+        self.asked, self.but = 0, but
+
+    def decide(self, decision: Decision) -> int:
+        self.asked += 1
+        return len(decision.options) - 1 - self.but
+
+
+def test_a_seat_asked_at_its_seq_on_another_branch_is_asked_again() -> None:
+    # The bidder before it wrote two records for one place (its equivocation, or a record that
+    # another outranked after a rollback): our seat built on the lowest opening bid, then finds
+    # itself at the same seq after the next to highest, where one bid is left. The answer it gave
+    # on the other branch is not this decision's: it is asked again (it was handed an option
+    # index beyond the options: an IndexError, which no ``SpycraftError`` handler catches, out
+    # of the peer's session; red team).
+    local = table()
+    until(local, "bid", 2)
+    before = local.state
+    bidder = local.table.expect(before).seat
+    low = local.seats[bidder].build(before, Counting(0))
+    other = new_local_table(GAME, local.genesis.genesis.options, 2, SeededEntropy(1))
+    high = other.seats[bidder].build(before, Last(but=1))  # the same seat, another memo
+    assert low.record.seq == high.record.seq and low.raw != high.raw
+    after_low, after_high = (local.table.apply(before, r) for r in (low, high))
+    turn = local.table.expect(after_low)
+    assert turn == local.table.expect(after_high) and turn.seat != bidder
+    seat = local.seats[turn.seat]
+    on_low = Last()
+    assert seat.game_body(after_low, turn, on_low)[0] == "bid" and on_low.asked == 1
+    on_high = Counting(0)  # call it a lie, or bid the highest
+    assert seat.game_body(after_high, turn, on_high) == ("liar", {}) and on_high.asked == 1
+    again = Counting(1)  # back on the first branch, at its place: the answer it gave there
+    assert seat.game_body(after_low, turn, again)[0] == "bid" and again.asked == 1
+
+
 def test_a_seat_absent_while_the_cups_are_opened_leaves_the_call_unjudged() -> None:
     local = table(3, seed=2)
     until(local, "open", 3)

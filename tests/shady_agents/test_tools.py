@@ -154,20 +154,21 @@ def _round_two(game: Played, position: int, gifts: list[tuple[int, int]]) -> dic
     return {"gifts": [[r, c.encode()] for (r, _), c in zip(gifts, sealed)], "both": both.encode()}
 
 
-def _spent_kind(game: Played, seat: int) -> int:
-    """The index of the tool ``seat`` used in round 1 (from its memo)."""
-    seq = next(r.seq for r in game.records if r.record.kind == "round_one"
-               and r.record.seat == seat)
-    return TOOLS.index(game.local.seats[seat].game.used(seq)[0])
+def _spent_kind(game: Played, seat: int, position: int) -> int:
+    """The index of the tool ``seat`` used in round 1 (what it knows before ``position``)."""
+    known = game.local.seats[seat].game.knowledge(_state(game, position))
+    kind = known.given[0][2] if known.given else known.discarded
+    assert kind is not None
+    return TOOLS.index(kind)
 
 
 def test_a_tool_given_again_after_it_was_spent_is_refused_at_its_round_two_record() -> None:
     game = play(5, 3)
     position, seat = _moment(game, "round_two", lambda b: len(b["gifts"]) == 1)
     receiver = game.records[position].record.body["gifts"][0][0]
-    honest = _round_two(game, position, [(receiver, 1 - _spent_kind(game, seat))])
+    honest = _round_two(game, position, [(receiver, 1 - _spent_kind(game, seat, position))])
     game.local.table.apply(game.states[position], _sign(game, position, honest))  # accepted
-    again = _round_two(game, position, [(receiver, _spent_kind(game, seat))])
+    again = _round_two(game, position, [(receiver, _spent_kind(game, seat, position))])
     _refused(game, position, again, InvalidProof)
 
 
