@@ -44,9 +44,12 @@ the options, the question from the game's ``prompts`` or ``prompt``, each option
 and ``GameSeat.asked_once`` writes the chosen option to the seat's memo (keyed by the seq of
 the record being built and the decision kind, with the record's prev kept beside it) before the
 record is signed, so a seat asked again at the same place (after a crash, or because the table
-moved while it thought) answers the same and never signs two different records for one place,
-while a seat asked at that seq on another branch (after a rollback) is asked again. A turn that
-offers several kinds (SpyNet's deploy) asks which in ``GameSeat.kind_of``.
+moved while it thought) answers the same, while a seat asked at that seq on another branch
+(after a rollback) is asked again. The memo keeps the last place of each seq and kind only: a
+seat that comes back to a place where it already signed is never asked at all, since the
+session sends the record it keeps for that place (``p2p.protocol``: ``own``), which is what
+stops it signing two different records for one place. A turn that offers several kinds
+(SpyNet's deploy) asks which in ``GameSeat.kind_of``.
 
 What every game of hidden key shares does alike is the kit's too. A sub-protocol
 (``engines.protocols``: the role deal, the deck) is a ``SubProtocol``; a game composes it with

@@ -205,7 +205,9 @@ def test_a_seat_asked_at_its_seq_on_another_branch_is_asked_again() -> None:
     assert seat.game_body(after_low, turn, on_low)[0] == "bid" and on_low.asked == 1
     on_high = Counting(0)  # call it a lie, or bid the highest
     assert seat.game_body(after_high, turn, on_high) == ("liar", {}) and on_high.asked == 1
-    again = Counting(1)  # back on the first branch, at its place: the answer it gave there
+    # back on the first branch: the memo kept the last place only, so the seat is asked again
+    # (a session never asks it there: it sends the record it signed at that place, ``own``)
+    again = Counting(1)
     assert seat.game_body(after_low, turn, again)[0] == "bid" and again.asked == 1
 
 
