@@ -152,7 +152,7 @@ def prove(relation: Relation, witnesses: Sequence[Scalar], context: bytes, entro
         commitments.append(acc)
     e = _challenge(relation, context, bound, commitments)
     proof = LinearProof(e, tuple(n + e * w for n, w in zip(nonces, witnesses)))
-    equations = tuple((e.public, tuple(e.terms)) for e in relation.equations)  # as proven
+    equations = tuple((eq.public, tuple(eq.terms)) for eq in relation.equations)  # as proven
     known = tuple(witnesses)
     vouch.made("linear", context, bound, proof, lambda: _holds(equations, known))
     return proof
