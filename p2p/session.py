@@ -719,17 +719,16 @@ class Session:
             raise RuntimeError("a seated session needs an agent")
         changed = self._moved
         remembered = self.protocol.own.get(self.protocol.place)
-        vouched: Vouched | None = None
+        vouched = Vouched()  # the proofs our build makes (crypto.vouch)
         try:
             if remembered is not None:
                 # Signed here before a crash (own.cbor keeps it, with the memo of its choice):
-                # sent again as it was, never decided again (and checked in full).
+                # sent again as it was, never decided again, and checked in full (nothing in
+                # ``vouched``).
                 signed = parse_record(remembered)
             elif self.config.inline_agent:
-                vouched = Vouched()
                 signed = _build(seat, state, agent, vouched)
             else:
-                vouched = Vouched()
                 signed = await trio.to_thread.run_sync(
                     _build, seat, state, agent, vouched, abandon_on_cancel=True
                 )

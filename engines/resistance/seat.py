@@ -79,7 +79,7 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
     def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
         super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
-        self._seen: dict[int, bool] = {}
+        self._seen: dict[tuple[int, SealedShare], bool] = {}  # by what was read, not its seq
 
     # --- what this seat knows ----------------------------------------------------------------
 
@@ -96,9 +96,12 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         seen_roles = []
         for look in state.role_looks:
             if look.viewer == self.seat:
-                if look.seq not in self._seen:
-                    self._seen[look.seq] = self._read_look(state, look.subject, look.sealed)
-                seen_roles.append((look.subject, self._seen[look.seq]))
+                # kept by the look itself: after a rollback another branch may hold another
+                # look at that seq (as Shady Agents' tools, red team 16)
+                read = (look.subject, look.sealed)
+                if read not in self._seen:
+                    self._seen[read] = self._read_look(state, look.subject, look.sealed)
+                seen_roles.append((look.subject, self._seen[read]))
         seen_cards = []
         for eye in state.eyes:
             if eye.examiner == self.seat and len(eye.tokens) == state.n - 1:

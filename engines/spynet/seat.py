@@ -13,6 +13,7 @@ seat asks first and then writes the kind of the chosen option.
 from __future__ import annotations
 
 from spycraft.crypto import proofs
+from spycraft.crypto.elgamal import Ciphertext
 from spycraft.engines.agent import Agent, Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
 from spycraft.engines.protocols import deck_ops
@@ -47,17 +48,20 @@ class SpyNetSeat(KeyShareSeat[State, SeatView]):
     def __init__(self, context: SeatContext, rules: Rules[State]) -> None:
         super().__init__(context, rules)
         self.hand = deck_ops.DeckHand(self.seat, self.key)
-        self._faces: dict[int, str] = {}
+        self._faces: dict[Ciphertext, str] = {}  # by the card, not its position
 
     # --- what this seat knows ----------------------------------------------------------------
 
     def face(self, state: State, position: int) -> str | None:
-        if position not in self._faces:
+        """The face of the card at ``position`` if this seat may know it, kept by the card's
+        ciphertext (another branch may hold another deck: red team 16)."""
+        card = state.ops.deck.cards[position]
+        if card not in self._faces:
             face = self.hand.peek(state.ops, position)
             if face is None:
                 return None
-            self._faces[position] = face
-        return self._faces[position]
+            self._faces[card] = face
+        return self._faces[card]
 
     def view(self, state: State) -> SeatView:
         return seat_view(state, self.seat, lambda position: self.face(state, position))
