@@ -43,6 +43,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import trio
 import zeroconf
@@ -67,8 +68,7 @@ QUERY_TIMEOUT = 3.0
 TCP_TIMEOUT = 3.0
 LINGER = 3.0  # seconds to keep answering others after our own checks are done
 AT_ONCE = 8  # other doctors' names resolved at once
-REACH_AT_ONCE = 32  # other doctors connected to at once
-MOST_PEERS = 64  # other doctors listed; one that could not be reached makes room for another
+MOST_PEERS = 64  # other doctors listed and reached at once; one not reached makes room
 GREETING = b"spycraft-doctor "
 MAX_LINE = 128
 
@@ -268,14 +268,23 @@ async def _greet(stream: trio.SocketStream, instance: str) -> str:
     return line[len(GREETING):].decode("ascii", "replace")
 
 
-async def serve_greetings(listener: trio.SocketListener, instance: str) -> None:
+async def serve_greetings(listener: trio.SocketListener, instance: str,
+                          greeted: trio.MemorySendChannel[tuple[str, str]] | None = None) -> None:
+    """Answer every doctor that connects; pass on (its name, the address it came from), dropped
+    when ``greeted`` is full: a stranger's connections cannot hold us up."""
     async def answer(stream: trio.SocketStream) -> None:
         async with stream:
             with trio.move_on_after(TCP_TIMEOUT):
                 try:
-                    await _greet(stream, instance)
+                    other = await _greet(stream, instance)
+                    source = stream.socket.getpeername()[0]
                 except (OSError, ValueError, trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass  # a stranger's failure is its own
+                    return  # a stranger's failure is its own
+                if greeted is not None:
+                    try:
+                        greeted.send_nowait((other, source))
+                    except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
 
     await trio.serve_listeners(answer, [listener])
 
@@ -315,47 +324,73 @@ class Peer:
 
 
 async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, instance: str,
-                      wanted: int, wait: float, report: Report) -> None:
+                      wanted: int, wait: float, report: Report,
+                      greeted: trio.MemoryReceiveChannel[tuple[str, str]] | None = None) -> None:
     """Resolve and reach the other doctors heard, until ``wanted`` answered or ``wait`` ran out.
 
     A stranger can announce any number of doctor names, resolvable or not, so, as a browser of
     tables does (``p2p.discovery``): a name whose records the cache holds (a real doctor's
     announcement carries them all) is reached at once; any other waits in a ``ResolveQueue``
     (drawn at random, never by arrival; a name that did not resolve is backed off); ``AT_ONCE``
-    names are resolved at a time and ``REACH_AT_ONCE`` connected to; at most ``MOST_PEERS``
-    are listed, one that could not be reached making room for another."""
+    names are resolved at a time; at most ``MOST_PEERS`` are listed, all reached at once, one
+    that could not be reached making room for another (a name heard while none can waits in
+    the queue for that room).
+
+    A doctor that greeted us (``greeted``: its name and the address it came from) is reached
+    back at once, ahead of the queue and up to twice the list's limit, if its announcement
+    points at that address: so two doctors amid a flood of names that never answer find each
+    other as soon as either found the other (a stranger gains nothing it could not get by
+    announcing names of its own: it can hurry only names that point at itself)."""
     peers: dict[str, Peer] = {}
     ours = f"{instance}.{DOCTOR_TYPE}"
     zc = bridge.zc
     queue = ResolveQueue()
-    reaching = trio.CapacityLimiter(REACH_AT_ONCE)
     more = trio.Event()  # set (and replaced) when names start waiting
+    freed = trio.Event()  # set (and replaced) when a listed peer could not be reached
     crowded = False
     forgotten = 0
 
-    async def reach_peer(name: str, info: AsyncServiceInfo) -> None:
-        nonlocal crowded, forgotten
+    def room() -> bool:
+        return len(peers) < MOST_PEERS or any(p.reached is False for p in peers.values())
+
+    def wait_for_room(name: str) -> None:
+        """A name heard while every listed peer is still being reached (none failed yet, so
+        none can make room) waits in the queue, drawn at random as the rest: dropping it lost
+        a real doctor heard amid a flood for good (its name is announced once)."""
+        nonlocal crowded, more
+        if not crowded:
+            crowded = True
+            report.out(f"heard more than {MOST_PEERS} other doctors: checking {MOST_PEERS} "
+                       f"at a time")
+        queue.heard(name, trio.current_time())
+        more.set()
+        more = trio.Event()
+
+    async def reach_peer(name: str, info: AsyncServiceInfo, *, hurried: bool = False) -> None:
+        nonlocal forgotten, freed
         addresses = info.parsed_addresses()
-        if not addresses or info.port is None or name in peers:
+        if not addresses or info.port is None:
             return
-        if len(peers) >= MOST_PEERS:  # make room: forget a peer that could not be reached
+        if name in peers and not (hurried and peers[name].reached is False):
+            return
+        if len(peers) >= MOST_PEERS and name not in peers:
             failed = [other for other, peer in peers.items() if peer.reached is False]
-            if not failed:
-                if not crowded:
-                    crowded = True
-                    report.out(f"heard more than {MOST_PEERS} other doctors: checking "
-                               f"{MOST_PEERS} at a time")
+            if failed:  # make room: forget a peer that could not be reached
+                del peers[failed[secrets.randbelow(len(failed))]]
+                forgotten += 1
+            elif not hurried or len(peers) >= 2 * MOST_PEERS:
+                wait_for_room(name)
                 return
-            del peers[failed[secrets.randbelow(len(failed))]]
-            forgotten += 1
         peer = peers[name] = Peer(name.removesuffix("." + DOCTOR_TYPE), addresses[0], info.port)
-        async with reaching:
-            try:
-                answered = await reach(peer.address, peer.port, instance)
-                peer.reached = answered == peer.name
-                peer.why = "" if peer.reached else f"answered as {answered!r}"
-            except (OSError, ValueError, trio.TooSlowError, trio.BrokenResourceError) as exc:
-                peer.reached, peer.why = False, str(exc) or "no answer"
+        try:
+            answered = await reach(peer.address, peer.port, instance)
+            peer.reached = answered == peer.name
+            peer.why = "" if peer.reached else f"answered as {answered!r}"
+        except (OSError, ValueError, trio.TooSlowError, trio.BrokenResourceError) as exc:
+            peer.reached, peer.why = False, str(exc) or "no answer"
+        if not peer.reached:
+            freed.set()
+            freed = trio.Event()
 
     async def ask(info: AsyncServiceInfo) -> bool:
         return await bridge.call(lambda: info.async_request(
@@ -363,6 +398,9 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
 
     async def resolver() -> None:
         while True:
+            if not room():  # a name taken now could only wait again
+                await freed.wait()
+                continue
             taken = queue.take()
             if taken is None:
                 await more.wait()
@@ -373,6 +411,24 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
             if queue.finished(name, ticket, found, trio.current_time()) and found:
                 await reach_peer(name, info)
 
+    async def reach_back(nursery: trio.Nursery) -> None:
+        assert greeted is not None
+        async for other, source in greeted:
+            name = f"{other}.{DOCTOR_TYPE}"
+            if name == ours or (name in peers and peers[name].reached is not False):
+                continue
+            try:
+                info = AsyncServiceInfo(DOCTOR_TYPE, name)
+            except zeroconf.Error:  # not a name zeroconf would ask about
+                continue
+
+            async def cached(info: AsyncServiceInfo = info) -> bool:
+                return info.load_from_cache(zc)
+
+            if await bridge.call(cached) and source in info.parsed_addresses():
+                queue.settled(name)
+                nursery.start_soon(partial(reach_peer, name, info, hurried=True))
+
     def enough() -> bool:
         return wanted > 0 and sum(1 for p in peers.values() if p.reached) >= wanted
 
@@ -382,6 +438,8 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
         async with bridge.browse(DOCTOR_TYPE) as events, trio.open_nursery() as nursery:
             for _ in range(AT_ONCE):
                 nursery.start_soon(resolver)
+            if greeted is not None:
+                nursery.start_soon(reach_back, nursery)
             while not enough():
                 with trio.move_on_after(0.2):
                     batch = (await events.next_batch()).changes
@@ -395,10 +453,10 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
                             except zeroconf.Error:  # zeroconf would not ask about such a name
                                 pass
 
-                    async def cached(heard: dict[str, AsyncServiceInfo] = heard) -> set[str]:
+                    async def cached_all(heard: dict[str, AsyncServiceInfo] = heard) -> set[str]:
                         return {name for name, info in heard.items() if info.load_from_cache(zc)}
 
-                    found = await bridge.call(cached) if heard else set()
+                    found = await bridge.call(cached_all) if heard else set()
                     now = trio.current_time()
                     for name in secrets.SystemRandom().sample(sorted(heard), len(heard)):
                         if name in found:  # in a random order: none is reached first by arrival
@@ -453,8 +511,9 @@ async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int
         out("result: a LAN game will not work here until the failures above are fixed")
         return 1
     port = listener.socket.getsockname()[1]
+    greeted_in, greeted = trio.open_memory_channel[tuple[str, str]](MOST_PEERS)
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(serve_greetings, listener, instance)
+        nursery.start_soon(serve_greetings, listener, instance, greeted_in)
         await check_tcp(interface, port, instance, report)
         try:
             async with open_zeroconf(interface.address) as bridge:
@@ -469,7 +528,8 @@ async def diagnose(given: str | None, wait: float, wanted: int, out: Out) -> int
 
                 await bridge.call(register)
                 if await check_mdns(interface, instance, port, report):
-                    await watch_peers(bridge, interface, instance, wanted, wait, report)
+                    await watch_peers(bridge, interface, instance, wanted, wait, report,
+                                      greeted)
                     if wanted:
                         await trio.sleep(LINGER)  # the others may still be reaching us
 

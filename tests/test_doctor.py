@@ -30,7 +30,7 @@ from zeroconf.const import (
 )
 
 from spycraft.cli.doctor import DOCTOR_TYPE, firewall_fix
-from spycraft.p2p.discovery import open_zeroconf
+from spycraft.p2p.discovery import ZeroconfBridge, open_zeroconf
 from tests.lab.netns import BareNamespace, Lab, unavailable
 from tests.net.harness import Proc
 
@@ -171,7 +171,7 @@ def test_two_interfaces_and_no_default_route_ask_for_one(tmp_path: Path) -> None
         assert "result: a LAN game can work on a0 (10.64.0.1)" in flat(chosen.stdout)
 
 
-def fake_doctor(resolvable: bool) -> list[DNSRecord]:
+def fake_doctor(resolvable: bool, address: str = "10.123.0.1", port: int = 9) -> list[DNSRecord]:
     """A doctor's name as a stranger announces it: its PTR alone, or every record, pointing at
     an address that nothing answers from."""
     name = f"stranger-{os.urandom(6).hex()}.{DOCTOR_TYPE}"
@@ -179,10 +179,20 @@ def fake_doctor(resolvable: bool) -> list[DNSRecord]:
     if not resolvable:
         return [pointer]
     host = f"{name.split('.')[0]}.local."
-    return [pointer, DNSService(name, _TYPE_SRV, _CLASS_IN | _CLASS_UNIQUE, 4500, 0, 0, 9, host),
+    return [pointer,
+            DNSService(name, _TYPE_SRV, _CLASS_IN | _CLASS_UNIQUE, 4500, 0, 0, port, host),
             DNSText(name, _TYPE_TXT, _CLASS_IN | _CLASS_UNIQUE, 4500, b"\x00"),
             DNSAddress(host, _TYPE_A, _CLASS_IN | _CLASS_UNIQUE, 4500,
-                       socket.inet_aton("10.123.0.1"))]
+                       socket.inet_aton(address))]
+
+
+def multicast(stranger: ZeroconfBridge, records: list[DNSRecord]) -> None:
+    """Send ``records`` as answers, 24 to a packet (from zeroconf's loop)."""
+    for start in range(0, len(records), 24):
+        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+        for record in records[start:start + 24]:
+            out.add_answer_at_time(record, 0)
+        stranger.zc.async_send(out)
 
 
 @pytest.mark.network
@@ -208,11 +218,7 @@ def test_two_doctors_find_each_other_through_a_strangers_flood_of_doctor_names(
     async def main() -> None:
         async with open_zeroconf("127.0.0.1") as stranger, trio.open_nursery() as nursery:
             async def send() -> None:
-                for start in range(0, len(fakes), 24):
-                    out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
-                    for record in fakes[start:start + 24]:
-                        out.add_answer_at_time(record, 0)
-                    stranger.zc.async_send(out)
+                multicast(stranger, fakes)
 
             async def announce() -> None:
                 while True:
@@ -229,6 +235,56 @@ def test_two_doctors_find_each_other_through_a_strangers_flood_of_doctor_names(
     trio.run(main)
     assert time.monotonic() - started < 40
     for run in done:
+        out = run.stdout.decode()
+        assert run.returncode == 0, out + run.stderr.decode()
+        assert "reached 127.0.0.1:" in out and "Traceback" not in run.stderr.decode()
+        assert "FAIL" not in out
+
+
+@pytest.mark.network
+def test_a_doctor_heard_while_every_listed_stranger_is_still_being_reached_is_reached(
+        tmp_path: Path) -> None:
+    """A stranger announces 70 whole doctor ads pointing at its own port, which takes every
+    connection and never answers, so each of the 64 listed takes the whole TCP timeout and none
+    can make room; the real doctor, heard 1.5 s later inside that window, waits for the room of
+    the first failures and is reached (it was dropped for good, and the doctor failed, when a
+    name heard then was turned away: it is announced once)."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(512)  # the kernel completes each handshake; nothing is ever read or answered
+    fakes = [record for _ in range(70)
+             for record in fake_doctor(True, "127.0.0.1", silent.getsockname()[1])]
+    done: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def doctor_after(delay: float, who: str) -> None:
+        await trio.sleep(delay)
+        done[who] = await trio.run_process(
+            [sys.executable, "-m", "spycraft", "doctor", "--interface", "127.0.0.1",
+             "--peers", "1", "--wait", "14"], cwd=ROOT,
+            env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path / who)), capture_stdout=True,
+            capture_stderr=True, check=False)
+
+    async def main() -> None:
+        async with open_zeroconf("127.0.0.1") as stranger, trio.open_nursery() as nursery:
+            async def send() -> None:
+                multicast(stranger, fakes)
+
+            async def announce() -> None:
+                while True:
+                    await stranger.call(send)
+                    await trio.sleep(0.5)
+
+            nursery.start_soon(announce)
+            async with trio.open_nursery() as doctors:
+                doctors.start_soon(doctor_after, 0.0, "first")
+                doctors.start_soon(doctor_after, 1.5, "second")
+            nursery.cancel_scope.cancel()
+
+    with silent:
+        trio.run(main)
+    first = done["first"].stdout.decode()
+    assert "heard more than 64 other doctors: checking 64 at a time" in first
+    for run in done.values():
         out = run.stdout.decode()
         assert run.returncode == 0, out + run.stderr.decode()
         assert "reached 127.0.0.1:" in out and "Traceback" not in run.stderr.decode()
