@@ -16,7 +16,8 @@ showed (its own token added to the other seats' tokens of that card).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
@@ -111,11 +112,19 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
                 )
                 seen_cards.append((eye.round, eye.target, face))
         own_cards = tuple(
-            (int(k.split("/")[1]), str(v))
-            for k, v in self.context.memo.items()
-            if k.startswith("card/")
+            (played.round, card)
+            for played in state.played
+            if played.seat == self.seat
+            and (card := self._own_card(played.round, played.ciphertext)) is not None
         )
         return Knowledge(self.seat, spy, known, tuple(seen_roles), tuple(seen_cards), own_cards)
+
+    def _own_card(self, round_: int, played: elgamal.Ciphertext) -> str | None:
+        """The card this seat chose for the ciphertext it played on this chain, if it knows it."""
+        for entry in self._kept(f"card/{round_}"):
+            if len(entry) < 3 or bytes(entry[2]) == b"".join(played.encode()):
+                return str(entry[0])
+        return None
 
     def _read_look(self, state: State, subject: int, sealed: SealedShare) -> bool:
         token = open_sealed_share(sealed, self.key)
@@ -138,30 +147,78 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         sealed = seal_share(self.key, face.c1, viewer, b.context, b.entropy, self.public)
         return {"sealed": sealed.encode()}
 
+    # A vote and a mission card are chosen before the record that hides them, and kept in the
+    # memo with the place (prev) of that record: one entry per branch the seat wrote it on. A
+    # seat whose table rolled back past that place is asked again there, never handed the other
+    # branch's choice, and hides it under fresh secrets (``_branch_secret``): with the nonce or
+    # the randomness of a branch whose record every peer holds, its new one could be read. The
+    # opening is the entry whose commitment is on this chain, so a return to the first branch
+    # still opens what the seat committed there.
+
+    def _kept(self, key: str) -> list[list[Any]]:
+        """The entries under ``key``: [choice, prev, ...]; a bare choice (a seat file of an older
+        version) is one entry of an unknown place, taken anywhere as it was."""
+        kept = self.context.memo.get(key)
+        if kept is None:
+            return []
+        return kept if isinstance(kept, list) else [[kept, None]]
+
+    def _kept_here(self, key: str, choose: Callable[[], Any]) -> tuple[int, list[Any]]:
+        """The entry for the place being built (made with ``choose`` the first time)."""
+        entries = self._kept(key)
+        for number, entry in enumerate(entries):
+            if entry[1] is None or bytes(entry[1]) == self.context.prev:
+                return number, entry
+        entry = [choose(), self.context.prev]
+        self.context.memo[key] = [*entries, entry]
+        return len(entries), entry
+
+    @staticmethod
+    def _branch(number: int, entry: list[Any]) -> tuple[str, ...]:
+        """The label that makes an entry's secrets its own: none for the first (so a game
+        without a rollback is byte for byte what it was), its place for any later one."""
+        return () if number == 0 else (bytes(entry[1]).hex(),)
+
     def _vote_key(self, state: State) -> str:
         return f"vote/{len(state.game.vote_log)}/{int(state.game.opinion_step)}"
 
-    def build_vote_commit(self, state: State, b: Build) -> Body:
-        key = self._vote_key(state)
-        if key not in self.context.memo:
-            self.context.memo[key] = bool(self.ask(state, b.agent, "vote", (True, False)))
+    def _vote_commitment(self, state: State, key: str, number: int, entry: list[Any]
+                         ) -> tuple[Commitment, bytes]:
         game = state.game
         purpose = vote_purpose(state.table, len(game.vote_log), game.opinion_step, self.seat)
-        commitment = Commitment.to(purpose, self.context.memo[key], self.context.secret(key))
-        return {"commitment": commitment.digest}
+        nonce = self.context.secret(key, *self._branch(number, entry))
+        return Commitment.to(purpose, bool(entry[0]), nonce), nonce
+
+    def build_vote_commit(self, state: State, b: Build) -> Body:
+        key = self._vote_key(state)
+        number, entry = self._kept_here(
+            key, lambda: bool(self.ask(state, b.agent, "vote", (True, False))))
+        return {"commitment": self._vote_commitment(state, key, number, entry)[0].digest}
 
     def build_vote_open(self, state: State, b: Build) -> Body:
         key = self._vote_key(state)
-        return {"vote": self.context.memo[key], "nonce": self.context.secret(key)}
+        ours = state.commits[len(state.opened)]  # the voters open in the order they committed
+        for number, entry in enumerate(self._kept(key)):
+            commitment, nonce = self._vote_commitment(state, key, number, entry)
+            if commitment.digest == ours:
+                return {"vote": bool(entry[0]), "nonce": nonce}
+        raise RuntimeError(f"seat {self.seat} has no opening of its vote commitment {key}")
 
     def build_mission_card(self, state: State, b: Build) -> Body:
         key = f"card/{state.game.round}"
-        if key not in self.context.memo:
+
+        def choose() -> str:
             reading = self.reading(state)
             spy = reading is not None and reading.role == recognition.SPY
-            options = R.mission_card_options(spy)
-            self.context.memo[key] = str(self.ask(state, b.agent, "mission_card", options))
-        card = mix.contribute(state.pk, MISSION_FACES, self.context.memo[key], b.context, b.entropy)
+            return str(self.ask(state, b.agent, "mission_card", R.mission_card_options(spy)))
+
+        number, entry = self._kept_here(key, choose)
+        entropy = b.entropy
+        for label in self._branch(number, entry):
+            entropy = entropy.child(label)
+        card = mix.contribute(state.pk, MISSION_FACES, str(entry[0]), b.context, entropy)
+        if len(entry) < 3:  # which ciphertext it chose, so its view reads the card of this chain
+            entry.append(b"".join(card.ciphertext.encode()))
         return {"card": card.encode()}
 
     def build_spotlight_shares(self, state: State, b: Build) -> Body:
