@@ -71,6 +71,8 @@ AT_ONCE = 8  # other doctors' names resolved at once
 MOST_PEERS = 64  # other doctors listed and reached at once; one not reached makes room
 GREETING = b"spycraft-doctor "
 MAX_LINE = 128
+ANSWER_AT_ONCE = 64  # connections answered at once; any more are closed at once
+ANSWER_PER_ADDRESS = 4  # of them from one address: a stranger's idle ones cannot hold the rest
 
 Out = Callable[[str], None]
 
@@ -271,20 +273,40 @@ async def _greet(stream: trio.SocketStream, instance: str) -> str:
 async def serve_greetings(listener: trio.SocketListener, instance: str,
                           greeted: trio.MemorySendChannel[tuple[str, str]] | None = None) -> None:
     """Answer every doctor that connects; pass on (its name, the address it came from), dropped
-    when ``greeted`` is full: a stranger's connections cannot hold us up."""
+    when ``greeted`` is full: a stranger's connections cannot hold us up. At most
+    ``ANSWER_PER_ADDRESS`` connections of one address and ``ANSWER_AT_ONCE`` in all are answered
+    at once, any more closed unread: idle ones of a stranger held one file descriptor each, and
+    at a low limit (macOS's 256) the doctor could open no socket of its own."""
+    answering: dict[str, int] = {}  # address -> its connections being answered
+
     async def answer(stream: trio.SocketStream) -> None:
         async with stream:
-            with trio.move_on_after(TCP_TIMEOUT):
+            try:
+                source = stream.socket.getpeername()[0]
+            except OSError:
+                return
+            if (answering.get(source, 0) >= ANSWER_PER_ADDRESS
+                    or sum(answering.values()) >= ANSWER_AT_ONCE):
+                return  # each held connection is a file descriptor of ours: bounded
+            answering[source] = answering.get(source, 0) + 1
+            try:
+                await answer_one(stream, source)
+            finally:
+                answering[source] -= 1
+                if not answering[source]:
+                    del answering[source]
+
+    async def answer_one(stream: trio.SocketStream, source: str) -> None:
+        with trio.move_on_after(TCP_TIMEOUT):
+            try:
+                other = await _greet(stream, instance)
+            except (OSError, ValueError, trio.BrokenResourceError, trio.ClosedResourceError):
+                return  # a stranger's failure is its own
+            if greeted is not None:
                 try:
-                    other = await _greet(stream, instance)
-                    source = stream.socket.getpeername()[0]
-                except (OSError, ValueError, trio.BrokenResourceError, trio.ClosedResourceError):
-                    return  # a stranger's failure is its own
-                if greeted is not None:
-                    try:
-                        greeted.send_nowait((other, source))
-                    except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-                        pass
+                    greeted.send_nowait((other, source))
+                except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
 
     await trio.serve_listeners(answer, [listener])
 
