@@ -324,8 +324,21 @@ class GameSeat(Generic[S, V]):
         """Values this seat publishes only in the final reveal (the leak scan looks for them)."""
         return ()
 
-    def entropy(self, kind: str, seq: int) -> SeededEntropy:
-        return SeededEntropy(self.context.secret("entropy", kind, seq))
+    def entropy(self, kind: str, seq: int, place: tuple[str, ...] = ()) -> SeededEntropy:
+        """The stream of this seat's record of ``kind`` at ``seq`` (and ``place``, ``place_of``):
+        every nonce, randomness and permutation the record holds comes from it."""
+        return SeededEntropy(self.context.secret("entropy", kind, seq, *place))
+
+    def place_of(self, seq: int) -> tuple[str, ...]:
+        """What makes the stream of the record being built its place's own: nothing at the
+        first place this seat built at ``seq`` (so a game without a rollback is byte for byte
+        what it was), its prev at any other. After a rollback a seat writes again at a seq it
+        wrote at on another branch, over other inputs, and every peer holds both records: from
+        one stream, two Schnorr responses would give its key share away, two encryptions the
+        ratio of their plaintexts, two shuffles where a card went (red team 18). The first
+        place is kept in the memo, which is persisted with the record it was built for."""
+        first = self.context.memo.setdefault(f"place/{seq}", self.context.prev)
+        return () if bytes(first) == self.context.prev else (self.context.prev.hex(),)
 
     def context_of(self, state: S, seq: int, kind: str) -> bytes:
         return proof_context(self.game_name, self.context.genesis.table, seq, self.seat, kind)
@@ -343,7 +356,8 @@ class GameSeat(Generic[S, V]):
     def build(self, state: S, turn: Turn, agent: Agent) -> tuple[str, Body]:
         kind = self.kind_of(state, turn, agent)
         seq = self.seq
-        build = Build(turn, agent, seq, self.context_of(state, seq, kind), self.entropy(kind, seq))
+        build = Build(turn, agent, seq, self.context_of(state, seq, kind),
+                      self.entropy(kind, seq, self.place_of(seq)))
         return kind, self.moves[kind].build(self, state, build)
 
     def prompt(self, state: S, kind: str, options: Sequence[object]) -> str:

@@ -150,8 +150,9 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
     # A vote and a mission card are chosen before the record that hides them, and kept in the
     # memo with the place (prev) of that record: one entry per branch the seat wrote it on. A
     # seat whose table rolled back past that place is asked again there, never handed the other
-    # branch's choice, and hides it under fresh secrets (``_branch_secret``): with the nonce or
-    # the randomness of a branch whose record every peer holds, its new one could be read. The
+    # branch's choice, and hides it under fresh secrets (a vote's nonce by ``_branch``, a card's
+    # randomness by its record's stream, ``GameSeat.place_of``): with the nonce or the
+    # randomness of a branch whose record every peer holds, its new one could be read. The
     # opening is the entry whose commitment is on this chain, so a return to the first branch
     # still opens what the seat committed there.
 
@@ -212,11 +213,8 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
             spy = reading is not None and reading.role == recognition.SPY
             return str(self.ask(state, b.agent, "mission_card", R.mission_card_options(spy)))
 
-        number, entry = self._kept_here(key, choose)
-        entropy = b.entropy
-        for label in self._branch(number, entry):
-            entropy = entropy.child(label)
-        card = mix.contribute(state.pk, MISSION_FACES, str(entry[0]), b.context, entropy)
+        _, entry = self._kept_here(key, choose)  # b.entropy is this place's own (place_of)
+        card = mix.contribute(state.pk, MISSION_FACES, str(entry[0]), b.context, b.entropy)
         if len(entry) < 3:  # which ciphertext it chose, so its view reads the card of this chain
             entry.append(b"".join(card.ciphertext.encode()))
         return {"card": card.encode()}

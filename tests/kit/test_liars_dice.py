@@ -211,6 +211,32 @@ def test_a_seat_asked_at_its_seq_on_another_branch_is_asked_again() -> None:
     assert seat.game_body(after_low, turn, again)[0] == "bid" and again.asked == 1
 
 
+def test_a_seat_writing_at_its_seq_on_another_branch_draws_a_stream_of_that_place() -> None:
+    # Its cup's commitment on each branch hides other dice (a bid and a call are public, but
+    # the rule is the kit's): from one stream, two proofs at one seq would give its key share
+    # away, two encryptions the ratio of their plaintexts. The first place keeps the stream a
+    # game without a rollback always had; a rebuild at a place draws that place's again.
+    local = table()
+    until(local, "bid", 2)
+    before = local.state
+    bidder = local.table.expect(before).seat
+    low = local.seats[bidder].build(before, Counting(0))
+    other = new_local_table(GAME, local.genesis.genesis.options, 2, SeededEntropy(1))
+    high = other.seats[bidder].build(before, Last(but=1))
+    branches = [local.table.apply(before, r) for r in (low, high)]
+    turn = local.table.expect(branches[0])
+    table_seat = local.seats[turn.seat]
+    seat = table_seat.game
+    seq = branches[0].seq + 1
+    streams = []
+    for state in (*branches, branches[0]):
+        table_seat.game_body(state, turn, Last())
+        streams.append(seat.entropy("bid", seq, seat.place_of(seq)).take(32))
+    assert streams[0] != streams[1] and streams[2] == streams[0]
+    assert streams[0] == seat.entropy("bid", seq).take(32)  # the first place: as it always was
+    assert seat.context.memo[f"place/{seq}"] == branches[0].link
+
+
 def test_a_seat_absent_while_the_cups_are_opened_leaves_the_call_unjudged() -> None:
     local = table(3, seed=2)
     until(local, "open", 3)

@@ -1,4 +1,4 @@
-"""Red team 18: a mission card of one round on branch A and of another round on branch B, both
+"""A mission card of one round on branch A and of another round on branch B, both
 written by one seat at one seq, are hidden under the same ElGamal randomness.
 
 Each is the first entry of its memo key (``card/1`` on A, ``card/2`` on B), and a first entry
@@ -19,7 +19,7 @@ from spycraft.engines.resistance import model as R
 from spycraft.engines.resistance.rules import MISSION_FACES, State
 from spycraft.engines.table import TableState
 
-from tests.resistance.helpers import run_until, seat_of, table
+from .helpers import run_until, seat_of, table
 
 
 class Option:
