@@ -336,6 +336,12 @@ async def check_tcp(interface: NetworkInterface, port: int, instance: str,
     return True
 
 
+def shown(text: str) -> str:
+    """A stranger's text as printed: a character a terminal would act on (a newline, an escape
+    sequence) is written as its code, so no name can forge a line of the report."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
 @dataclass
 class Peer:
     name: str
@@ -388,7 +394,8 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
         more.set()
         more = trio.Event()
 
-    async def reach_peer(name: str, info: AsyncServiceInfo, *, hurried: bool = False) -> None:
+    async def reach_peer(name: str, info: AsyncServiceInfo, *, hurried: bool = False,
+                         address: str | None = None) -> None:
         nonlocal forgotten, freed
         addresses = info.parsed_addresses()
         if not addresses or info.port is None:
@@ -403,7 +410,8 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
             elif not hurried or len(peers) >= 2 * MOST_PEERS:
                 wait_for_room(name)
                 return
-        peer = peers[name] = Peer(name.removesuffix("." + DOCTOR_TYPE), addresses[0], info.port)
+        peer = peers[name] = Peer(name.removesuffix("." + DOCTOR_TYPE), address or addresses[0],
+                                  info.port)
         try:
             answered = await reach(peer.address, peer.port, instance)
             peer.reached = answered == peer.name
@@ -449,7 +457,8 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
 
             if await bridge.call(cached) and source in info.parsed_addresses():
                 queue.settled(name)
-                nursery.start_soon(partial(reach_peer, name, info, hurried=True))
+                # at the address it came from: not one its ad names first (another machine's)
+                nursery.start_soon(partial(reach_peer, name, info, hurried=True, address=source))
 
     def enough() -> bool:
         return wanted > 0 and sum(1 for p in peers.values() if p.reached) >= wanted
@@ -493,13 +502,13 @@ async def watch_peers(bridge: ZeroconfBridge, interface: NetworkInterface, insta
     reached = [p for p in peers.values() if p.reached]
     for peer in peers.values():
         if peer.reached:
-            report.ok("peer", f"heard {peer.name} by mDNS and reached {peer.address}:{peer.port} "
-                      f"over TCP")
+            report.ok("peer", f"heard {shown(peer.name)} by mDNS and reached "
+                      f"{peer.address}:{peer.port} over TCP")
         elif 0 < wanted <= len(reached):  # anyone can announce a doctor: enough answered
-            report.note("peer", f"heard {peer.name} by mDNS but could not reach "
+            report.note("peer", f"heard {shown(peer.name)} by mDNS but could not reach "
                         f"{peer.address}:{peer.port} over TCP: {peer.why}")
         else:
-            report.fail("peer", f"heard {peer.name} by mDNS but could not reach "
+            report.fail("peer", f"heard {shown(peer.name)} by mDNS but could not reach "
                         f"{peer.address}:{peer.port} over TCP: {peer.why}",
                         firewall_fix(interface.name) + " (on that machine)", ISOLATION_FIX)
     if forgotten:

@@ -29,7 +29,7 @@ from zeroconf.const import (
     _TYPE_TXT,
 )
 
-from spycraft.cli.doctor import DOCTOR_TYPE, firewall_fix
+from spycraft.cli.doctor import DOCTOR_TYPE, firewall_fix, shown
 from spycraft.p2p.discovery import ZeroconfBridge, open_zeroconf
 from tests.lab.netns import BareNamespace, Lab, unavailable
 from tests.net.harness import Proc
@@ -289,3 +289,10 @@ def test_a_doctor_heard_while_every_listed_stranger_is_still_being_reached_is_re
         assert run.returncode == 0, out + run.stderr.decode()
         assert "reached 127.0.0.1:" in out and "Traceback" not in run.stderr.decode()
         assert "FAIL" not in out
+
+
+def test_a_strangers_name_is_printed_with_what_a_terminal_acts_on_as_codes() -> None:
+    """A name heard by mDNS is anyone's: a newline in it would start a forged report line, an
+    escape sequence would redraw the screen."""
+    assert shown("a\nok    peer: b\x1b[2J") == "a\\x0aok    peer: b\\x1b[2J"
+    assert shown("Ana's laptop é") == "Ana's laptop é"
