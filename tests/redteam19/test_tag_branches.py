@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from spycraft.engines.resistance.rules import State
 from spycraft.engines.table import TableState
-
 from tests.resistance.helpers import run_until, seat_of, table
 
 
