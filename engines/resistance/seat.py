@@ -21,6 +21,7 @@ from typing import Any
 
 from spycraft.crypto import elgamal, mix, recognition
 from spycraft.crypto.commit import Commitment
+from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.seal import SealedShare, open_sealed_share, seal_share
 from spycraft.engines.agent import Agent, Choice
 from spycraft.engines.game import Build, KeyShareSeat, Rules
@@ -81,6 +82,13 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
         super().__init__(context, rules)
         self.hand = role_deal.RoleHand(self.seat, self.key)  # this seat's side of the role deal
         self._seen: dict[tuple[int, SealedShare], bool] = {}  # by what was read, not its seq
+
+    def entropy(self, kind: str, seq: int, place: tuple[str, ...] = ()) -> SeededEntropy:
+        """The record's stream (``GameSeat.entropy``), but a spy tag's is its seq's alone: a
+        non-spy's tag is 32 bytes of it, no nonce, and must repeat wherever a spy's repeats (a
+        spy's is HMAC(KDF(S), seat), the same on every branch with the same S); drawn from each
+        place's own stream, the tags of two branches told every seat's role (red team 19)."""
+        return super().entropy(kind, seq, () if kind == "spy_tag" else place)
 
     # --- what this seat knows ----------------------------------------------------------------
 
