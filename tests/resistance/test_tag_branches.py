@@ -1,4 +1,4 @@
-"""Red team 19: since a record's stream is its place's own (858df01), a resistance member's
+"""Since a record's stream is its place's own (858df01), a resistance member's
 spy tag differs on two branches while a spy's does not.
 
 A spy's tag is HMAC(KDF(S, table), seat): the same on every branch that shares the recognition
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from spycraft.engines.resistance.rules import State
 from spycraft.engines.table import TableState
-from tests.resistance.helpers import run_until, seat_of, table
+
+from .helpers import run_until, seat_of, table
 
 
 def test_two_branches_of_the_tags_do_not_tell_spies_from_resistance() -> None:
