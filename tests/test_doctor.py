@@ -195,72 +195,17 @@ def multicast(stranger: ZeroconfBridge, records: list[DNSRecord]) -> None:
         stranger.zc.async_send(out)
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("resolvable", [False, True], ids=["names alone", "whole ads"])
-def test_two_doctors_find_each_other_through_a_strangers_flood_of_doctor_names(
-        tmp_path: Path, resolvable: bool) -> None:
-    """A stranger multicasts 150 doctor names, again and again (names alone, which never
-    resolve, or whole ads pointing where nothing answers), and two doctors that each need the
-    other start 2 s apart: each reaches the other (checking names as they came, eight at a
-    time, the first 64 heard decided it: both failed), and the fakes it could not reach are
-    notes, not failures, once the other answered."""
-    fakes = [record for _ in range(150) for record in fake_doctor(resolvable)]
-    done: list[subprocess.CompletedProcess[bytes]] = []
-
-    async def doctor_after(delay: float, home: Path) -> None:
-        await trio.sleep(delay)
-        done.append(await trio.run_process(
-            [sys.executable, "-m", "spycraft", "doctor", "--interface", "127.0.0.1",
-             "--peers", "1", "--wait", "15"], cwd=ROOT,
-            env=dict(os.environ, SPYCRAFT_HOME=str(home)), capture_stdout=True,
-            capture_stderr=True, check=False))
-
-    async def main() -> None:
-        async with open_zeroconf("127.0.0.1") as stranger, trio.open_nursery() as nursery:
-            async def send() -> None:
-                multicast(stranger, fakes)
-
-            async def announce() -> None:
-                while True:
-                    await stranger.call(send)
-                    await trio.sleep(0.5)
-
-            nursery.start_soon(announce)
-            async with trio.open_nursery() as doctors:
-                doctors.start_soon(doctor_after, 0.5, tmp_path / "a")
-                doctors.start_soon(doctor_after, 2.5, tmp_path / "b")
-            nursery.cancel_scope.cancel()
-
-    started = time.monotonic()
-    trio.run(main)
-    assert time.monotonic() - started < 40
-    for run in done:
-        out = run.stdout.decode()
-        assert run.returncode == 0, out + run.stderr.decode()
-        assert "reached 127.0.0.1:" in out and "Traceback" not in run.stderr.decode()
-        assert "FAIL" not in out
-
-
-@pytest.mark.network
-def test_a_doctor_heard_while_every_listed_stranger_is_still_being_reached_is_reached(
-        tmp_path: Path) -> None:
-    """A stranger announces 70 whole doctor ads pointing at its own port, which takes every
-    connection and never answers, so each of the 64 listed takes the whole TCP timeout and none
-    can make room; the real doctor, heard 1.5 s later inside that window, waits for the room of
-    the first failures and is reached (it was dropped for good, and the doctor failed, when a
-    name heard then was turned away: it is announced once)."""
-    silent = socket.socket()
-    silent.bind(("127.0.0.1", 0))
-    silent.listen(512)  # the kernel completes each handshake; nothing is ever read or answered
-    fakes = [record for _ in range(70)
-             for record in fake_doctor(True, "127.0.0.1", silent.getsockname()[1])]
+def doctors_in_a_flood(tmp_path: Path, fakes: list[DNSRecord], starts: dict[str, float],
+                       wait: float) -> dict[str, subprocess.CompletedProcess[bytes]]:
+    """Doctors started at ``starts`` (seconds), each needing one other, while a stranger
+    multicasts ``fakes`` every 0.5 s: how each ended."""
     done: dict[str, subprocess.CompletedProcess[bytes]] = {}
 
     async def doctor_after(delay: float, who: str) -> None:
         await trio.sleep(delay)
         done[who] = await trio.run_process(
             [sys.executable, "-m", "spycraft", "doctor", "--interface", "127.0.0.1",
-             "--peers", "1", "--wait", "14"], cwd=ROOT,
+             "--peers", "1", "--wait", f"{wait:g}"], cwd=ROOT,
             env=dict(os.environ, SPYCRAFT_HOME=str(tmp_path / who)), capture_stdout=True,
             capture_stderr=True, check=False)
 
@@ -276,19 +221,56 @@ def test_a_doctor_heard_while_every_listed_stranger_is_still_being_reached_is_re
 
             nursery.start_soon(announce)
             async with trio.open_nursery() as doctors:
-                doctors.start_soon(doctor_after, 0.0, "first")
-                doctors.start_soon(doctor_after, 1.5, "second")
+                for who, delay in starts.items():
+                    doctors.start_soon(doctor_after, delay, who)
             nursery.cancel_scope.cancel()
 
-    with silent:
-        trio.run(main)
-    first = done["first"].stdout.decode()
-    assert "heard more than 64 other doctors: checking 64 at a time" in first
+    trio.run(main)
+    return done
+
+
+def each_reached_the_other(done: dict[str, subprocess.CompletedProcess[bytes]]) -> None:
     for run in done.values():
         out = run.stdout.decode()
         assert run.returncode == 0, out + run.stderr.decode()
         assert "reached 127.0.0.1:" in out and "Traceback" not in run.stderr.decode()
         assert "FAIL" not in out
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("resolvable", [False, True], ids=["names alone", "whole ads"])
+def test_two_doctors_find_each_other_through_a_strangers_flood_of_doctor_names(
+        tmp_path: Path, resolvable: bool) -> None:
+    """A stranger multicasts 150 doctor names, again and again (names alone, which never
+    resolve, or whole ads pointing where nothing answers), and two doctors that each need the
+    other start 2 s apart: each reaches the other (checking names as they came, eight at a
+    time, the first 64 heard decided it: both failed), and the fakes it could not reach are
+    notes, not failures, once the other answered."""
+    fakes = [record for _ in range(150) for record in fake_doctor(resolvable)]
+    started = time.monotonic()
+    done = doctors_in_a_flood(tmp_path, fakes, {"a": 0.5, "b": 2.5}, wait=15)
+    assert time.monotonic() - started < 40
+    each_reached_the_other(done)
+
+
+@pytest.mark.network
+def test_a_doctor_heard_while_every_listed_stranger_is_still_being_reached_is_reached(
+        tmp_path: Path) -> None:
+    """A stranger announces 70 whole doctor ads pointing at its own port, which takes every
+    connection and never answers, so each of the 64 listed takes the whole TCP timeout and none
+    can make room; the real doctor, heard 1.5 s later inside that window, waits for the room of
+    the first failures and is reached (it was dropped for good, and the doctor failed, when a
+    name heard then was turned away: it is announced once)."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(512)  # the kernel completes each handshake; nothing is ever read or answered
+    fakes = [record for _ in range(70)
+             for record in fake_doctor(True, "127.0.0.1", silent.getsockname()[1])]
+    with silent:
+        done = doctors_in_a_flood(tmp_path, fakes, {"first": 0.0, "second": 1.5}, wait=14)
+    first = done["first"].stdout.decode()
+    assert "heard more than 64 other doctors: checking 64 at a time" in first
+    each_reached_the_other(done)
 
 
 def test_a_strangers_name_is_printed_with_what_a_terminal_acts_on_as_codes() -> None:

@@ -182,6 +182,19 @@ class Last:
         return len(decision.options) - 1 - self.but
 
 
+def two_opening_bids(local: LocalTable) -> tuple[Any, Any]:
+    """The states after the opening bidder's two records for one place (its equivocation, or a
+    record that another outranked after a rollback): the lowest bid, and the next to highest."""
+    until(local, "bid", 2)
+    before = local.state
+    bidder = local.table.expect(before).seat
+    low = local.seats[bidder].build(before, Counting(0))
+    other = new_local_table(GAME, local.genesis.genesis.options, 2, SeededEntropy(1))
+    high = other.seats[bidder].build(before, Last(but=1))  # the same seat, another memo
+    assert low.record.seq == high.record.seq and low.raw != high.raw
+    return local.table.apply(before, low), local.table.apply(before, high)
+
+
 def test_a_seat_asked_at_its_seq_on_another_branch_is_asked_again() -> None:
     # The bidder before it wrote two records for one place (its equivocation, or a record that
     # another outranked after a rollback): our seat built on the lowest opening bid, then finds
@@ -190,14 +203,8 @@ def test_a_seat_asked_at_its_seq_on_another_branch_is_asked_again() -> None:
     # index beyond the options: an IndexError, which no ``SpycraftError`` handler catches, out
     # of the peer's session; red team).
     local = table()
-    until(local, "bid", 2)
-    before = local.state
-    bidder = local.table.expect(before).seat
-    low = local.seats[bidder].build(before, Counting(0))
-    other = new_local_table(GAME, local.genesis.genesis.options, 2, SeededEntropy(1))
-    high = other.seats[bidder].build(before, Last(but=1))  # the same seat, another memo
-    assert low.record.seq == high.record.seq and low.raw != high.raw
-    after_low, after_high = (local.table.apply(before, r) for r in (low, high))
+    after_low, after_high = two_opening_bids(local)
+    bidder = local.table.expect(local.state).seat
     turn = local.table.expect(after_low)
     assert turn == local.table.expect(after_high) and turn.seat != bidder
     seat = local.seats[turn.seat]
@@ -217,13 +224,7 @@ def test_a_seat_writing_at_its_seq_on_another_branch_draws_a_stream_of_that_plac
     # away, two encryptions the ratio of their plaintexts. The first place keeps the stream a
     # game without a rollback always had; a rebuild at a place draws that place's again.
     local = table()
-    until(local, "bid", 2)
-    before = local.state
-    bidder = local.table.expect(before).seat
-    low = local.seats[bidder].build(before, Counting(0))
-    other = new_local_table(GAME, local.genesis.genesis.options, 2, SeededEntropy(1))
-    high = other.seats[bidder].build(before, Last(but=1))
-    branches = [local.table.apply(before, r) for r in (low, high)]
+    branches = two_opening_bids(local)
     turn = local.table.expect(branches[0])
     table_seat = local.seats[turn.seat]
     seat = table_seat.game
