@@ -504,6 +504,8 @@ class ExpertAgent(SeatBot[SeatView]):
             wanted = sum(1 for s in team if s in me.known_spies) >= need
         else:
             wanted = self.seat in team or mine.success(mask(team), game.proposal.mission) < 0.5
+        if me.known_spies and _ends_game(game, wanted):
+            return wanted  # this mission ends the game his side's way or the other's: no cover
         table = self._table(game, me, seen)
         last = game.vote_track == R.MAX_REJECTIONS - 1
         approve = self._spy_side_vote(game, me, seen, table, wanted)
@@ -685,3 +687,11 @@ def _pivotal(chances: Sequence[float], needed: int) -> float:
     """P(the others' approvals fall exactly one short of ``needed``: one vote decides)."""
     dist = _distribution(chances)
     return dist[needed - 1] if 0 <= needed - 1 < len(dist) else 0.0
+
+
+def _ends_game(game: Game, wanted: bool) -> bool:
+    """Whether the proposed mission, if approved, ends the game as the spies expect: a team the
+    spies can fail when they need one more failure, one they cannot when the Resistance needs
+    one more success (a vote's cover is worth nothing after the last mission)."""
+    wins = game.failures if wanted else game.successes
+    return wins == R.WINS_NEEDED - 1
