@@ -28,7 +28,9 @@ pass (the likelier spies first, an order every spy computes alike), since an app
 that then fails marks every approver off it;
 it proposes the team with enough spies on it that the table is likeliest to approve (the least
 suspected spy, trusted-looking Resistance members); it fails a mission when that decides the game,
-or when the spies who fail stay hidden enough afterwards (the public belief after the Fail), and
+or when the spies who fail stay hidden enough afterwards (the public belief after the Fail; on
+the first mission a bound that grows with the number of spies, since an exposed spy costs the
+spies his share of them), and
 the spies on a team agree without talking on who fails: the most suspected of them (he has the
 least to lose), by public belief then seat, so one Fail is played where one is enough. It plays
 No Confidence on teams that would succeed, Strong Leader over a Resistance Leader, spotlights
@@ -99,7 +101,7 @@ class Style:
     pivotal: float = 1.01  # a spy votes for his side when his vote decides this often
     pivotal_last: float = 1.01  # ... on the fifth proposal
     hidden: float = 1.0  # a spy fails when the failers look no more suspect than this after
-    hidden_first: float = 0.45  # ... on the first mission
+    hidden_first: float = 0.45  # ... on the first mission, with two spies (more: in proportion)
     approval_sure: float = 0.85  # how surely a predicted vote is cast as predicted
     reader_odds: float = 1.0  # the odds, before any vote, that the Resistance reads votes
     hide_vote: float = 0.5  # spies off a team they will fail approve it only until it passes
@@ -604,7 +606,10 @@ class ExpertAgent(SeatBot[SeatView]):
                     + (1 - table.readers) * self._exposure(game, table.naive, failers, need,
                                                            mission))
         first = not any(r is not None for r in game.results)
-        limit = self.style.hidden_first if first else self.style.hidden
+        # an exposed spy costs the spies his share of them: the first mission's limit is set
+        # for two spies, and grows with their number
+        limit = (self.style.hidden_first * R.spies(game.n) / 2 if first
+                 else self.style.hidden)
         already = min(table.chance(s) for s in failers)
         return exposure <= limit or already >= 0.8
 
