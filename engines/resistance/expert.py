@@ -22,7 +22,8 @@ belief is least sure (Overheard, Close Eye), its spotlight on the likeliest spy 
 Responsibility on the best card of the likeliest spy, and deals plot cards to the seats it trusts.
 
 As a **spy** it hides: it votes as a Resistance member in its seat would (the public belief with
-its own seat clean), except where its vote is likely to decide the team, and then for its side;
+its own seat clean), except where its vote is likely to decide the team or the mission would end
+the game (cover is worth nothing after the last mission), and then for its side;
 off a team with enough spies to fail it, the spies approve only as many as the team needs to
 pass (the likelier spies first, an order every spy computes alike), since an approval of a team
 that then fails marks every approver off it;
