@@ -129,8 +129,12 @@ class ResistanceSeat(KeyShareSeat[State, SeatView]):
 
     def _own_card(self, round_: int, played: elgamal.Ciphertext) -> str | None:
         """The card this seat chose for the ciphertext it played on this chain, if it knows it."""
-        for entry in self._kept(f"card/{round_}"):
-            if len(entry) < 3 or bytes(entry[2]) == b"".join(played.encode()):
+        entries = self._kept(f"card/{round_}")
+        if not entries:
+            return None
+        played_bytes = b"".join(played.encode())  # encoded once, not once per entry
+        for entry in entries:
+            if len(entry) < 3 or bytes(entry[2]) == played_bytes:
                 return str(entry[0])
         return None
 
