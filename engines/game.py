@@ -189,6 +189,16 @@ class TableSide:
 
     forfeits: tuple[int, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()
+    # The seats that open nothing more though they did not forfeit: the party of every claim
+    # made in play (``engines.table``, "A claim's party opens nothing").
+    held: tuple[int, ...] = ()
+
+    def with_forfeit(self, seat: int, claimants: tuple[int, ...]) -> tuple[
+            tuple[int, ...], tuple[int, ...]]:
+        """The ``forfeits`` and ``held`` once ``seat`` forfeited, ``claimants`` being the party
+        whose claim in play that is (``GameRules.forfeit``)."""
+        held = tuple(sorted(set(self.held) | set(claimants)))
+        return self.forfeits + (seat,), held
 
 
 class OnModel(Protocol[M_co]):
@@ -294,7 +304,8 @@ class Rules(Generic[S]):
     def on_draw(self, state: S, seed: bytes) -> S:
         raise NotImplementedError
 
-    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S:
+    def forfeit(self, state: S, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> S:
         raise NotImplementedError
 
     def side_of(self, state: S, seat: int) -> str | None:
@@ -589,10 +600,14 @@ class KeyShareRules(Rules[K]):
         return Over(self.natural(state), cheats, state.unjudged)
 
     def still_to_reveal(self, state: K) -> tuple[int, ...]:
-        return still_to_reveal(len(state.secrets), state.forfeits, state.revealed)
+        """Who opens a key share, in seat order: every seat but the forfeiters, those that
+        opened theirs and a claim's party (``TableSide.held``)."""
+        return still_to_reveal(len(state.secrets), state.forfeits + state.held, state.revealed)
 
-    def forfeit(self, state: K, seat: int, seq: int, reason: str) -> K:
-        state = evolve(state, forfeits=state.forfeits + (seat,))
+    def forfeit(self, state: K, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> K:
+        forfeits, held = state.with_forfeit(seat, claimants)
+        state = evolve(state, forfeits=forfeits, held=held)
         if state.act == DONE:
             return state
         if not self.dealt(state):

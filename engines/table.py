@@ -69,6 +69,15 @@ the public record prove (a card the deck count leaves no choice for is proven, n
 ``Over.unjudged``, the forfeiter's own and an honest seat's whose truth depends
 on a closed secret alike; ``settle`` writes them into the result in words, so the audit says
 what was not checked and why.
+
+A claim's party opens nothing (docs/rulings.md): after a claim made in play, the accused's
+withheld record can still displace it until a seat outside the claiming party builds on it
+(rule 3 of ``p2p.protocol``), and play would go on with whatever the party had opened; and a
+seat outside that builds on it can still take its record back by proving its own equivocation
+before a quorum built on it. So ``forfeit`` names the party (``claimants``) when the claim is
+made in play (the accused's turn was not its final reveal), and the party opens nothing more
+(``engines.game.TableSide.held``): the seats outside it open theirs, and the game ends on the
+claim, which makes no side lose, with the party's secrets closed.
 """
 
 from __future__ import annotations
@@ -376,6 +385,7 @@ class GameRules(Protocol[S]):
     name: str
     seat_counts: tuple[int, ...]
     sides: tuple[str, ...]  # the teams a result can name as winner
+    final_reveal: tuple[str, ...]  # the record kinds that open what was hidden until the end
 
     def check_options(self, options: Mapping[str, object], seats: int) -> None:
         """Raise ValueError naming the problem if these options are not playable."""
@@ -388,8 +398,12 @@ class GameRules(Protocol[S]):
 
     def on_draw(self, state: S, seed: bytes) -> S: ...
 
-    def forfeit(self, state: S, seat: int, seq: int, reason: str) -> S:
-        """Play stops for ``seat``: it writes nothing more (it still counts in ``side_of``)."""
+    def forfeit(self, state: S, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> S:
+        """Play stops for ``seat``: it writes nothing more (it still counts in ``side_of``).
+        ``claimants``: where the forfeit is a claim made in play (one party's votes, not in
+        the final reveal), that party, which opens nothing more (module docstring, "A claim's
+        party opens nothing")."""
 
     def side_of(self, state: S, seat: int) -> str | None:
         """The side ``seat`` plays for, once the game has shown it (None while unknown)."""
@@ -660,7 +674,10 @@ class Table(Generic[S]):
             claim = absence.is_claim(len(state.genesis.seats), voters, opponents)
             claimed = voters if claim else ()
             forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat, claimed)
-            game = self.rules.forfeit(state.game, turn.seat, record.seq, reason)
+            party = absence.claiming_party(len(state.genesis.seats), voters, opponents)
+            in_play = not set(turn.kinds) <= set(self.rules.final_reveal)
+            held = tuple(sorted(party)) if party is not None and in_play else ()
+            game = self.rules.forfeit(state.game, turn.seat, record.seq, reason, held)
             return game, incident, forfeit
         accused, error = self.check_evidence(state, turn, record)
         incident = Incident(record.seq, record.seat, accused, "fraud", str(error))

@@ -116,7 +116,7 @@ class Confusion(Rules[State]):
         g = state.game
         if g.phase == "draw":
             return Draw("assignment")
-        expected = g.expected(state.forfeits)
+        expected = g.expected(state.forfeits + state.held)
         if expected is not None:
             return Turn(expected[0], (expected[1],))
         if g.outcome is None:
@@ -129,8 +129,12 @@ class Confusion(Rules[State]):
         values = [uniform_from(seed, i, k) for i, k in enumerate(model.draw_sizes(g))]
         return evolve(state, game=model.apply_draw(g, values))
 
-    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
-        return evolve(state, game=model.stop(state.game), forfeits=state.forfeits + (seat,))
+    def forfeit(self, state: State, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> State:
+        """Play stops at once; the seat opens nothing more, nor does the other where this is
+        its claim in play (``TableSide.held``)."""
+        forfeits, held = state.with_forfeit(seat, claimants)
+        return evolve(state, game=model.stop(state.game), forfeits=forfeits, held=held)
 
     def side_of(self, state: State, seat: int) -> str | None:
         return SIDE_NAMES[seat]

@@ -172,11 +172,14 @@ class SpiesAndLies(Rules[State]):
         values = [uniform_from(seed, i, k) for i, k in enumerate(model.draw_sizes(b))]
         return evolve(state, game=model.apply_draw(b, values))
 
-    def forfeit(self, state: State, seat: int, seq: int, reason: str) -> State:
-        """Play stops at once; the seat opens nothing more (the table settles the result). A
-        forfeit in the final reveal leaves the result play fixed (``played_out``)."""
+    def forfeit(self, state: State, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> State:
+        """Play stops at once; the seat opens nothing more (the table settles the result), nor
+        does the other where this is its claim in play (``TableSide.held``). A forfeit in
+        the final reveal leaves the result play fixed (``played_out``)."""
         played_out = state.played_out or (state.game.phase == "over" and not state.forfeits)
-        return evolve(state, game=model.stop(state.game), forfeits=state.forfeits + (seat,),
+        forfeits, held = state.with_forfeit(seat, claimants)
+        return evolve(state, game=model.stop(state.game), forfeits=forfeits, held=held,
                       played_out=played_out)
 
     def side_of(self, state: State, seat: int) -> str | None:
@@ -197,7 +200,7 @@ def _mission(state: State) -> GameNeed:
 def _over(state: State) -> GameNeed:
     """The final reveal of the seats still playing, then the result: the one play fixed, unless
     a seat forfeited before play ended."""
-    opener = model.final_opener(state.game, state.forfeits)
+    opener = model.final_opener(state.game, state.forfeits + state.held)
     if opener is not None:
         return Turn(opener, ("final",))
     return Over(outcome(state.game) if state.played_out or not state.forfeits else None)

@@ -24,6 +24,7 @@ from spycraft.engines.table import (
     Forfeit,
     Over,
     Result,
+    Turn,
     Unjudged,
     settle,
 )
@@ -334,38 +335,38 @@ def test_a_seat_proven_to_equivocate_forfeits_once_and_the_same_pair_proves_noth
 
 
 def test_a_seat_claimed_absent_can_still_be_proven_to_cheat_once() -> None:
-    """Issue 18's ruling: in Spies & Lies (two seats), Blue equivocated (two records for one
-    place), then went quiet at its move and was claimed absent by Red: a claim, no winner. The
-    pair reaches Red only then, while Red still owes its final reveal. The claim must not shelter
-    the lie: the fraud is taken and Red wins; the same pair again is refused, naming its writer
-    and its record."""
+    """Issue 18's ruling: in Spies & Lies (two seats), Red equivocated (two records for one
+    place), then went quiet at its final reveal and was claimed absent by Blue: a claim, no
+    winner. The pair reaches Blue only then, while Blue still owes its final reveal (a claim at
+    the final reveal leaves the claimer its own; a claim in play ends the game at once). The
+    claim must not shelter the lie: the fraud is taken and Blue wins; the same pair again is
+    refused, naming its writer and its record."""
     from tests.conformance.games import Config
     from tests.conformance.games import new_table as new_game
 
-    local, players = new_game(Config("spies-and-lies", 2, ()), 5)
-    for _ in range(12):
+    local, players = new_game(Config("spies-and-lies", 2, ()), 6)  # both seats open at the end
+    while local.table.expect(local.state).kinds != ("final",):
         local.step(players)
-    while local.table.expect(local.state).seat != 1:
-        local.step(players)
-    votes = {0: local.seats[0].absence_vote(local.state)}
-    abandon = local.seats[0].sign_abandon(local.state, votes)
+    assert local.table.expect(local.state).seat == 0
+    votes = {1: local.seats[1].absence_vote(local.state)}
+    abandon = local.seats[1].sign_abandon(local.state, votes)
     local.state = local.table.apply(local.state, abandon)
     local.records.append(abandon)
-    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(1, ABANDONED)]
-    assert local.table.expect(local.state).kinds != ("result",)  # Red still opens its cards
-    mine = next(r for r in local.records if r.seat == 1)
-    pair = [sign_record(Record(mine.record.table, mine.seq, mine.record.prev, 1, "x", {"i": i}),
-                        local.seats[1].identity) for i in range(2)]
-    fraud = local.seats[0].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(0, ABANDONED)]
+    assert local.table.expect(local.state) == Turn(1, ("final",))  # Blue still opens its cards
+    mine = next(r for r in local.records if r.seat == 0)
+    pair = [sign_record(Record(mine.record.table, mine.seq, mine.record.prev, 0, "x", {"i": i}),
+                        local.seats[0].identity) for i in range(2)]
+    fraud = local.seats[1].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
     before, local.state = local.state, local.table.apply(local.state, fraud)
     local.records.append(fraud)
-    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(1, ABANDONED), (1, FRAUD)]
+    assert [(f.seat, f.reason) for f in local.state.forfeits] == [(0, ABANDONED), (0, FRAUD)]
     told = Config("spies-and-lies", 2, ()).definition.story(before.game, fraud.record,
                                                              local.state.game)
-    assert told is not None and told.text == "Red proves that Blue cheated: it forfeits"
-    again = local.seats[0].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
-    with pytest.raises(IllegalAction, match="seat 1 has already been proven to cheat") as refused:
+    assert told is not None and told.text == "Blue proves that Red cheated: it forfeits"
+    again = local.seats[1].sign(local.state, "fraud", {"evidence": [p.raw for p in pair]})
+    with pytest.raises(IllegalAction, match="seat 0 has already been proven to cheat") as refused:
         local.table.apply(local.state, again)
-    assert (refused.value.seat, refused.value.seq) == (0, local.state.seq + 1)
+    assert (refused.value.seat, refused.value.seq) == (1, local.state.seq + 1)
     result = local.run(players).result
-    assert (result.winner, result.reason, result.forfeits) == ("Red", FRAUD, (1,))
+    assert (result.winner, result.reason, result.forfeits) == ("Blue", FRAUD, (0,))

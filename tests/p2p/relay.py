@@ -98,7 +98,8 @@ class RelayRules(Rules[Race]):
     def on_draw(self, s: Race, seed: bytes) -> Race:
         return s
 
-    def forfeit(self, s: Race, seat: int, seq: int, reason: str) -> Race:
+    def forfeit(self, s: Race, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> Race:  # nothing is left to open
         return evolve(s, out=s.out + (seat,))
 
     def side_of(self, s: Race, seat: int) -> str:

@@ -58,27 +58,48 @@ def test_the_seat_writes_its_memo_before_the_commitment() -> None:
     assert kind == "deploy" and len(table.seats[BLUE].memo["deploy/1"]) == 4
 
 
-def test_an_abandon_between_two_seats_is_claimed_with_no_winner_after_the_final_reveal() -> None:
+def test_an_abandon_in_play_between_two_seats_is_claimed_with_no_winner_and_opens_nothing() -> None:
+    """The claimer opens none of its cards: the accused's withheld record could still displace
+    the claim until its result, and play would go on with the claimer's cards known."""
     table, agents = honest_table(9)
     turn = play_until(table, agents, lambda turn, b: turn.kinds == ("guess",))
     deserter = turn.seat
     claimer = table.seats[1 - deserter]
+    hidden = model.hidden_indices(table.state.game.game, 1 - deserter)
+    assert hidden
     abandon = claimer.sign_abandon(table.state, {1 - deserter: claimer.absence_vote(table.state)})
     table.state = table.table.apply(table.state, abandon)
     table.records.append(abandon)
-    assert expected(table) == Turn(1 - deserter, ("final",))
+    assert expected(table) == Turn(1 - deserter, ("result",))
     final = table.run(agents)
     assert final.result is not None
     assert (final.result.winner, final.result.reason) == (None, ABANDONED)
     assert final.result.forfeits == (deserter,)
     assert final.result.describe().startswith(f"abandoned, claimed by seat {1 - deserter}: ")
-    assert all(c.rank is not None for c in final.game.game.cards[1 - deserter])
+    assert model.hidden_indices(final.game.game, 1 - deserter) == hidden
+    assert [r.record.kind for r in table.records[-2:]] == ["abandon", "result"]
+
+
+def test_an_abandon_at_the_final_reveal_between_two_seats_still_asks_the_claimer_to_open() -> None:
+    """Once play is over nothing rolls back into play: the claimer opens its cards as ever."""
+    table, agents = honest_table(22)  # its game ends with both seats' cards still hidden
+    turn = play_until(table, agents, lambda turn, b: turn.kinds == ("final",))
+    deserter = turn.seat
+    claimer = table.seats[1 - deserter]
+    abandon = claimer.sign_abandon(table.state, {1 - deserter: claimer.absence_vote(table.state)})
+    table.state = table.table.apply(table.state, abandon)
+    table.records.append(abandon)
+    final = table.run(agents)
+    assert final.result is not None
+    assert final.result.forfeits == (deserter,)
+    assert not model.hidden_indices(final.game.game, 1 - deserter)
 
 
 def test_when_both_seats_forfeit_nobody_wins() -> None:
-    table, agents = honest_table(10)
-    play_until(table, agents, lambda turn, b: turn == Turn(BLUE, ("reveal",)))
-    for deserter in (BLUE, RED):
+    table, agents = honest_table(28)
+    play_until(table, agents, lambda turn, b: turn.kinds == ("final",))
+    for _ in range(2):
+        deserter = expected(table).seat
         claimer = table.seats[1 - deserter]
         abandon = claimer.sign_abandon(
             table.state, {1 - deserter: claimer.absence_vote(table.state)}

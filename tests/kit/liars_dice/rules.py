@@ -119,19 +119,22 @@ class LiarsDice(Rules[Table]):
 
     def opener(self, state: Table) -> int | None:
         g = state.game
-        return next((s for s in still_in(state) if g.cups[s] is not None and g.opened[s] is None),
-                    None)
+        held = state.held
+        return next((s for s in still_in(state)
+                     if g.cups[s] is not None and g.opened[s] is None and s not in held), None)
 
     def on_draw(self, state: Table, seed: bytes) -> Table:
         return replace(state, game=model.roll(state.game, seed))
 
-    def forfeit(self, state: Table, seat: int, seq: int, reason: str) -> Table:
+    def forfeit(self, state: Table, seat: int, seq: int, reason: str,
+                claimants: tuple[int, ...] = ()) -> Table:
         g = state.game
         unjudged = state.unjudged
         if g.caller is not None and g.opened[seat] is None:
             needs = f"seat {seat}'s dice"
             unjudged += (Unjudged(g.caller, state.called_at, "liar call", needs),)
-        return replace(state, forfeits=state.forfeits + (seat,), unjudged=unjudged)
+        forfeits, held = state.with_forfeit(seat, claimants)
+        return replace(state, forfeits=forfeits, held=held, unjudged=unjudged)
 
     def side_of(self, state: Table, seat: int) -> str:
         return SIDES[seat]
