@@ -448,7 +448,7 @@ def own_entries(path: Path) -> list[tuple[int, bytes, bytes]]:
     entries = []
     for item in items:
         try:
-            seq, prev, raw, _memo = decode(item)
+            seq, prev, raw = decode(item)[:3]  # then the memo's change (p2p.storage)
         except (SpycraftError, ValueError, TypeError):
             break
         entries.append((seq, prev, raw))

@@ -209,6 +209,21 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+def _folded(memo: dict[str, Any] | None, change: tuple[Any, ...]) -> dict[str, Any]:
+    """The memo after one entry of ``own.cbor``: (the whole memo,) as an older peer wrote it,
+    or (changed, removed)."""
+    if len(change) == 1 and isinstance(change[0], dict):
+        return dict(change[0])
+    changed, removed = change
+    if not isinstance(changed, dict) or not isinstance(removed, tuple):
+        raise ValueError("not a memo change")
+    folded = dict(memo or {})
+    folded.update(changed)
+    for key in removed:
+        folded.pop(key, None)
+    return folded
+
+
 class GameStore:
     """One game's folder."""
 
@@ -221,6 +236,9 @@ class GameStore:
         self._open: dict[Path, int] = {}  # the files appended to, kept open (``close``)
         self._kept: set[bytes] = set()  # our records that own.cbor holds durably
         self._unsynced = False  # the transcript holds records of ours not fsynced yet
+        # The memo as own.cbor holds it, each entry's value encoded (None until it is read):
+        # an entry keeps only what changed since (``remember_own``).
+        self._memo_kept: dict[str, bytes] | None = None
 
     def _append(self, path: Path, data: bytes, what: str, *, sync: bool = True) -> None:
         """Append to one of the game's files through its open descriptor (opened on first use;
@@ -347,14 +365,27 @@ class GameStore:
     def remember_own(self, seq: int, prev: bytes, raw: bytes, memo: dict[str, Any]) -> None:
         """Keep a record we signed, by its place, with the seat's memo of private choices as it
         stood then, durably, before the record is sent (``own.cbor``, mode 0600, a CBOR sequence
-        of [seq, prev, record, memo]): asked again at that place, we send the same record, and a
-        restarted peer takes its memo from the last entry (one fsync per record of ours)."""
-        self._append(self.own_path, encode([seq, prev, raw, memo]), f"our own record {seq}")
+        of [seq, prev, record, changed, removed]: the memo's entries that changed since the
+        entry before, and the keys it no longer holds): asked again at that place, we send the
+        same record, and a restarted peer folds the entries into its memo (one fsync per record
+        of ours). Only the change is written: the whole memo each time made the file grow with
+        the square of the game (about 1 MB a seat for a two-seat SpyNet)."""
+        if self._memo_kept is None:
+            self.load_own()  # a store opened on a game: the memo its file holds so far
+        kept = self._memo_kept or {}
+        now = {key: encode(value) for key, value in memo.items()}
+        changed = {key: memo[key] for key, value in now.items() if kept.get(key) != value}
+        removed = sorted(kept.keys() - now.keys())
+        entry = encode([seq, prev, raw, changed, removed])
+        self._append(self.own_path, entry, f"our own record {seq}")
+        self._memo_kept = now
         self._kept.add(raw)
 
     def load_own(self) -> tuple[dict[tuple[int, bytes], bytes], dict[str, Any] | None]:
-        """The records we signed, by place, and the memo of the last one (None if none); a torn
-        last item (a crash inside the append, so its record was never sent) is cut off."""
+        """The records we signed, by place, and the memo as of the last one (None if none),
+        folded from every entry (an entry of an older peer holds the whole memo); a torn last
+        item (a crash inside the append, so its record was never sent) is cut off."""
+        self._memo_kept = {}
         if not self.own_path.exists():
             return {}, None
         data = self.own_path.read_bytes()
@@ -368,13 +399,18 @@ class GameStore:
         while pos < len(data):
             try:
                 end = pos + item_length(data, pos)
-                seq, prev, raw, memo = decode_own(data[pos:end])
+                entry = decode_own(data[pos:end])
+                seq, prev, raw = entry[:3]
+                memo = _folded(memo, entry[3:])
             except (EncodingError, ValueError, TypeError):
                 break
             own[(seq, prev)] = raw
             self._kept.add(raw)
             pos = end
-        return own, None if memo is None else _thaw(memo)
+        if memo is None:
+            return own, None
+        self._memo_kept = {key: encode(value) for key, value in memo.items()}
+        return own, _thaw(memo)
 
     def append_chat(self, raw: bytes) -> None:
         self._append(self.chat_path, raw, "a line of table talk")

@@ -8,6 +8,7 @@ import stat
 import pytest
 import trio
 
+from spycraft.crypto.encoding import encode
 from spycraft.crypto.entropy import SeededEntropy
 from spycraft.crypto.identity import Identity
 from spycraft.engines import registry
@@ -73,6 +74,45 @@ def test_a_record_of_ours_is_synced_once_in_own_cbor_and_reaches_the_transcript_
     loaded = GameStore(store.folder)
     assert loaded.load_transcript().records == tuple(records[:4])
     assert loaded.load_own()[1] == {"at": 4}
+
+
+def test_own_cbor_keeps_only_what_the_memo_changed_and_a_restart_folds_it_back(tmp_path):
+    """Each entry holds the memo's change, not the whole memo: a game of 300 records of ours,
+    each adding one choice to a memo that ends with 300, writes about 300 choices, not 45,000;
+    a store opened again on the folder (a restarted peer) folds the entries back, and what it
+    writes next is a change against what the file holds, removals included."""
+    store = GameStore.create(tmp_path, b"\x01" * 16, 0)
+    memo: dict[str, object] = {"vote/1/0": [[1, b"\x00" * 32]]}
+    for seq in range(1, 301):
+        memo[f"place/{seq}"] = bytes([seq % 256]) * 32
+        memo["vote/1/0"][0][0] = seq % 2  # a value changed in place, as the seats do
+        store.remember_own(seq, bytes(32), encode(["record", seq]), memo)
+    store.close()
+    size = store.own_path.stat().st_size
+    # each entry: its place, its record, the new choice and the vote changed (about 140 bytes);
+    # the whole memo each time came to 2 MB
+    assert size < 300 * 200, f"{size} bytes for 300 entries of one new choice each"
+    own, loaded = GameStore(store.folder).load_own()
+    assert len(own) == 300 and loaded == memo
+
+    again = GameStore(store.folder)  # restarted, writes before it reads
+    memo.pop("place/7")
+    memo["card/3"] = [[0, b"\x01" * 32, b"\x02" * 48]]
+    again.remember_own(301, bytes(32), encode(["record", 301]), memo)
+    again.close()
+    assert GameStore(store.folder).load_own()[1] == memo
+    assert store.own_path.stat().st_size - size < 400  # the change, not the memo
+
+
+def test_an_own_cbor_entry_of_an_older_peer_holds_the_whole_memo_and_is_folded_as_such(tmp_path):
+    store = GameStore.create(tmp_path, b"\x01" * 16, 0)
+    store.own_path.write_bytes(encode([1, bytes(32), b"r1", {"a": 1, "b": [2]}])
+                               + encode([2, bytes(32), b"r2", {"a": 1, "c": 3}]))
+    own, memo = store.load_own()
+    assert own == {(1, bytes(32)): b"r1", (2, bytes(32)): b"r2"} and memo == {"a": 1, "c": 3}
+    store.remember_own(3, bytes(32), b"r3", {"a": 1, "c": 4})
+    store.close()
+    assert GameStore(store.folder).load_own()[1] == {"a": 1, "c": 4}
 
 
 def test_the_seat_file_is_private_and_round_trips(tmp_path):
