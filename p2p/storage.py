@@ -216,7 +216,7 @@ def _folded(memo: dict[str, Any] | None, change: tuple[Any, ...]) -> dict[str, A
         return dict(change[0])
     changed, removed = change
     if not isinstance(changed, dict) or not isinstance(removed, tuple):
-        raise ValueError("not a memo change")
+        raise TypeError("not a memo change")
     folded = dict(memo or {})
     folded.update(changed)
     for key in removed:
