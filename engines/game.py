@@ -102,6 +102,7 @@ from spycraft.crypto.errors import (
 from spycraft.crypto.group import Point, Scalar
 from spycraft.crypto.records import Genesis, Record
 from spycraft.engines import about
+from spycraft.engines.absence import quorum
 from spycraft.engines.agent import Agent, Choice, Decision
 from spycraft.engines.evolve import evolve
 from spycraft.engines.schema import Body, Encoded, Fields, body
@@ -305,7 +306,7 @@ class Rules(Generic[S]):
         raise NotImplementedError
 
     def forfeit(self, state: S, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> S:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
         raise NotImplementedError
 
     def side_of(self, state: S, seat: int) -> str | None:
@@ -506,6 +507,12 @@ class KeyShareState(TableSide):
     secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
     revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
     violations: tuple[Cheat, ...] = ()  # what the opened secrets proved illegal
+    # After an abandon proven in play, nobody opens a secret before its voters but its writer
+    # (``confirm``) have built on it with a ``ready`` record, or, where one of them forfeited
+    # first, a quorum of seats (``KeyShareRules.not_ready``); ``ready``: who wrote one.
+    settling: bool = False
+    confirm: tuple[int, ...] = ()
+    ready: tuple[int, ...] = ()
 
 
 class Dealing(Protocol):
@@ -526,6 +533,7 @@ class Dealing(Protocol):
 
 K = TypeVar("K", bound=KeyShareState)
 REVEAL_BODY = body(secret=Encoded("key share secret"))
+READY = "ready"  # a record that opens nothing: its seat built on the forfeit before it
 
 
 class KeyShareRules(Rules[K]):
@@ -552,7 +560,8 @@ class KeyShareRules(Rules[K]):
         if REVEAL in table:
             raise ValueError("record kind 'reveal' is the kit's")
         reveal: Move[K] = Move(REVEAL, REVEAL_BODY, self.apply_reveal, KeyShareSeat.build_reveal)
-        super().__init__({**table, REVEAL: reveal})
+        ready: Move[K] = Move(READY, body(), self.apply_ready, KeyShareSeat.build_ready)
+        super().__init__({**table, REVEAL: reveal, READY: ready})
 
     def seats_of(self, state: K) -> int:
         return len(state.secrets)
@@ -592,27 +601,64 @@ class KeyShareRules(Rules[K]):
         if state.act == DONE:
             return self.over(state)
         if state.act == REVEAL:
+            waiting = self.not_ready(state)
+            if waiting:
+                return Turn(waiting[0], (READY,))
             return Turn(self.still_to_reveal(state)[0], (REVEAL,))
         return self.play(state)
+
+    def not_ready(self, state: K) -> tuple[int, ...]:
+        """Who must still build on an abandon proven in play before anyone opens a secret, in
+        seat order (``engines.table``, "Nothing opens on an abandon in play before its voters
+        built on it"): its voters but its writer; where one of them forfeited first (its vote
+        could still die), every seat left, until more than a quorum has (its writer may be one
+        of them)."""
+        if not state.settling:
+            return ()
+        order = self._reveal_order(state)
+        if not self._voter_lost(state):
+            return tuple(seat for seat in state.confirm
+                         if seat in order and seat not in state.ready)
+        if len(set(state.ready)) > quorum(len(state.secrets)):
+            return ()
+        return tuple(seat for seat in order if seat not in state.ready)
+
+    def _voter_lost(self, state: K) -> bool:
+        gone = set(state.forfeits) | set(state.held)
+        return any(seat in gone and seat not in state.ready for seat in state.confirm)
+
+    def _reveal_order(self, state: K) -> tuple[int, ...]:
+        return still_to_reveal(len(state.secrets), state.forfeits + state.held, state.revealed)
+
+    def still_to_reveal(self, state: K) -> tuple[int, ...]:
+        """Who opens a key share, in seat order: every seat but the forfeiters, those that
+        opened theirs and a claim's party (``TableSide.held``); nobody, where the seats left
+        can no longer build what an abandon proven in play needs (``not_ready``): the forfeit
+        decides, every secret closed."""
+        order = self._reveal_order(state)
+        stuck = len(set(state.ready) | set(order)) <= quorum(len(state.secrets))
+        if state.settling and self._voter_lost(state) and stuck:
+            return ()
+        return order
 
     def over(self, state: K) -> Over:
         cheats = tuple(cheat.forfeit() for cheat in state.violations)
         return Over(self.natural(state), cheats, state.unjudged)
 
-    def still_to_reveal(self, state: K) -> tuple[int, ...]:
-        """Who opens a key share, in seat order: every seat but the forfeiters, those that
-        opened theirs and a claim's party (``TableSide.held``)."""
-        return still_to_reveal(len(state.secrets), state.forfeits + state.held, state.revealed)
-
     def forfeit(self, state: K, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> K:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> K:
         forfeits, held = state.with_forfeit(seat, claimants)
+        if confirm and (state.act == PLAY or (state.act == SETUP and self.dealt(state))):
+            state = evolve(state, settling=True, confirm=confirm)
         state = evolve(state, forfeits=forfeits, held=held)
         if state.act == DONE:
             return state
         if not self.dealt(state):
             return evolve(state, act=DONE)
         return self.finish(evolve(state, act=REVEAL))
+
+    def apply_ready(self, state: K, record: Record, body: Body) -> K:
+        return evolve(state, ready=state.ready + (record.seat,))
 
     def apply_reveal(self, state: K, record: Record, body: Body) -> K:
         seat = record.seat
@@ -646,3 +692,6 @@ class KeyShareSeat(GameSeat[S, V]):
 
     def build_reveal(self, state: S, b: Build) -> Body:
         return {"secret": self.key.encode()}
+
+    def build_ready(self, state: S, b: Build) -> Body:
+        return {}

@@ -78,6 +78,15 @@ before a quorum built on it. So ``forfeit`` names the party (``claimants``) when
 made in play (the accused's turn was not its final reveal), and the party opens nothing more
 (``engines.game.TableSide.held``): the seats outside it open theirs, and the game ends on the
 claim, which makes no side lose, with the party's secrets closed.
+
+Nothing opens on an abandon in play before its voters built on it (docs/rulings.md, red team
+20): a voter that builds on the accused's record kills its vote, and an abandon that no quorum
+built on then loses to that record (rule 2 of ``p2p.protocol``), so the accused's teammate among
+the voters could take play back once the others had opened their secrets. ``forfeit`` names the
+voters but the writer (``confirm``), and a game of key shares asks each of them for a ``ready``
+record, which opens nothing, before the first ``reveal``: a vote whose voter built on the
+abandon does not die (``p2p.protocol``). Where a voter forfeits first, every seat left writes
+one, until a quorum has built on the abandon; where too few are left for that, nobody opens.
 """
 
 from __future__ import annotations
@@ -399,11 +408,13 @@ class GameRules(Protocol[S]):
     def on_draw(self, state: S, seed: bytes) -> S: ...
 
     def forfeit(self, state: S, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> S:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
         """Play stops for ``seat``: it writes nothing more (it still counts in ``side_of``).
         ``claimants``: where the forfeit is a claim made in play (one party's votes, not in
         the final reveal), that party, which opens nothing more (module docstring, "A claim's
-        party opens nothing")."""
+        party opens nothing"); ``confirm``: where it is an abandon proven in play, its voters
+        but its writer, who build on it before anyone opens a secret (module docstring,
+        "Nothing opens on an abandon in play before its voters built on it")."""
 
     def side_of(self, state: S, seat: int) -> str | None:
         """The side ``seat`` plays for, once the game has shown it (None while unknown)."""
@@ -673,11 +684,13 @@ class Table(Generic[S]):
             opponents = self.rules.public_opponents(state.game, turn.seat)
             claim = absence.is_claim(len(state.genesis.seats), voters, opponents)
             claimed = voters if claim else ()
-            forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat, claimed)
             party = absence.claiming_party(len(state.genesis.seats), voters, opponents)
             in_play = not set(turn.kinds) <= set(self.rules.final_reveal)
             held = tuple(sorted(party)) if party is not None and in_play else ()
-            game = self.rules.forfeit(state.game, turn.seat, record.seq, reason, held)
+            proven = party is None and in_play
+            confirm = tuple(sorted(set(voters) - {record.seat})) if proven else ()
+            forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat, claimed)
+            game = self.rules.forfeit(state.game, turn.seat, record.seq, reason, held, confirm)
             return game, incident, forfeit
         accused, error = self.check_evidence(state, turn, record)
         incident = Incident(record.seq, record.seat, accused, "fraud", str(error))

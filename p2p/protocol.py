@@ -70,7 +70,10 @@ Theory of operation
      another pair of that seat for that place); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
      which everyone can see once the voter signs a record on top of it. An abandon that
-     carries a vote whose voter built on the other record loses to it.
+     carries a vote whose voter built on the other record loses to it, unless that voter
+     wrote the abandon or built on it too (it chose the abandon, then signed against its own
+     vote: the accused's teammate taking play back once the others opened their secrets on
+     the abandon, red team 20; a proof of the abandon carries those records).
   3. A claim (one party's word, ``engines.absence.is_claim``) never displaces the accused's
      record unless the claim *stands*: a seat outside the claiming party (and not the accused)
      built on it; the party's own result on it settles nothing, except where no such seat is
@@ -1269,16 +1272,30 @@ class PeerProtocol:
                     return i
         return None
 
-    def _dead(self, signed: SignedRecord, other_after: Sequence[SignedRecord]) -> int | None:
+    def _dead(self, signed: SignedRecord, own_after: Sequence[SignedRecord],
+              other_after: Sequence[SignedRecord]) -> int | None:
         """For an abandon: where in the other record's branch one of its voters built on the
-        other record (rule 2), so its vote died."""
+        other record (rule 2), so its vote died. Not a voter that wrote the abandon or built
+        on it: that one knew both and chose the abandon, and a voter of the accused's side
+        that builds on both must not take back, once the others opened their secrets on the
+        abandon, what its vote proved (red team 20)."""
         if signed.record.kind != "abandon":
             return None
         voters = {vote[0] for vote in signed.record.body["votes"]}
+        voters -= {signed.seat} | {other.seat for other in own_after}
         for i, other in enumerate(other_after):
             if other.seat in voters:
                 return i
         return None
+
+    def _built_by_voters(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
+        """For an abandon: where in ``after`` the last of its voters built on it (a vote that
+        then does not die, ``_dead``), so a proof of it carries those records."""
+        if signed.record.kind != "abandon":
+            return None
+        voters = {vote[0] for vote in signed.record.body["votes"]}
+        found = [i for i, other in enumerate(after) if other.seat in voters]
+        return found[-1] if found else None
 
     def _stands(
         self, claim: SignedRecord, after: Sequence[SignedRecord], party: frozenset[int]
@@ -1304,8 +1321,8 @@ class PeerProtocol:
         before = self.states[seq - 1]
         settled_mine = self._settled(mine, mine_after)
         settled_theirs = self._settled(theirs, theirs_after)
-        dead_mine = self._dead(mine, theirs_after)
-        dead_theirs = self._dead(theirs, mine_after)
+        dead_mine = self._dead(mine, mine_after, theirs_after)
+        dead_theirs = self._dead(theirs, theirs_after, mine_after)
         ours_party, their_party = self._party(before, mine), self._party(before, theirs)
         stands_mine = stands_theirs = None
         claim_against_record = False
@@ -1315,7 +1332,7 @@ class PeerProtocol:
         elif their_party is not None and mine.record.kind not in INTERRUPTS:
             claim_against_record = True
             stands_theirs = self._stands(theirs, theirs_after, their_party)
-        facts = (settled_mine, dead_theirs, stands_mine)
+        facts = (settled_mine, dead_theirs, stands_mine, self._built_by_voters(mine, mine_after))
         proof = max((i + 2 for i in facts if i is not None), default=1)
         if (settled_mine is None) != (settled_theirs is None):
             return settled_theirs is not None, proof

@@ -130,7 +130,7 @@ class Confusion(Rules[State]):
         return evolve(state, game=model.apply_draw(g, values))
 
     def forfeit(self, state: State, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> State:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
         """Play stops at once; the seat opens nothing more, nor does the other where this is
         its claim in play (``TableSide.held``)."""
         forfeits, held = state.with_forfeit(seat, claimants)

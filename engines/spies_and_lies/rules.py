@@ -173,7 +173,7 @@ class SpiesAndLies(Rules[State]):
         return evolve(state, game=model.apply_draw(b, values))
 
     def forfeit(self, state: State, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> State:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
         """Play stops at once; the seat opens nothing more (the table settles the result), nor
         does the other where this is its claim in play (``TableSide.held``). A forfeit in
         the final reveal leaves the result play fixed (``played_out``)."""

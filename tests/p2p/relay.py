@@ -99,7 +99,8 @@ class RelayRules(Rules[Race]):
         return s
 
     def forfeit(self, s: Race, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> Race:  # nothing is left to open
+                claimants: tuple[int, ...] = (),
+                confirm: tuple[int, ...] = ()) -> Race:  # nothing is left to open
         return evolve(s, out=s.out + (seat,))
 
     def side_of(self, s: Race, seat: int) -> str:

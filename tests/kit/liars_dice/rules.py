@@ -127,7 +127,7 @@ class LiarsDice(Rules[Table]):
         return replace(state, game=model.roll(state.game, seed))
 
     def forfeit(self, state: Table, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = ()) -> Table:
+                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> Table:
         g = state.game
         unjudged = state.unjudged
         if g.caller is not None and g.opened[seat] is None:
