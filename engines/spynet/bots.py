@@ -32,7 +32,7 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
 from spycraft.engines.bots import levels
 from spycraft.engines.spynet.cards import CARDS, Branch, Kind, card
-from spycraft.engines.spynet.scoring import agent_power, opponents, power, teammate
+from spycraft.engines.spynet.scoring import Board, agent_power, opponents, power, teammate
 from spycraft.engines.spynet.view import SeatView
 
 
@@ -59,19 +59,39 @@ def value(face: str | None) -> float:
     return 0.0
 
 
+class Powers:
+    """Each seat's power in each branch of one board, a branch's row computed when first
+    asked: one board's powers serve every decision taken on it (an expert's rollout asks many
+    in a row on the same board)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.rows: dict[Branch, list[int]] = {}
+
+    def of(self, seat: int, branch: Branch) -> int:
+        row = self.rows.get(branch)
+        if row is None:
+            board = self.board
+            row = self.rows[branch] = [power(board, s, branch) for s in range(board.players)]
+        return row[seat]
+
+
 class Reading:
     """What every option of one decision is scored against: the seat's view, and what the
     options share, each read once, when first asked: the faces it holds by position, the
-    branches its missions want, each seat's power in a branch, the best rival's, the worth of
-    deploying now, and the part of an agent play's score that its funding does not change."""
+    branches its missions want, each seat's power in a branch (``powers``, when they are of
+    this view's board), the best rival's, the worth of deploying now, and the part of an agent
+    play's score that its funding does not change."""
 
-    def __init__(self, seat: int, view: SeatView) -> None:
+    def __init__(self, seat: int, view: SeatView, powers: Powers | None = None) -> None:
         game = view.game
         assert game is not None
         self.seat = seat
         self.view = view
         self.game = game
-        self.powers: dict[Branch, list[int]] = {}
+        if powers is None or powers.board is not game.board:
+            powers = Powers(game.board)
+        self.powers = powers
         self.rivals: dict[Branch, int] = {}
         self.plays: dict[tuple[int, Branch], tuple[float, bool]] = {}
 
@@ -97,11 +117,7 @@ class Reading:
         } | {b for b, _ in view.missions}
 
     def power(self, seat: int, branch: Branch) -> int:
-        row = self.powers.get(branch)
-        if row is None:
-            board = self.game.board
-            row = self.powers[branch] = [power(board, s, branch) for s in range(self.game.n)]
-        return row[seat]
+        return self.powers.of(seat, branch)
 
     def best_rival(self, branch: Branch) -> int:
         """The highest power in ``branch`` of any seat but the reader's (teammate included)."""
@@ -145,9 +161,11 @@ class HeuristicAgent:
         scores = self.scores(decision.kind, options, view)
         return max(range(len(options)), key=lambda i: (scores[i], -i))
 
-    def scores(self, kind: str, options: Sequence[Any], view: SeatView) -> list[float]:
-        """How much the heuristic likes each option (the highest is its choice)."""
-        reading = Reading(self.seat, view)
+    def scores(self, kind: str, options: Sequence[Any], view: SeatView,
+               powers: Powers | None = None) -> list[float]:
+        """How much the heuristic likes each option (the highest is its choice); ``powers``:
+        the seats' powers on the view's board, if they were read already."""
+        reading = Reading(self.seat, view, powers)
         return [self.score(kind, option, reading) for option in options]
 
     def score(self, kind: str, option: Any, reading: Reading) -> float:
