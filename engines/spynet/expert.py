@@ -125,10 +125,10 @@ def determinise(game: M.Game, known: dict[int, str], stream: Stream) -> list[str
         if branch is None:
             rest.append(p)
             continue
-        fits = [i for i, f in enumerate(cards)
-                if card(f).kind is Kind.MISSION and card(f).belongs_to(branch)]
-        if fits:
-            faces[p] = cards.pop(fits[0])
+        fit = next((i for i, f in enumerate(cards)
+                    if card(f).kind is Kind.MISSION and card(f).belongs_to(branch)), None)
+        if fit is not None:
+            faces[p] = cards.pop(fit)
         else:
             rest.append(p)
     for p, face in zip(rest, cards):
@@ -185,7 +185,7 @@ class Rollout:
         if self.powers is None or self.powers.board is not game.board:
             self.powers = Powers(game.board)
         scores = self.policies[seat].scores(kind, choices, view, self.powers)
-        return choices[max(range(len(choices)), key=lambda i: (scores[i], -i))]
+        return choices[scores.index(max(scores))]  # the first of the best, as the heuristic
 
     def play(self, game: M.Game, faces: Sequence[str], horizon: int) -> M.Game:
         for _ in range(horizon):
