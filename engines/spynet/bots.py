@@ -25,13 +25,14 @@ it must.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, cached_property
 from typing import Any
 
 from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Agent, Decision, RandomAgent
 from spycraft.engines.bots import levels
 from spycraft.engines.spynet.cards import CARDS, Branch, Kind, card
-from spycraft.engines.spynet.scoring import agent_power, opponents, power, teammate
+from spycraft.engines.spynet.scoring import Board, agent_power, opponents, power, teammate
 from spycraft.engines.spynet.view import SeatView
 
 
@@ -43,6 +44,7 @@ def heuristic_bot(entropy: Entropy, seat: int) -> Agent:
     return HeuristicAgent(seat)
 
 
+@cache
 def value(face: str | None) -> float:
     """What a card is worth in hand, roughly in stars."""
     if face is None or face not in CARDS:
@@ -57,18 +59,57 @@ def value(face: str | None) -> float:
     return 0.0
 
 
-class Reading:
-    """What every option of one decision is scored against: the seat's view, the branches its
-    missions want, and each seat's power in a branch, computed once (when first asked)."""
+class Powers:
+    """Each seat's power in each branch of one board, a branch's row computed when first
+    asked: one board's powers serve every decision taken on it (an expert's rollout asks many
+    in a row on the same board)."""
 
-    def __init__(self, seat: int, view: SeatView) -> None:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.rows: dict[Branch, list[int]] = {}
+
+    def of(self, seat: int, branch: Branch) -> int:
+        row = self.rows.get(branch)
+        if row is None:
+            board = self.board
+            row = self.rows[branch] = [power(board, s, branch) for s in range(board.players)]
+        return row[seat]
+
+
+class Reading:
+    """What every option of one decision is scored against: the seat's view, and what the
+    options share, each read once, when first asked: the faces it holds by position, the
+    branches its missions want, each seat's power in a branch (``powers``, when they are of
+    this view's board), the best rival's, the worth of deploying now, and the part of an agent
+    play's score that its funding does not change."""
+
+    def __init__(self, seat: int, view: SeatView, powers: Powers | None = None) -> None:
         game = view.game
         assert game is not None
         self.seat = seat
         self.view = view
         self.game = game
-        self.powers: dict[Branch, list[int]] = {}
-        self.wanted = {
+        if powers is None or powers.board is not game.board:
+            powers = Powers(game.board)
+        self.powers = powers
+        self.rivals: dict[Branch, int] = {}
+        self.plays: dict[tuple[int, Branch], tuple[float, bool]] = {}
+
+    @cached_property
+    def faces(self) -> dict[int, str]:
+        """The face of every card the seat holds or drafts, by position (a hand's card before a
+        draft card, as ``SeatView.face_of`` reads them)."""
+        return dict(self.view.draft) | dict(self.view.hand)
+
+    def face(self, position: int) -> str:
+        """``SeatView.face_of``, from the faces read once."""
+        return self.faces.get(position, "?")
+
+    @cached_property
+    def wanted(self) -> set[Branch]:
+        """The branches of the missions the seat holds or has played."""
+        view = self.view
+        return {
             b
             for _, f in view.hand
             if card(f).kind is Kind.MISSION
@@ -76,16 +117,36 @@ class Reading:
         } | {b for b, _ in view.missions}
 
     def power(self, seat: int, branch: Branch) -> int:
-        row = self.powers.get(branch)
-        if row is None:
-            board = self.game.board
-            row = self.powers[branch] = [power(board, s, branch) for s in range(self.game.n)]
-        return row[seat]
+        return self.powers.of(seat, branch)
+
+    def best_rival(self, branch: Branch) -> int:
+        """The highest power in ``branch`` of any seat but the reader's (teammate included)."""
+        best = self.rivals.get(branch)
+        if best is None:
+            best = self.rivals[branch] = max(
+                (self.power(o, branch) for o in range(self.game.n) if o != self.seat), default=0
+            )
+        return best
 
     def dominated(self, seat: int, branch: Branch) -> bool:
         """``scoring.dominates``, from the powers read once."""
         own = self.power(seat, branch)
         return 0 < own and all(own > self.power(o, branch) for o in opponents(seat, self.game.n))
+
+    @cached_property
+    def deploy_worth(self) -> float:
+        """What deploying now would play: 2 a mission in hand for a branch the reader
+        dominates, 1 an agent in hand for a branch its missions want."""
+        worth = 0.0
+        for _, f in self.view.hand:
+            printed = card(f)
+            if printed.kind is Kind.MISSION and any(
+                self.dominated(self.seat, b) for b in printed.branches
+            ):
+                worth += 2.0
+            if printed.is_agent and any(b in self.wanted for b in printed.branches):
+                worth += 1.0
+        return worth
 
 
 class HeuristicAgent:
@@ -100,9 +161,11 @@ class HeuristicAgent:
         scores = self.scores(decision.kind, options, view)
         return max(range(len(options)), key=lambda i: (scores[i], -i))
 
-    def scores(self, kind: str, options: Sequence[Any], view: SeatView) -> list[float]:
-        """How much the heuristic likes each option (the highest is its choice)."""
-        reading = Reading(self.seat, view)
+    def scores(self, kind: str, options: Sequence[Any], view: SeatView,
+               powers: Powers | None = None) -> list[float]:
+        """How much the heuristic likes each option (the highest is its choice); ``powers``:
+        the seats' powers on the view's board, if they were read already."""
+        reading = Reading(self.seat, view, powers)
         return [self.score(kind, option, reading) for option in options]
 
     def score(self, kind: str, option: Any, reading: Reading) -> float:
@@ -110,11 +173,11 @@ class HeuristicAgent:
         game = reading.game
         hand = view.hand
         if kind == "draft_pick":
-            return value(view.face_of(option))
+            return value(reading.face(option))
         if kind == "paper_trail":
-            return -value(view.face_of(option))
+            return -value(reading.face(option))
         if kind == "turn_action":
-            plays = self._deploy_worth(reading)
+            plays = reading.deploy_worth
             wants = 1.0 if plays >= 2.0 or (game.final_turns is not None) else -1.0
             return -wants if option else wants
         if kind == "pile":
@@ -133,30 +196,17 @@ class HeuristicAgent:
             return gain - cost
         return self._deploy_score(option, reading)
 
-    def _deploy_worth(self, reading: Reading) -> float:
-        worth = 0.0
-        for _, f in reading.view.hand:
-            printed = card(f)
-            if printed.kind is Kind.MISSION and any(
-                reading.dominated(self.seat, b) for b in printed.branches
-            ):
-                worth += 2.0
-            if printed.is_agent and any(b in reading.wanted for b in printed.branches):
-                worth += 1.0
-        return worth
-
     def _deploy_score(self, option: Any, reading: Reading) -> float:
-        view = reading.view
         game = reading.game
         what = option[0]
         if what == "end_deploy":
             return 0.0
         if what == "play_mission":
-            printed = card(view.face_of(option[1]))
+            printed = card(reading.face(option[1]))
             return 10.0 + printed.stars
         if what == "pass_card":
             mate = teammate(self.seat, game.n)
-            printed = card(view.face_of(option[1]))
+            printed = card(reading.face(option[1]))
             if mate is None or printed.kind is not Kind.MISSION:
                 return -1.0
             helps = any(
@@ -165,22 +215,31 @@ class HeuristicAgent:
             )
             return 3.0 if helps else -1.0
         _, position, branch, funding = option
-        printed = card(view.face_of(position))
-        own = reading.power(self.seat, branch)
-        best_rival = max(
-            (reading.power(o, branch) for o in range(game.n) if o != self.seat), default=0
-        )
-        score = 1.0 + printed.power * 0.3
-        if branch in reading.wanted:
-            score += 3.0 if own <= best_rival else 1.0
-        if printed.effect is not None:
-            score += 1.0
-        funds = sum(card(view.face_of(p)).value for p in funding)
-        if branch in reading.wanted and own <= best_rival:
+        score, contested = self._agent_play(position, branch, reading)
+        if contested:
+            funds = sum(card(reading.face(p)).value for p in funding)
             score += 0.4 * funds
         else:
             score -= 0.3 * len(funding)
         return score
+
+    def _agent_play(self, position: int, branch: Branch, reading: Reading
+                    ) -> tuple[float, bool]:
+        """An agent play's score before its funding, and whether the branch is contested (one
+        the seat's missions want and where it does not lead): the same for every funding."""
+        found = reading.plays.get((position, branch))
+        if found is None:
+            printed = card(reading.face(position))
+            own = reading.power(self.seat, branch)
+            best_rival = reading.best_rival(branch)
+            score = 1.0 + printed.power * 0.3
+            if branch in reading.wanted:
+                score += 3.0 if own <= best_rival else 1.0
+            if printed.effect is not None:
+                score += 1.0
+            found = reading.plays[(position, branch)] = (
+                score, branch in reading.wanted and own <= best_rival)
+        return found
 
 
 EASY_RECRUIT = 3  # the easy bot recruits when it holds fewer cards than this

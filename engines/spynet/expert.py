@@ -45,7 +45,7 @@ from spycraft.crypto.entropy import Entropy
 from spycraft.engines.agent import Decision
 from spycraft.engines.bots import Stream
 from spycraft.engines.spynet import model as M
-from spycraft.engines.spynet.bots import HeuristicAgent, value
+from spycraft.engines.spynet.bots import HeuristicAgent, Powers, value
 from spycraft.engines.spynet.cards import (
     BRANCHES,
     DECK,
@@ -125,10 +125,10 @@ def determinise(game: M.Game, known: dict[int, str], stream: Stream) -> list[str
         if branch is None:
             rest.append(p)
             continue
-        fits = [i for i, f in enumerate(cards)
-                if card(f).kind is Kind.MISSION and card(f).belongs_to(branch)]
-        if fits:
-            faces[p] = cards.pop(fits[0])
+        fit = next((i for i, f in enumerate(cards)
+                    if card(f).kind is Kind.MISSION and card(f).belongs_to(branch)), None)
+        if fit is not None:
+            faces[p] = cards.pop(fit)
         else:
             rest.append(p)
     for p, face in zip(rest, cards):
@@ -162,16 +162,18 @@ class Rollout:
     def __init__(self, n: int) -> None:
         self.n = n
         self.policies = [HeuristicAgent(s) for s in range(n)]
+        self.powers: Powers | None = None  # of the last board a seat decided on
 
     def view(self, game: M.Game, seat: int, faces: Sequence[str]) -> SeatView:
+        # lists, then tuples: several times a rollout step, and faster than from generators
         return SeatView(
             Table(self.n, game),
             seat,
-            tuple((p, faces[p]) for p in game.hands[seat]),
-            tuple(tuple(faces[p] for p in pile) for pile in game.piles),
-            tuple((b, faces[m.position])
-                  for b, pile in zip(BRANCHES, game.missions[seat]) for m in pile),
-            tuple((p, faces[p]) for p in game.draft),
+            tuple([(p, faces[p]) for p in game.hands[seat]]),
+            tuple([tuple([faces[p] for p in pile]) for pile in game.piles]),
+            tuple([(b, faces[m.position])
+                   for b, pile in zip(BRANCHES, game.missions[seat]) for m in pile]),
+            tuple([(p, faces[p]) for p in game.draft]),
         )
 
     def choose(self, game: M.Game, kind: str, choices: tuple[Any, ...],
@@ -180,8 +182,10 @@ class Rollout:
             return choices[0]
         seat = game.current
         view = self.view(game, seat, faces)
-        scores = self.policies[seat].scores(kind, choices, view)
-        return choices[max(range(len(choices)), key=lambda i: (scores[i], -i))]
+        if self.powers is None or self.powers.board is not game.board:
+            self.powers = Powers(game.board)
+        scores = self.policies[seat].scores(kind, choices, view, self.powers)
+        return choices[scores.index(max(scores))]  # the first of the best, as the heuristic
 
     def play(self, game: M.Game, faces: Sequence[str], horizon: int) -> M.Game:
         for _ in range(horizon):

@@ -374,12 +374,16 @@ def deploy_options(game: Game, seat: int, hand: Sequence[tuple[int, str]]) -> tu
                     options.extend(
                         ("play_agent", p, branch, fs) for fs in combinations(funding, size)
                     )
+    playable: dict[Branch, bool] = {}  # a branch's test is the same for every mission
     for p, f in hand:
         printed = card(f)
         if printed.kind is not Kind.MISSION:
             continue
         for branch in printed.branches:
-            if branch not in game.mission_branches and may_play_mission(game.board, seat, branch):
+            if branch not in playable:
+                playable[branch] = branch not in game.mission_branches and may_play_mission(
+                    game.board, seat, branch)
+            if playable[branch]:
                 options.append(("play_mission", p, branch))
     if teammate(seat, game.n) is not None and not game.passed:
         options.extend(("pass_card", p) for p, _ in hand)

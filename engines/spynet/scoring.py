@@ -156,8 +156,14 @@ def agent_power(agent: StackedAgent, situation: str | None) -> int:
 
 def power(board: Board, seat: int, branch: Branch) -> int:
     """``pw(s, b)``: the powers of the agents in ``seat``'s stack ``branch``; 0 when empty."""
-    stack = board.tableaux[seat].stack(branch)
-    return sum(agent_power(agent, board.situation) for agent in stack)
+    return stack_power(board.tableaux[seat].stack(branch), board.situation)
+
+
+@lru_cache(maxsize=8192)
+def stack_power(stack: tuple[StackedAgent, ...], situation: str | None) -> int:
+    """The powers of the agents in ``stack`` (a stack is met again and again: the expert bot
+    asks for dominance thousands of times a decision, on boards that differ in a stack or two)."""
+    return sum(agent_power(agent, situation) for agent in stack)
 
 
 def dominates(board: Board, seat: int, branch: Branch) -> bool:
