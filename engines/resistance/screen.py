@@ -68,7 +68,7 @@ SIDE_NAMES = {R.RESISTANCE: "the Resistance", R.SPIES: "the Spies"}
 # done; votes when they are opened; mission cards when they are counted.
 SETUP_KINDS = ("key_share", "recognition", "shuffle", "deal_tokens", "spy_tag")
 QUIET_KINDS = ("beacon", "vote_commit", "vote_open", "mission_card", "mix", "mission_shares",
-               "spotlight_shares", "eye_token", "look", "reveal")
+               "spotlight_shares", "eye_token", "look", "reveal", "ready")
 
 
 def ending_text(ending: R.Ending) -> str:
