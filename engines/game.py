@@ -609,19 +609,27 @@ class KeyShareRules(Rules[K]):
 
     def not_ready(self, state: K) -> tuple[int, ...]:
         """Who must still build on an abandon proven in play before anyone opens a secret, in
-        seat order (``engines.table``, "Nothing opens on an abandon in play before its voters
-        built on it"): its voters but its writer; where one of them forfeited first (its vote
-        could still die), every seat left, until more than a quorum has (its writer may be one
-        of them)."""
-        if not state.settling:
+        order (``engines.table``, "Nothing opens on an abandon in play before its voters
+        built on it"): its voters but its writer first, then every other seat left in seat
+        order, until the abandon is settled (``_built``: more than a quorum of seats wrote one,
+        so a quorum besides its writer, or every seat but the accused did). Nobody where a
+        voter forfeited first (its vote could still die) or the seats left cannot build that
+        (``still_to_reveal`` is then empty: the forfeit decides, every secret closed)."""
+        if not state.settling or self._voter_lost(state) or self._built(state):
             return ()
         order = self._reveal_order(state)
-        if not self._voter_lost(state):
-            return tuple(seat for seat in state.confirm
-                         if seat in order and seat not in state.ready)
-        if len(set(state.ready)) > quorum(len(state.secrets)):
-            return ()
-        return tuple(seat for seat in order if seat not in state.ready)
+        ready = set(state.ready)
+        waiting = tuple(seat for seat in state.confirm if seat in order and seat not in ready)
+        return waiting or tuple(seat for seat in order if seat not in ready)
+
+    def _built(self, state: K) -> bool:
+        """Whether enough seats built on the abandon for the first secret to open: more than
+        ``quorum(n)`` (a quorum besides its writer, which may be one of them: the abandon is
+        settled, rule 1 of ``p2p.protocol``), or every seat but the accused (at three seats
+        there is no such quorum; nobody is left who has not chosen the abandon)."""
+        built = len(set(state.ready))
+        n = len(state.secrets)
+        return built > quorum(n) or built >= n - 1
 
     def _voter_lost(self, state: K) -> bool:
         gone = set(state.forfeits) | set(state.held)
@@ -632,12 +640,12 @@ class KeyShareRules(Rules[K]):
 
     def still_to_reveal(self, state: K) -> tuple[int, ...]:
         """Who opens a key share, in seat order: every seat but the forfeiters, those that
-        opened theirs and a claim's party (``TableSide.held``); nobody, where the seats left
-        can no longer build what an abandon proven in play needs (``not_ready``): the forfeit
-        decides, every secret closed."""
+        opened theirs and a claim's party (``TableSide.held``); nobody, where an abandon proven
+        in play is not built on enough (``not_ready``) and can no longer be: a voter forfeited
+        before its ``ready``, or too few seats are left. The forfeit decides, every secret
+        closed."""
         order = self._reveal_order(state)
-        stuck = len(set(state.ready) | set(order)) <= quorum(len(state.secrets))
-        if state.settling and self._voter_lost(state) and stuck:
+        if state.settling and not self._built(state) and not self.not_ready(state):
             return ()
         return order
 

@@ -84,9 +84,12 @@ Nothing opens on an abandon in play before its voters built on it (docs/rulings.
 built on then loses to that record (rule 2 of ``p2p.protocol``), so the accused's teammate among
 the voters could take play back once the others had opened their secrets. ``forfeit`` names the
 voters but the writer (``confirm``), and a game of key shares asks each of them for a ``ready``
-record, which opens nothing, before the first ``reveal``: a vote whose voter built on the
-abandon does not die (``p2p.protocol``). Where a voter forfeits first, every seat left writes
-one, until a quorum has built on the abandon; where too few are left for that, nobody opens.
+record, which opens nothing, before the first ``reveal`` (a vote whose voter built on the
+abandon does not die, ``p2p.protocol``), then every other seat left until the abandon is
+settled (a quorum besides its writer built on it) or every seat but the accused did: else a
+seat that never held the abandon could build on the accused's record with its teammate and
+settle that first (red team 21). Where a voter forfeits first, or too few seats are left,
+nobody opens.
 """
 
 from __future__ import annotations
