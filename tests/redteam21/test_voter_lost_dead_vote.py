@@ -1,0 +1,62 @@
+"""Red team 21, second attack: a voter that forfeits before its ``ready`` keeps a vote that can
+still die, and fa798f3 then let the seats left open their key shares once more than a quorum
+of them had written one: the abandon is settled, but so can the accused's record be, and then
+rule 2 (a dead vote) puts the accused's record first and play goes on with every honest key
+share public.
+
+The Resistance at six, seed 0: spies 1 and 4. Seat 1 withholds its ``vote_commit`` R (record
+39); seats 2 and 3, which write next, got R before the abandon reached them and built on it
+(honest: a valid record at their head), then took the abandon (R was not settled, the abandon
+ranks first) and built on it like everyone. The abandon carries the votes of 0, 4 and 5 (0
+writes it). Spy 4, first to write its ``ready``, stalls and is declared absent: a voter lost,
+so (fa798f3) every seat left writes a ``ready`` and then opens its key share. Then spy 4 signs
+its record on R after seats 2 and 3's: three seats other than R's author built on R (settled),
+and its vote, which it never built on the abandon to keep, dies.
+"""
+
+from __future__ import annotations
+
+from spycraft.engines.game import PLAY
+from spycraft.p2p.protocol import PeerProtocol
+from tests.conformance.games import Config, declare_absent, new_table
+
+
+def test_a_voter_lost_before_its_ready_cannot_take_play_back_after_the_reveal() -> None:
+    local, agents = new_table(Config("resistance", 6, ()), 0)
+    while local.state.seq + 1 < 39:
+        local.step(agents)
+    rules = local.table.rules
+    turn = local.table.expect(local.state)
+    assert turn is not None and turn.seat == 1 and local.state.game.act == PLAY
+    spies = [s for s in range(6) if rules.side_of(local.state.game, s) == "spies"] or [1, 4]
+    assert 1 in spies and 4 in spies, spies
+    place = local.state.seq + 1
+    branch = []
+    state = local.state
+    for seat in (1, 2, 3, 4):  # R, then seats 2, 3 and spy 4 on it
+        nxt = local.table.expect(state)
+        assert nxt is not None and nxt.seat == seat, (nxt, seat)
+        record = local.seats[seat].build(state, agents[seat])
+        state = local.table.apply(state, record)
+        branch.append(record)
+    accused, _ = declare_absent(local, by=(0, 4, 5))
+    assert accused == 1
+    nxt = local.table.expect(local.state)
+    assert nxt is not None and nxt.seat == 4, nxt  # spy 4's ready: it stalls
+    declare_absent(local, gone=(1,))
+    while local.table.expect(local.state) is not None:
+        local.step(agents)
+    kinds = [r.record.kind for r in local.records[place - 1:]]
+    opened = sorted(r.seat for r in local.records[place - 1:] if r.record.kind == "reveal")
+    seat0 = PeerProtocol(table=local.table, genesis=local.genesis, seat=local.seats[0],
+                         records=tuple(local.records))
+    seat0.link_up(4, 4, 0.0)
+    seat0.receive(4, {"t": "sync_reply", "from_seq": place,
+                      "records": [r.raw for r in branch]}, 1.0)
+    kept = seat0.records[place - 1]
+    # Both branches settled and a vote dead: rule 2 may still put R first (the one case the
+    # theory of operation allows a rollback past a result); what must not be is a key share
+    # opened on the branch it leaves.
+    assert kept.record.kind == "abandon" or not opened, (
+        f"seat 0 took seat 1's record back into play after seats {opened} opened their key "
+        f"shares on the abandon ({kinds})")
