@@ -65,7 +65,8 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
-     two) never takes a place (the evidence goes to every link, so every peer learns it, and
+     two) never takes a place (but where a quorum built on both records of the place, one
+     seat's equivocation does not put another seat's record first: red team 22) (the evidence goes to every link, so every peer learns it, and
      to a peer that offers a half, before any proof: it may have been away, or have been sent
      another pair of that seat for that place); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
@@ -1337,6 +1338,14 @@ class PeerProtocol:
         if (settled_mine is None) != (settled_theirs is None):
             return settled_theirs is not None, proof
         banned_mine, banned_theirs = self._banned(mine), self._banned(theirs)
+        if settled_mine is not None and mine.seat != theirs.seat:
+            # Both settled, and two seats' records: one seat's equivocation does not hand its
+            # place to another seat's record that the order would not put first. The writer of
+            # an abandon settled by the ready stage (the accused's partner) would otherwise
+            # prove its own equivocation there once the key shares opened, and the accused's
+            # record, settled by a seat that built on it before it switched, would take play
+            # back (red team 22).
+            banned_mine = banned_theirs = False
         if banned_mine != banned_theirs:
             return banned_mine, proof  # half of a proven equivocation never takes a place
         if (dead_mine is None) != (dead_theirs is None):
