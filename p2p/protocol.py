@@ -65,10 +65,13 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
      such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
-     two) never takes a place (but where a quorum built on both records of the place, one
-     seat's equivocation does not put another seat's record first: red team 22) (the evidence goes to every link, so every peer learns it, and
+     two) never takes a place (the evidence goes to every link, so every peer learns it, and
      to a peer that offers a half, before any proof: it may have been away, or have been sent
-     another pair of that seat for that place); a vote is valid only
+     another pair of that seat for that place), except where a quorum built on both records
+     of the place: there one seat's equivocation does not put another seat's record first,
+     and the rest of the order decides (red team 22: the writer of an abandon settled by its
+     ``ready`` records would prove its own equivocation once the key shares opened, and the
+     accused's record, settled too, would take play back); a vote is valid only
      for the moment it was signed: it dies when its voter accepts a record for that place,
      which everyone can see once the voter signs a record on top of it. An abandon that
      carries a vote whose voter built on the other record loses to it, unless that voter
