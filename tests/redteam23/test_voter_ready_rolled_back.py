@@ -1,0 +1,88 @@
+"""Red team 23: a voter of the abandon (the accused's fellow spy) proves its own equivocation at
+the place of its ``ready`` just after the first key share opened, while its ``ready`` is not yet
+settled (rule 1 of ``p2p.protocol``: fewer than ``quorum(n)`` other seats built on it). Every
+honest peer rolls back to before that ``ready`` (``_on_equivocation``: neither half settled), so
+the voter has no ``ready`` on the honest chain any more, and the abandon's own builders fall below
+a quorum. The voter built on the accused's record R on another branch: its vote dies (``_dead``
+no longer sees it among the abandon's builders), both records are unsettled, and R takes play back
+with the first revealer's key share public.
+
+The Resistance at five. X (accused) and V (voter) are the two spies, V's turn follows
+X's. Voters {V, H, W}, W writes the abandon, L (the lowest seat) never votes. Readies: H, V (the
+voters but the writer, in seat order), then L, W; L opens its key share first. V's ready has two
+builders after it (L and W) when L's reveal lands: not settled. V signs junk at its ready's place
+and sends the pair and the branch R, r_V to L.
+"""
+
+from __future__ import annotations
+
+from spycraft.crypto import recognition
+from spycraft.engines.game import PLAY
+from spycraft.p2p.protocol import PeerProtocol
+from tests.conformance.games import Config, new_table
+
+N = 5
+SEED = 3  # spies 2 and 3: seat 3 votes after seat 2 at a vote
+
+
+def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
+    config = Config("resistance", N, ())
+    final, _ = new_table(config, SEED)
+    final_state = final.run(_)
+    spies = {i for i, role in enumerate(final_state.game.roles) if role == recognition.SPY}
+    local, agents = new_table(config, SEED)
+    table = local.table
+    found = None
+    while True:
+        turn = table.expect(local.state)
+        assert turn is not None, "no place found"
+        if local.state.game.act == PLAY and local.state.seq > 30 and turn.seat in spies:
+            x = turn.seat
+            before = local.state
+            rec_r = local.seats[x].build(before, agents[x])
+            s1 = table.apply(before, rec_r)
+            nxt = table.expect(s1)
+            if nxt is not None and s1.game.act == PLAY and nxt.seat != x and nxt.seat in spies and \
+                    rec_r.record.kind != "beacon":
+                v = nxt.seat
+                others = sorted(set(range(N)) - {x, v})
+                lower = [s for s in others if s < v]
+                if len(lower) >= 2:
+                    r_v = local.seats[v].build(s1, agents[v])
+                    found = (before, x, v, rec_r, r_v, others, lower)
+                    break
+        local.step(agents)
+    before, x, v, rec_r, r_v, others, lower = found
+    low, h = lower[0], lower[1]
+    w = next(s for s in others if s not in (low, h))
+    place = before.seq + 1
+
+    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
+    abandon = local.seats[w].sign_abandon(before, votes)
+    local.state = table.apply(before, abandon)
+    local.records.append(abandon)
+    states = {place: local.state}
+    order = []
+    while True:
+        rec = local.step(agents)
+        assert rec is not None
+        states[rec.seq] = local.state
+        order.append((rec.seat, rec.record.kind))
+        if rec.record.kind == "reveal":
+            break
+    assert order == [(h, "ready"), (v, "ready"), (low, "ready"), (w, "ready"), (low, "reveal")], order
+    ready_v = local.records[place + 1]
+    assert ready_v.seat == v and ready_v.record.kind == "ready"
+    junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
+
+    peer = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[low],
+                        records=tuple(local.records))
+    peer.link_up(v, v, 0.0)
+    peer.receive(v, {"t": "evidence", "records": [ready_v.raw, junk.raw]}, 1.0)
+    peer.receive(v, {"t": "sync_reply", "from_seq": place, "records": [rec_r.raw, r_v.raw]},
+                 1.5)
+    kept = peer.records[place - 1]
+    assert kept.record.kind == "abandon" or peer.state.game.act != PLAY, (
+        f"seat {low} took seat {x}'s record back into play after opening its key share on the "
+        f"abandon (head {peer.head}, act {peer.state.game.act}, kinds "
+        f"{[r.record.kind for r in peer.records[place - 1:]]})")
