@@ -86,3 +86,64 @@ def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
         f"seat {low} took seat {x}'s record back into play after opening its key share on the "
         f"abandon (head {peer.head}, act {peer.state.game.act}, kinds "
         f"{[r.record.kind for r in peer.records[place - 1:]]})")
+
+
+def test_a_peer_behind_the_reveal_comes_back_to_the_ready_it_rolled_back() -> None:
+    """The same attack, seen by the voter H, which held every ready but not L's reveal when the
+    pair came: it rolls V's ready back (unsettled there) and may write the fraud at its place;
+    L's branch with the reveal must bring it back, and seat X's record must not take play."""
+    config = Config("resistance", N, ())
+    final, _ = new_table(config, SEED)
+    final_state = final.run(_)
+    spies = {i for i, role in enumerate(final_state.game.roles) if role == recognition.SPY}
+    local, agents = new_table(config, SEED)
+    table = local.table
+    while True:
+        turn = table.expect(local.state)
+        assert turn is not None
+        if local.state.game.act == PLAY and local.state.seq > 30 and turn.seat in spies:
+            before = local.state
+            x = turn.seat
+            rec_r = local.seats[x].build(before, agents[x])
+            s1 = table.apply(before, rec_r)
+            nxt = table.expect(s1)
+            if nxt is not None and s1.game.act == PLAY and nxt.seat in spies and nxt.seat != x:
+                v = nxt.seat
+                r_v = local.seats[v].build(s1, agents[v])
+                break
+        local.step(agents)
+    others = sorted(set(range(N)) - {x, v})
+    low, h = others[0], others[1]
+    w = others[2]
+    place = before.seq + 1
+    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
+    abandon = local.seats[w].sign_abandon(before, votes)
+    local.state = table.apply(before, abandon)
+    local.records.append(abandon)
+    states = {place: local.state}
+    while True:
+        rec = local.step(agents)
+        assert rec is not None
+        states[rec.seq] = local.state
+        if rec.record.kind == "reveal":
+            break
+    ready_v = local.records[place + 1]
+    junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
+
+    peer = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[h],
+                        records=tuple(local.records[:-1]))
+    peer.link_up(v, v, 0.0)
+    peer.link_up(low, low, 0.0)
+    peer.receive(v, {"t": "evidence", "records": [ready_v.raw, junk.raw]}, 1.0)
+    for t in range(2, 8):
+        peer.tick(float(t))
+    peer.receive(low, {"t": "sync_reply", "from_seq": place + 2,
+                       "records": [r.raw for r in local.records[place + 1:]]}, 9.0)
+    peer.receive(v, {"t": "sync_reply", "from_seq": place, "records": [rec_r.raw, r_v.raw]},
+                 10.0)
+    for t in range(11, 20):
+        peer.tick(float(t))
+    kinds = [(r.seat, r.record.kind) for r in peer.records[place - 1:]]
+    assert peer.records[place - 1].raw == abandon.raw, kinds
+    assert peer.records[place + 1].raw == ready_v.raw, kinds
+    assert peer.state.game.act != PLAY, kinds
