@@ -1270,6 +1270,15 @@ class PeerProtocol:
                 # A result settles what it ends, unless the record is a claim and the result
                 # its own party's (or the accused's): still one party's word (rule 3).
                 return None if other.seat in self._own_word(signed) else i
+            if other.record.kind == "reveal" and signed.record.kind == "ready" and \
+                    other.seat != signed.seat:
+                # A key share opened on a ready stage settles its readies, as a result does: a
+                # voter that proves its own equivocation at its ready, unsettled when the first
+                # share opened, would roll it back, and its vote, no longer built on the
+                # abandon, would die and hand the place to the accused's record (red team 23).
+                # A seat has one valid ready for a place (its body is empty): the other half
+                # of such a pair is never built on, so no second branch settles.
+                return i
             if other.seat != signed.seat:
                 builders.add(other.seat)
                 if len(builders) >= self.quorum:
