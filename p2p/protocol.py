@@ -62,8 +62,10 @@ Theory of operation
      on R" means, locally: among the records we know that descend from R (our chain after it,
      or the branch a peer sent as its proof), a result, or records signed by ``quorum(n)``
      distinct seats other than R's author (a result is settled by itself: two results of one
-     place, equal in all but their writer, go by the smaller bytes). Nothing rolls back past
-     such a record, nor past the result.
+     place, equal in all but their writer, go by the smaller bytes); a ``ready`` record is
+     settled too by a ``reveal`` of another seat after it (a key share opened on it: red team
+     23, a voter's equivocation at its own ready must not roll it back and kill its vote).
+     Nothing rolls back past such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
      two) never takes a place (the evidence goes to every link, so every peer learns it, and
      to a peer that offers a half, before any proof: it may have been away, or have been sent
