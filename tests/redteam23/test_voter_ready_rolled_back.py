@@ -70,7 +70,8 @@ def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
         order.append((rec.seat, rec.record.kind))
         if rec.record.kind == "reveal":
             break
-    assert order == [(h, "ready"), (v, "ready"), (low, "ready"), (w, "ready"), (low, "reveal")], order
+    expected = [(h, "ready"), (v, "ready"), (low, "ready"), (w, "ready"), (low, "reveal")]
+    assert order == expected, order
     ready_v = local.records[place + 1]
     assert ready_v.seat == v and ready_v.record.kind == "ready"
     junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
