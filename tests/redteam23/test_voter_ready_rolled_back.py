@@ -16,8 +16,13 @@ and sends the pair and the branch R, r_V to L.
 
 from __future__ import annotations
 
+from typing import Any
+
 from spycraft.crypto import recognition
+from spycraft.crypto.records import SignedRecord
 from spycraft.engines.game import PLAY
+from spycraft.engines.local import LocalTable
+from spycraft.engines.table import TableState
 from spycraft.p2p.protocol import PeerProtocol
 from tests.conformance.games import Config, new_table
 
@@ -25,11 +30,38 @@ N = 5
 SEED = 3  # spies 2 and 3: seat 3 votes after seat 2 at a vote
 
 
+def spies_of_the_seed(config: Config) -> set[int]:
+    final, agents = new_table(config, SEED)
+    return {i for i, role in enumerate(final.run(agents).game.roles) if role == recognition.SPY}
+
+
+ReadyStage = tuple[int, SignedRecord, dict[int, TableState[Any]], list[tuple[int, str]]]
+
+
+def abandon_then_ready_stage(local: LocalTable, agents: list[Any], before: TableState[Any],
+                             v: int, h: int, w: int) -> ReadyStage:
+    """The abandon of the seat expected at ``before`` by votes of V, H and W (W writes it),
+    then honest play up to the first reveal: (its place, the abandon, the state after each
+    record from the abandon on, the records after the abandon as (seat, kind))."""
+    place = before.seq + 1
+    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
+    abandon = local.seats[w].sign_abandon(before, votes)
+    local.state = local.table.apply(before, abandon)
+    local.records.append(abandon)
+    states = {place: local.state}
+    order = []
+    while True:
+        rec = local.step(agents)
+        assert rec is not None
+        states[rec.seq] = local.state
+        order.append((rec.seat, rec.record.kind))
+        if rec.record.kind == "reveal":
+            return place, abandon, states, order
+
+
 def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
     config = Config("resistance", N, ())
-    final, _ = new_table(config, SEED)
-    final_state = final.run(_)
-    spies = {i for i, role in enumerate(final_state.game.roles) if role == recognition.SPY}
+    spies = spies_of_the_seed(config)
     local, agents = new_table(config, SEED)
     table = local.table
     found = None
@@ -55,21 +87,7 @@ def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
     before, x, v, rec_r, r_v, others, lower = found
     low, h = lower[0], lower[1]
     w = next(s for s in others if s not in (low, h))
-    place = before.seq + 1
-
-    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
-    abandon = local.seats[w].sign_abandon(before, votes)
-    local.state = table.apply(before, abandon)
-    local.records.append(abandon)
-    states = {place: local.state}
-    order = []
-    while True:
-        rec = local.step(agents)
-        assert rec is not None
-        states[rec.seq] = local.state
-        order.append((rec.seat, rec.record.kind))
-        if rec.record.kind == "reveal":
-            break
+    place, _, states, order = abandon_then_ready_stage(local, agents, before, v, h, w)
     expected = [(h, "ready"), (v, "ready"), (low, "ready"), (w, "ready"), (low, "reveal")]
     assert order == expected, order
     ready_v = local.records[place + 1]
@@ -94,9 +112,7 @@ def test_a_peer_behind_the_reveal_comes_back_to_the_ready_it_rolled_back() -> No
     pair came: it rolls V's ready back (unsettled there) and may write the fraud at its place;
     L's branch with the reveal must bring it back, and seat X's record must not take play."""
     config = Config("resistance", N, ())
-    final, _ = new_table(config, SEED)
-    final_state = final.run(_)
-    spies = {i for i, role in enumerate(final_state.game.roles) if role == recognition.SPY}
+    spies = spies_of_the_seed(config)
     local, agents = new_table(config, SEED)
     table = local.table
     while True:
@@ -116,18 +132,7 @@ def test_a_peer_behind_the_reveal_comes_back_to_the_ready_it_rolled_back() -> No
     others = sorted(set(range(N)) - {x, v})
     low, h = others[0], others[1]
     w = others[2]
-    place = before.seq + 1
-    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
-    abandon = local.seats[w].sign_abandon(before, votes)
-    local.state = table.apply(before, abandon)
-    local.records.append(abandon)
-    states = {place: local.state}
-    while True:
-        rec = local.step(agents)
-        assert rec is not None
-        states[rec.seq] = local.state
-        if rec.record.kind == "reveal":
-            break
+    place, abandon, states, _ = abandon_then_ready_stage(local, agents, before, v, h, w)
     ready_v = local.records[place + 1]
     junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
 
