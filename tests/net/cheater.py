@@ -252,8 +252,10 @@ class Cheater(Session):
 
     def _relinked(self) -> bool:
         """Linked to every seat again, by links that carried none of our earlier attacks
-        (each of those attacks makes honest peers hang up on us: the next must not be lost)."""
-        return self._linked_to_all() and not (set(self.links) & self.used_links)
+        (each of those attacks makes honest peers hang up on us: the next must not be lost). A
+        watcher's link does not count: a watcher may keep a link that carried one."""
+        seated = {key for key, link in self.links.items() if link.seat is not None}
+        return self._linked_to_all() and not (seated & self.used_links)
 
     def _send_attack(self, frame: dict[str, Any]) -> None:
         self.used_links |= set(self.links)
