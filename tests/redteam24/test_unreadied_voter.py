@@ -11,10 +11,11 @@ first to it, and the abandon won by rank once it arrived). Both records settled,
 vote dead: the accused's record takes the place back, and play goes on with the key shares of
 the honest seats that opened theirs public.
 
-Shady Agents at ten seats (seed 466: the party is the Corrupt team), the party (five seats) is 4 (the accused, it withholds its
-beacon), 5 (the abandon's writer), 7, 8, 9 (9: the voter never asked for its ready); the honest
-seats are 0, 1, 2, 3 and 6 (6 votes too, but the writer leaves its vote out, and it gets the
-accused's beacon and the writer's before the abandon: it signs its own beacon on them).
+Shady Agents at ten seats (seed 466: the party is the Corrupt team): the party is 4 (the
+accused, it withholds its beacon), 5 (the abandon's writer), 7, 8, 9 (9: the voter never asked
+for its ready); the honest seats are 0, 1, 2, 3 and 6 (6 votes too, but the writer leaves its
+vote out, and 6 gets the accused's beacon and the writer's before the abandon: it signs its own
+beacon on them).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any
 
 from spycraft.crypto.records import parse_record
 from spycraft.engines.registry import load
-from spycraft.engines.table import Turn
 from tests.p2p.simnet import Peer, SimNet
 
 GAME = load("shady-agents")
