@@ -610,24 +610,36 @@ class KeyShareRules(Rules[K]):
     def not_ready(self, state: K) -> tuple[int, ...]:
         """Who must still build on an abandon proven in play before anyone opens a secret, in
         order (``engines.table``, "Nothing opens on an abandon in play before its voters
-        built on it"): its voters but its writer first, then every other seat left in seat
-        order, until the abandon is settled (``_built``: more than a quorum of seats wrote one,
-        so a quorum besides its writer, or every seat but the accused did). Nobody where a
-        voter forfeited first (its vote could still die) or the seats left cannot build that
+        built on it"): its voters but its writer first, every one of them however many seats
+        readied (red team 24: at ten seats, six of seven voters were more than a quorum, and
+        the seventh, never asked, built on the accused's record once the key shares opened:
+        its vote died and the accused's record took play back), then every other seat left in
+        seat order, until the abandon is settled (``_built``: more than a quorum of seats wrote
+        one, so a quorum besides its writer, or every seat but the accused did). Nobody where
+        a voter forfeited first (its vote could still die) or the seats left cannot build that
         (``still_to_reveal`` is then empty: the forfeit decides, every secret closed)."""
-        if not state.settling or self._voter_lost(state) or self._built(state):
+        if not state.settling or self._voter_lost(state):
             return ()
         order = self._reveal_order(state)
         ready = set(state.ready)
         waiting = tuple(seat for seat in state.confirm if seat in order and seat not in ready)
-        return waiting or tuple(seat for seat in order if seat not in ready)
+        if waiting:
+            return waiting
+        if self._built(state):
+            return ()
+        return tuple(seat for seat in order if seat not in ready)
 
     def _built(self, state: K) -> bool:
-        """Whether enough seats built on the abandon for the first secret to open: more than
-        ``quorum(n)`` (a quorum besides its writer, which may be one of them: the abandon is
-        settled, rule 1 of ``p2p.protocol``), or every seat but the accused (at three seats
-        there is no such quorum; nobody is left who has not chosen the abandon)."""
-        built = len(set(state.ready))
+        """Whether enough seats built on the abandon for the first secret to open: every voter
+        but its writer (a vote whose voter built on the abandon never dies, rule 2 of
+        ``p2p.protocol``), and more than ``quorum(n)`` seats (a quorum besides its writer,
+        which may be one of them: the abandon is settled, rule 1), or every seat but the
+        accused (at three seats there is no such quorum; nobody is left who has not chosen the
+        abandon)."""
+        ready = set(state.ready)
+        if any(seat not in ready for seat in state.confirm):
+            return False
+        built = len(ready)
         n = len(state.secrets)
         return built > quorum(n) or built >= n - 1
 
