@@ -668,7 +668,13 @@ class KeyShareRules(Rules[K]):
     def forfeit(self, state: K, seat: int, seq: int, reason: str,
                 claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> K:
         forfeits, held = state.with_forfeit(seat, claimants)
-        if confirm and (state.act == PLAY or (state.act == SETUP and self.dealt(state))):
+        in_play = state.act == PLAY or (state.act == SETUP and self.dealt(state))
+        if in_play and (confirm or reason == FRAUD):
+            # An abandon proven in play, or a fraud record written in play (an interrupt, which
+            # outranks the record of the seat named at its place only while no quorum built
+            # on that one: the fraud too must be settled before a secret opens on it, red
+            # team 24; no voter to ask first, the seats left ready until more than a quorum
+            # did).
             state = evolve(state, settling=True, confirm=confirm)
         state = evolve(state, forfeits=forfeits, held=held)
         if state.act == DONE:

@@ -88,8 +88,12 @@ record, which opens nothing, before the first ``reveal`` (a vote whose voter bui
 abandon does not die, ``p2p.protocol``), then every other seat left until the abandon is
 settled (a quorum besides its writer built on it) or every seat but the accused did: else a
 seat that never held the abandon could build on the accused's record with its teammate and
-settle that first (red team 21). Where a voter forfeits first, or too few seats are left,
-nobody opens.
+settle that first (red team 21). Every voter but the writer readies, however many seats did
+before it (red team 24: a voter never asked could still kill its vote). Where a voter forfeits
+first, or too few seats are left, nobody opens. A fraud record written in play is settled the
+same way before anything opens, with no voter to ask first (red team 24: it outranks the record
+of the seat named at its place only while no quorum built on that one, and a record the
+accused's teammate and an honest seat built on took play back from it once a key share opened).
 """
 
 from __future__ import annotations

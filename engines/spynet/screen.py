@@ -254,8 +254,8 @@ def _turn_text(state: State, game: M.Game) -> str:
     elif game.phase == M.PAPER:
         text = f"{who} discards down to {PAPER_TRAIL_HAND_LIMIT} cards (Paper Trail)"
     elif state.act == REVEAL and state.settling and not state.revealed:
-        text = ("final reveal: the players who voted a player absent confirm it, then every "
-                "player opens its cards")
+        text = ("final reveal: the players confirm the forfeit (those who voted a player absent "
+                "first), then every player opens its cards")
     elif state.act == REVEAL:
         text = "final reveal: every player opens its cards"
     else:

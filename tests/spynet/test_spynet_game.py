@@ -26,6 +26,7 @@ from spycraft.crypto.errors import (
 )
 from spycraft.crypto.group import Scalar
 from spycraft.crypto.records import Record, SignedRecord
+from spycraft.engines.evolve import evolve
 from spycraft.engines.game import record_context
 from spycraft.engines.local import LocalTable, new_local_table
 from spycraft.engines.protocols import deck_ops
@@ -393,6 +394,11 @@ def test_a_forfeit_while_a_reveal_is_open_goes_straight_to_the_final_reveal() ->
     accused = turn.seat
     forfeited = local.table.rules.forfeit(state, accused, local.state.seq + 1, FRAUD)
     after = local.table.rules.next(forfeited)
+    # a fraud in play is settled by a ready stage before anything opens (red team 24) ...
+    assert isinstance(after, Turn) and after.kinds == ("ready",) and after.seat != accused
+    others = tuple(seat for seat in range(3) if seat != accused)
+    after = local.table.rules.next(evolve(forfeited, ready=others))
+    # ... then the final reveal, the deck reveal left open
     assert isinstance(after, Turn) and after.kinds == ("reveal",) and after.seat != accused
 
 
