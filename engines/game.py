@@ -190,16 +190,15 @@ class TableSide:
 
     forfeits: tuple[int, ...] = ()
     unjudged: tuple[Unjudged, ...] = ()
-    # The seats that open nothing more though they did not forfeit: the party of every claim
-    # made in play (``engines.table``, "A claim's party opens nothing").
+    # The seats that open nothing more though they did not forfeit: every seat once a claim
+    # was made in play (``engines.table``, "Nothing opens on a claim made in play").
     held: tuple[int, ...] = ()
 
-    def with_forfeit(self, seat: int, claimants: tuple[int, ...]) -> tuple[
+    def with_forfeit(self, seat: int, held: tuple[int, ...]) -> tuple[
             tuple[int, ...], tuple[int, ...]]:
-        """The ``forfeits`` and ``held`` once ``seat`` forfeited, ``claimants`` being the party
-        whose claim in play that is (``GameRules.forfeit``)."""
-        held = tuple(sorted(set(self.held) | set(claimants)))
-        return self.forfeits + (seat,), held
+        """The ``forfeits`` and ``held`` once ``seat`` forfeited, ``held`` being the seats that
+        open nothing more because of it (``GameRules.forfeit``)."""
+        return self.forfeits + (seat,), tuple(sorted(set(self.held) | set(held)))
 
 
 class OnModel(Protocol[M_co]):
@@ -306,7 +305,7 @@ class Rules(Generic[S]):
         raise NotImplementedError
 
     def forfeit(self, state: S, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
         raise NotImplementedError
 
     def side_of(self, state: S, seat: int) -> str | None:
@@ -652,10 +651,10 @@ class KeyShareRules(Rules[K]):
 
     def still_to_reveal(self, state: K) -> tuple[int, ...]:
         """Who opens a key share, in seat order: every seat but the forfeiters, those that
-        opened theirs and a claim's party (``TableSide.held``); nobody, where an abandon proven
-        in play is not built on enough (``not_ready``) and can no longer be: a voter forfeited
-        before its ``ready``, or too few seats are left. The forfeit decides, every secret
-        closed."""
+        opened theirs and those held (``TableSide.held``: every seat, after a claim made in
+        play); nobody, where an abandon proven in play is not built on enough (``not_ready``)
+        and can no longer be: a voter forfeited before its ``ready``, or too few seats are
+        left. The forfeit decides, every secret closed."""
         order = self._reveal_order(state)
         if state.settling and not self._built(state) and not self.not_ready(state):
             return ()
@@ -666,8 +665,8 @@ class KeyShareRules(Rules[K]):
         return Over(self.natural(state), cheats, state.unjudged)
 
     def forfeit(self, state: K, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> K:
-        forfeits, held = state.with_forfeit(seat, claimants)
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> K:
+        forfeits, held = state.with_forfeit(seat, held)
         in_play = state.act == PLAY or (state.act == SETUP and self.dealt(state))
         if in_play and (confirm or reason == FRAUD):
             # An abandon proven in play, or a fraud record written in play (an interrupt, which

@@ -70,14 +70,16 @@ the public record prove (a card the deck count leaves no choice for is proven, n
 on a closed secret alike; ``settle`` writes them into the result in words, so the audit says
 what was not checked and why.
 
-A claim's party opens nothing (docs/rulings.md): after a claim made in play, the accused's
-withheld record can still displace it until a seat outside the claiming party builds on it
-(rule 3 of ``p2p.protocol``), and play would go on with whatever the party had opened; and a
-seat outside that builds on it can still take its record back by proving its own equivocation
-before a quorum built on it. So ``forfeit`` names the party (``claimants``) when the claim is
-made in play (the accused's turn was not its final reveal), and the party opens nothing more
-(``engines.game.TableSide.held``): the seats outside it open theirs, and the game ends on the
-claim, which makes no side lose, with the party's secrets closed.
+Nothing opens on a claim made in play (docs/rulings.md): after a claim made in play, the
+accused's withheld record can still displace it until a seat outside the claiming party builds
+on it (rule 3 of ``p2p.protocol``), and play would go on with whatever had been opened; a seat
+outside that builds on it can still take its record back by proving its own equivocation
+before a quorum built on it; and the party itself can settle the accused's record by building
+on it, which rule 1 puts before rule 3 (red team 24: the accused's partner, cut off from it for
+a turn timeout, took the claim and opened its key share to the party). So where the claim is
+made in play (the accused's turn was not its final reveal), ``forfeit`` holds every seat
+(``engines.game.TableSide.held``): nobody opens anything more, and the game ends on the claim,
+which makes no side lose, every secret closed.
 
 Nothing opens on an abandon in play before its voters built on it (docs/rulings.md, red team
 20): a voter that builds on the accused's record kills its vote, and an abandon that no quorum
@@ -415,13 +417,13 @@ class GameRules(Protocol[S]):
     def on_draw(self, state: S, seed: bytes) -> S: ...
 
     def forfeit(self, state: S, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> S:
         """Play stops for ``seat``: it writes nothing more (it still counts in ``side_of``).
-        ``claimants``: where the forfeit is a claim made in play (one party's votes, not in
-        the final reveal), that party, which opens nothing more (module docstring, "A claim's
-        party opens nothing"); ``confirm``: where it is an abandon proven in play, its voters
-        but its writer, who build on it before anyone opens a secret (module docstring,
-        "Nothing opens on an abandon in play before its voters built on it")."""
+        ``held``: the seats that open nothing more because of it (where the forfeit is a claim
+        made in play, one party's votes not in the final reveal: every seat; module docstring,
+        "Nothing opens on a claim made in play"); ``confirm``: where it is an abandon proven in
+        play, its voters but its writer, who build on it before anyone opens a secret (module
+        docstring, "Nothing opens on an abandon in play before its voters built on it")."""
 
     def side_of(self, state: S, seat: int) -> str | None:
         """The side ``seat`` plays for, once the game has shown it (None while unknown)."""
@@ -688,12 +690,12 @@ class Table(Generic[S]):
             secret = " and ".join(s for s in seen if s is not None) or None
             reason = ABANDONED if secret is None else DESERTED
             cost = "abandoned" if secret is None else f"deserted after seeing {secret}"
+            n = len(state.genesis.seats)
             opponents = self.rules.public_opponents(state.game, turn.seat)
-            claim = absence.is_claim(len(state.genesis.seats), voters, opponents)
-            claimed = voters if claim else ()
-            party = absence.claiming_party(len(state.genesis.seats), voters, opponents)
+            claimed = voters if absence.is_claim(n, voters, opponents) else ()
+            party = absence.claiming_party(n, voters, opponents)
             in_play = not set(turn.kinds) <= set(self.rules.final_reveal)
-            held = tuple(sorted(party)) if party is not None and in_play else ()
+            held = tuple(range(n)) if party is not None and in_play else ()
             proven = party is None and in_play
             confirm = tuple(sorted(set(voters) - {record.seat})) if proven else ()
             forfeit = Forfeit(turn.seat, record.seq, reason, cost, record.seat, claimed)

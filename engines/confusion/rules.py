@@ -130,10 +130,10 @@ class Confusion(Rules[State]):
         return evolve(state, game=model.apply_draw(g, values))
 
     def forfeit(self, state: State, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
         """Play stops at once; the seat opens nothing more, nor does the other where this is
         its claim in play (``TableSide.held``)."""
-        forfeits, held = state.with_forfeit(seat, claimants)
+        forfeits, held = state.with_forfeit(seat, held)
         return evolve(state, game=model.stop(state.game), forfeits=forfeits, held=held)
 
     def side_of(self, state: State, seat: int) -> str | None:

@@ -173,12 +173,12 @@ class SpiesAndLies(Rules[State]):
         return evolve(state, game=model.apply_draw(b, values))
 
     def forfeit(self, state: State, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> State:
         """Play stops at once; the seat opens nothing more (the table settles the result), nor
         does the other where this is its claim in play (``TableSide.held``). A forfeit in
         the final reveal leaves the result play fixed (``played_out``)."""
         played_out = state.played_out or (state.game.phase == "over" and not state.forfeits)
-        forfeits, held = state.with_forfeit(seat, claimants)
+        forfeits, held = state.with_forfeit(seat, held)
         return evolve(state, game=model.stop(state.game), forfeits=forfeits, held=held,
                       played_out=played_out)
 

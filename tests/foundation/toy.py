@@ -80,7 +80,7 @@ class PenniesRules(Rules[Pennies]):
         return replace(s, drawn=uniform_from(seed, 0, 2))
 
     def forfeit(self, s: Pennies, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (),
+                held: tuple[int, ...] = (),
                 confirm: tuple[int, ...] = ()) -> Pennies:  # nothing is left to open
         return replace(s, forfeited=s.forfeited + (seat,))
 

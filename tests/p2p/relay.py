@@ -99,7 +99,7 @@ class RelayRules(Rules[Race]):
         return s
 
     def forfeit(self, s: Race, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (),
+                held: tuple[int, ...] = (),
                 confirm: tuple[int, ...] = ()) -> Race:  # nothing is left to open
         return evolve(s, out=s.out + (seat,))
 

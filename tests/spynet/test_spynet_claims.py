@@ -1,11 +1,12 @@
-"""A claim's party opens nothing (docs/rulings.md, red team 19 of stop 34).
+"""Nothing opens on a claim made in play (docs/rulings.md, red team 19 of stop 34, red team 24).
 
 SpyNet at four: the teams sit opposite (0 and 2 against 1 and 3), so votes of seats 0 and 2
 against seat 1 are one party's word, a claim. Until a seat outside the party (here seat 3, the
 accused's partner) builds on the claim, seat 1's withheld record can still displace it and play
-goes on (rule 3 of ``p2p.protocol``); and seat 3 can take back what it built by proving its own
-equivocation before a quorum built on it. So after a claim in play the party opens nothing: only
-seat 3 is asked, and the game ends on the claim.
+goes on (rule 3 of ``p2p.protocol``); seat 3 can take back what it built by proving its own
+equivocation before a quorum built on it; and the party can settle seat 1's record by building
+on it, which rule 1 puts first (red team 24, ``tests/redteam24/test_claim_in_play.py``). So after
+a claim in play nobody is asked to open anything, and the game ends on the claim.
 """
 
 from __future__ import annotations
@@ -33,41 +34,26 @@ def kinds_from(local: LocalTable, seq: int) -> list[tuple[int, str]]:
     return [(r.seat, r.record.kind) for r in local.records[seq - 1:]]
 
 
-def test_after_a_claim_in_play_only_the_accuseds_partner_opens_its_key_share() -> None:
+def test_after_a_claim_in_play_nobody_opens_a_key_share() -> None:
     local, agents = at_seat_1_in_play()
     accused, claim = declare_absent(local, by=(0, 2))
     assert accused == 1
-    assert local.table.expect(local.state) == Turn(3, ("reveal",))
+    assert local.table.expect(local.state) == Turn(0, ("result",))
     local.run(agents)
-    assert kinds_from(local, claim) == [(0, "abandon"), (3, "reveal"), (0, "result")]
+    assert kinds_from(local, claim) == [(0, "abandon"), (0, "result")]
     result = local.state.result
     assert result is not None
     assert (result.winner, result.reason, result.forfeits) == (None, ABANDONED, (1,))
     assert result.describe().startswith("abandoned, claimed by seats 0, 2: ")
 
 
-def test_where_the_partner_never_opens_either_the_game_ends_with_no_key_share_opened() -> None:
-    local, agents = at_seat_1_in_play()
-    declare_absent(local, by=(0, 2))
-    partner, _ = declare_absent(local, gone=(1,), by=(0, 2))  # seat 3 stalls too
-    assert partner == 3
-    assert local.table.expect(local.state) == Turn(0, ("result",))
-    local.run(agents)
-    assert not [r for r in local.records if r.record.kind == "reveal"]
-    result = local.state.result
-    assert result is not None
-    assert (result.winner, result.forfeits) == (None, (1, 3))
-    assert result.describe().startswith("abandoned, claimed by seats 0, 2: ")
-
-
 def test_a_withheld_record_that_displaces_the_claim_finds_no_key_share_opened() -> None:
-    """Red team 19's attack: seat 1 withholds, seat 3 never writes, seat 1 then sends its
-    record. It still displaces the claim (the claiming team's own result settles nothing), and
-    play goes on: but nobody opened a key share on the branch it displaced."""
+    """Red team 19's attack: seat 1 withholds, is claimed absent, then sends its record. It
+    still displaces the claim (the claiming team's own result settles nothing), and play goes
+    on: but nobody opened a key share on the branch it displaced."""
     local, agents = at_seat_1_in_play()
     withheld = local.seats[1].build(local.state, agents[1])
     _, claim = declare_absent(local, by=(0, 2))
-    declare_absent(local, gone=(1,), by=(0, 2))
     local.run(agents)
     dropped: list[SignedRecord] = list(local.records[claim - 1:])
     assert dropped[-1].record.kind == "result"

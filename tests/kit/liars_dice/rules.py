@@ -127,13 +127,13 @@ class LiarsDice(Rules[Table]):
         return replace(state, game=model.roll(state.game, seed))
 
     def forfeit(self, state: Table, seat: int, seq: int, reason: str,
-                claimants: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> Table:
+                held: tuple[int, ...] = (), confirm: tuple[int, ...] = ()) -> Table:
         g = state.game
         unjudged = state.unjudged
         if g.caller is not None and g.opened[seat] is None:
             needs = f"seat {seat}'s dice"
             unjudged += (Unjudged(g.caller, state.called_at, "liar call", needs),)
-        forfeits, held = state.with_forfeit(seat, claimants)
+        forfeits, held = state.with_forfeit(seat, held)
         return replace(state, forfeits=forfeits, held=held, unjudged=unjudged)
 
     def side_of(self, state: Table, seat: int) -> str:
