@@ -19,6 +19,7 @@ from typing import Any
 from spycraft.crypto.records import parse_record
 from spycraft.engines.registry import load
 from tests.p2p.simnet import Peer, SimNet
+from tests.redteam24.opened import reveals_tap
 
 GAME = load("spynet")
 N = 4
@@ -64,17 +65,7 @@ def test_a_claim_in_play_opens_a_key_share_that_the_claimants_then_take_back():
         return False
 
     net.on_frame = on_frame
-    opened: set[int] = set()
-
-    def tap(sender: int, receiver: int, frame: dict[str, Any]) -> None:
-        raws = [frame["record"]] if frame["t"] == "record" else (
-            frame["records"] if frame["t"] == "sync_reply" else [])
-        for raw in raws:
-            signed = parse_record(raw)
-            if signed.record.kind == "reveal" and signed.seat in HONEST:
-                opened.add(signed.seat)
-
-    net.tap = tap
+    opened, net.tap = reveals_tap(HONEST)  # the honest seats whose key share went out
 
     net.peers[ACCUSED].think_at[TARGET] = 1e9  # 0 writes its record once all are there
     net.run(300.0, stop=lambda: all(at_target(p.protocol.state) for p in net.peers))

@@ -26,6 +26,7 @@ from typing import Any
 from spycraft.crypto.records import Record, parse_record, sign_record
 from spycraft.engines.registry import load
 from tests.p2p.simnet import Peer, SimNet
+from tests.redteam24.opened import reveals_tap
 
 GAME = load("spynet")
 N = 4
@@ -57,17 +58,7 @@ def test_a_fraud_in_play_opens_key_shares_that_the_accused_record_then_takes_bac
     net.adversary = step
     net.intercept = lambda peer, send: dark
     net.on_frame = lambda receiver, sender, frame: dark and receiver.index in PARTY
-    opened: set[int] = set()  # the honest seats whose key share went on a link
-
-    def tap(sender: int, receiver: int, frame: dict[str, Any]) -> None:
-        raws = [frame["record"]] if frame["t"] == "record" else (
-            frame["records"] if frame["t"] == "sync_reply" else [])
-        for raw in raws:
-            signed = parse_record(raw)
-            if signed.record.kind == "reveal" and signed.seat in HONEST:
-                opened.add(signed.seat)
-
-    net.tap = tap
+    opened, net.tap = reveals_tap(HONEST)  # the honest seats whose key share went out
 
     net.run(300.0, stop=lambda: all(at_target(p.protocol.state) for p in net.peers))
     assert all(at_target(p.protocol.state) for p in net.peers)

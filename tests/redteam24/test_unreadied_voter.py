@@ -25,6 +25,7 @@ from typing import Any
 from spycraft.crypto.records import parse_record
 from spycraft.engines.registry import load
 from tests.p2p.simnet import Peer, SimNet
+from tests.redteam24.opened import reveals_tap
 
 GAME = load("shady-agents")
 N = 10
@@ -70,17 +71,7 @@ def test_a_voter_never_asked_for_its_ready_takes_play_back_after_the_key_shares_
         return True  # the party reads what it likes, and answers as below
 
     net.on_frame = on_frame
-    opened: set[int] = set()  # the honest seats whose key share went on a link
-
-    def tap(sender: int, receiver: int, frame: dict[str, Any]) -> None:
-        raws = [frame["record"]] if frame["t"] == "record" else (
-            frame["records"] if frame["t"] == "sync_reply" else [])
-        for raw in raws:
-            signed = parse_record(raw)
-            if signed.record.kind == "reveal" and signed.seat in HONEST:
-                opened.add(signed.seat)
-
-    net.tap = tap
+    opened, net.tap = reveals_tap(HONEST)  # the honest seats whose key share went out
 
     # Honest play up to the accused's beacon in play.
     net.run(300.0, stop=lambda: all(at_target(p.protocol.state) for p in net.peers))
