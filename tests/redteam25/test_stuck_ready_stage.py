@@ -77,3 +77,26 @@ def test_simnet_a_second_stall_in_the_ready_stage_does_not_crash_the_honest_peer
     kinds = [r.record.kind for r in transcript.records]
     assert kinds.count("abandon") == 2, kinds
     assert "reveal" not in kinds, kinds
+
+
+def test_engine_spynet_four_an_honest_seat_lost_at_its_ready_is_not_a_crash():
+    """SpyNet at four: seat 1 is declared absent in play by seats 2 and 3 (its partner's vote
+    makes it a proof; seat 3 readies as its voter); seat 0, no voter, is asked next and its
+    laptop dies (declared absent by 2 and 3, a proof: 2 is its partner); seat 2's ready is then
+    the last, and two seats cannot settle the abandon: IndexError in every engine."""
+    local, agents = new_table(Config("spynet", 4, ()), seed=5)
+    while not (local.state.game.act == PLAY and local.table.expect(local.state).seat == 1):
+        local.step(agents)
+    declare_absent(local, by=(2, 3))
+    gone = [1]
+    while True:
+        turn = local.table.expect(local.state)  # IndexError here on the current code
+        if turn is None:
+            break
+        if turn.seat == 0 and turn.kinds == ("ready",):
+            declare_absent(local, gone=gone)
+            gone.append(0)
+            continue
+        local.step(agents)
+    assert local.state.result is not None
+    assert local.state.game.revealed == ()
