@@ -683,7 +683,11 @@ class KeyShareRules(Rules[K]):
         return self.finish(evolve(state, act=REVEAL))
 
     def apply_ready(self, state: K, record: Record, body: Body) -> K:
-        return evolve(state, ready=state.ready + (record.seat,))
+        # The last ready of a stage that can no longer settle its forfeit (a seat that was no
+        # voter forfeited during it, and the seats left are too few) leaves nobody to open:
+        # the game ends there, every secret closed (red team 25: without ``finish`` the act
+        # stayed ``reveal`` and ``next`` asked a turn of nobody, IndexError in every engine).
+        return self.finish(evolve(state, ready=state.ready + (record.seat,)))
 
     def apply_reveal(self, state: K, record: Record, body: Body) -> K:
         seat = record.seat
