@@ -50,3 +50,31 @@ def test_a_hidden_team_at_half_the_table_cannot_declare_an_online_seat_absent():
     # the victim was online and signed its own record for that very place, at once
     assert (abandon.seq, abandon.record.prev) in net.peers[victim].signed
     assert victim not in outcome.forfeits, outcome  # fails: Corrupt wins, seat "deserted"
+
+
+def test_a_losing_hidden_team_cannot_win_by_voting_out_a_winner_at_its_final_reveal():
+    """The same quorum at the final reveal: at this seed the Law-abiding team wins by play; the
+    Corrupt seats vote seat 1 (Law-abiding, online) absent at its ``reveal`` turn."""
+    definition = registry.load("shady-agents")
+    net = SimNet(N, definition=definition, options=definition.genesis_options(N, {}),
+                 seed=SEED, timeout=5.0, grace=1.0)
+    done: list[int] = []
+
+    def vote_out(net, peer, state):
+        turn = peer.protocol.table.expect(state)
+        if done or turn is None or turn.kinds != ("reveal",) or turn.seat in CORRUPT:
+            return False
+        if turn.seat != 1:
+            return False
+        votes = {c: net.peers[c].seat.absence_vote(state) for c in CORRUPT}
+        done.append(turn.seat)
+        net.apply(peer, peer.protocol.submit(peer.seat.sign_abandon(state, votes), net.now))
+        return True
+
+    adversary_of(net, CORRUPT[0], vote_out)
+    adversary_of(net, CORRUPT[1], lambda net, peer, state: False)
+    finish(net, limit=400.0)
+    agreed(net)
+    outcome = net.peers[0].protocol.state.result
+    assert done == [1]
+    assert 1 not in outcome.forfeits and outcome.winner != "Corrupt", outcome
