@@ -8,8 +8,11 @@ Ed25519 signature, by its identity key, over (table, seq, prev, accused), saying
 out my own timeout at this very place in the chain and hold no record from the accused".
 The quorum is a majority of the seats other than the accused (``quorum(n)``). Where the votes
 come from one party only, they are a *claim*, not a proof (``is_claim``): with two players the one
-other seat is the quorum, and where teams are public (SpyNet at four) the accused's opponents are
-one party whatever their number (the game names them: ``GameRules.public_opponents``). A claim is
+other seat is the quorum; where teams are public (SpyNet at four) the accused's opponents are
+one party whatever their number (the game names them: ``GameRules.public_opponents``); and where
+a hidden side can be a quorum on its own (Shady Agents: each team is half the table, the longer
+one at an odd count, and a majority of the others is no more), votes of no more seats than that
+side could all be its members' (the game names its size: ``GameRules.hidden_side``). A claim is
 a valid abandon, but it makes no side lose: the result says "abandoned, claimed by seat N" (or
 "seats N, M"), never a proven desertion.
 
@@ -43,19 +46,21 @@ def quorum(seats: int) -> int:
     return (seats - 1) // 2 + 1
 
 
-def is_claim(seats: int, voters: Iterable[int], opponents: Iterable[int]) -> bool:
-    """True when these votes are one party's word against the accused, not a proof: at two seats
-    always, elsewhere when every voter is one of the accused's public ``opponents``."""
-    return seats == 2 or set(voters) <= set(opponents)
+def is_claim(seats: int, voters: Iterable[int], opponents: Iterable[int], hidden: int = 0) -> bool:
+    """True when these votes may be one party's word against the accused, not a proof: at two
+    seats always; elsewhere when every voter is one of the accused's public ``opponents``, or
+    when there are no more voters than a ``hidden`` side against it may have members."""
+    voting = set(voters)
+    return seats == 2 or voting <= set(opponents) or len(voting) <= hidden
 
 
 def claiming_party(
-    seats: int, voters: Iterable[int], opponents: Iterable[int]
+    seats: int, voters: Iterable[int], opponents: Iterable[int], hidden: int = 0
 ) -> frozenset[int] | None:
     """The seats a claim speaks for (its voters and the accused's public opponents), or None
     when the votes are a proof."""
     voting, against = frozenset(voters), frozenset(opponents)
-    return voting | against if is_claim(seats, voting, against) else None
+    return voting | against if is_claim(seats, voting, against, hidden) else None
 
 
 def vote_message(table: bytes, seq: int, prev: bytes, accused: int, voter: int) -> bytes:

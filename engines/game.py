@@ -245,7 +245,8 @@ class Rules(Generic[S]):
     A game's rules subclass it, name the game's ``about`` (its ``ABOUT``: the name, the seat
     counts and the options, declared once, which the command line reads without the engine) and
     add ``initial``, ``next``, ``on_draw``, ``forfeit``, ``side_of`` and ``seen_secret`` (and
-    ``public_opponents`` where teams are public); ``after`` is the hook that runs after every
+    ``public_opponents`` where teams are public, ``hidden_side`` where a hidden one can be a
+    quorum); ``after`` is the hook that runs after every
     move. The table has checked the record's seat, kind and place in the chain
     (``Table.apply``) before a move sees it, so no move checks the turn again; the seq of a
     record is on the record, so no game state counts records.
@@ -297,6 +298,11 @@ class Rules(Generic[S]):
         """Where sides are public and two, the seats of the other one (``table.GameRules``);
         none by default: roles are hidden, or each seat plays for itself."""
         return frozenset()
+
+    def hidden_side(self, state: S, seat: int) -> int:
+        """How many seats a side with hidden members may have against ``seat`` where that is a
+        quorum of the others (``table.GameRules``); 0 by default: no hidden side is as many."""
+        return 0
 
     def next(self, state: S) -> GameNeed:
         raise NotImplementedError

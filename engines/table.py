@@ -48,7 +48,8 @@ winner. Where the losers leave two sides or more, none of them wins either, unle
 them (``Over.among``: SpyNet at three seats, where a loser's closed cards leave the score of all
 three open but the two others' points are exact).
 An abandon whose votes are one party's word (``absence.is_claim``: any abandon at two
-seats; at a table with public teams, one whose voters are all the accused's ``public_opponents``)
+seats; at a table with public teams, one whose voters are all the accused's ``public_opponents``;
+where a hidden side can be a quorum, one with no more voters than that side, ``hidden_side``)
 proves nothing, so it ends the game as "abandoned, claimed by seat N": no winner, no fraud.
 A result that play fixed survives a forfeit in the final reveal: where the game still gives its
 natural result (it needs nothing the forfeiter kept closed), nobody is proven to have cheated and
@@ -435,6 +436,11 @@ class GameRules(Protocol[S]):
         """The seats everyone knows to play together against ``seat`` (SpyNet at four: the other
         team); their votes alone are a claim. Empty where sides are hidden or not one party."""
 
+    def hidden_side(self, state: S, seat: int) -> int:
+        """How many seats a side whose members are hidden may have against ``seat`` (Shady
+        Agents: the longer team); votes of no more seats than that are a claim (they may all be
+        that side's). 0 where no hidden side can be a quorum of the others."""
+
 
 @dataclass(frozen=True)
 class TableState(Generic[S]):
@@ -565,6 +571,16 @@ class Table(Generic[S]):
             return Turn(self.result_writer(state, need), ("result",))
         return need
 
+    def claiming_party(self, state: TableState[S], accused: int,
+                       voters: Iterable[int]) -> frozenset[int] | None:
+        """For the votes of an abandon of ``accused`` at ``state``: the party whose word they
+        are, or None where they are a proof (``absence.claiming_party``, with what the game
+        says of the sides against the accused)."""
+        game = state.game
+        return absence.claiming_party(
+            len(state.genesis.seats), voters, self.rules.public_opponents(game, accused),
+            self.rules.hidden_side(game, accused))
+
     def result_writer(self, state: TableState[S], result: Result) -> int:
         for seat in range(len(state.genesis.seats)):
             if seat not in result.forfeits:
@@ -691,9 +707,8 @@ class Table(Generic[S]):
             reason = ABANDONED if secret is None else DESERTED
             cost = "abandoned" if secret is None else f"deserted after seeing {secret}"
             n = len(state.genesis.seats)
-            opponents = self.rules.public_opponents(state.game, turn.seat)
-            claimed = voters if absence.is_claim(n, voters, opponents) else ()
-            party = absence.claiming_party(n, voters, opponents)
+            party = self.claiming_party(state, turn.seat, voters)
+            claimed = voters if party is not None else ()
             in_play = not set(turn.kinds) <= set(self.rules.final_reveal)
             held = tuple(range(n)) if party is not None and in_play else ()
             proven = party is None and in_play

@@ -849,8 +849,8 @@ class PeerProtocol:
         # place cost a rollback.
         linked = {peer.seat for peer in self.links.values()} | set(self.at.votes)
         closer = sum(1 for seat in linked if seat is not None and 0 < (seat - turn.seat) % n < mine)
-        opponents = self.table.rules.public_opponents(self.state.game, turn.seat)
-        claim = absence.is_claim(n, self.at.votes, opponents) and n > 2
+        claim = n > 2 and self.table.claiming_party(self.state, turn.seat, self.at.votes) \
+            is not None
         if now >= self.at.quorum_at + (closer + (n if claim else 0)) * grace:
             signed = self.me.sign_abandon(self.state, dict(self.at.votes))
             self._out.append(Notice("abandon", (turn.seat, tuple(sorted(self.at.votes)))))
@@ -1200,11 +1200,8 @@ class PeerProtocol:
         """For a valid abandon at ``before`` that is one party's claim: that party."""
         if signed.record.kind != "abandon":
             return None
-        body = signed.record.body
-        accused = body["seat"]
-        opponents = self.table.rules.public_opponents(before.game, accused)
-        voters = [vote[0] for vote in body["votes"]]
-        return absence.claiming_party(len(self.seats), voters, opponents)
+        voters = [vote[0] for vote in signed.record.body["votes"]]
+        return self.table.claiming_party(before, signed.record.body["seat"], voters)
 
     def _release_claim(self, now: float) -> None:
         """Accept the claim we hold once our own clock ran out, or once a seat outside its

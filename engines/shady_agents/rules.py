@@ -171,6 +171,11 @@ class ShadyAgentsRules(role_deal.RoleDealRules[State]):
         team = state.roles[seat] if state.roles else None
         return None if team is None else TEAM_NAME[team]
 
+    def hidden_side(self, state: State, seat: int) -> int:
+        """Each team is half the table (the longer one at an odd count), as many as a majority
+        of the seats but one: the longer team's votes alone are a claim (docs/rulings.md)."""
+        return scoring.role_deck(state.game.n).count(CORRUPT)
+
 def final_facts(state: State) -> scoring.FinalFacts | None:
     """Everything the final reveal opened, or None if something stayed closed."""
     roles = tuple(r for r in state.roles if r is not None)

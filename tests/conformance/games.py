@@ -234,13 +234,16 @@ def declare_absent(local: LocalTable, gone: Sequence[int] = (),
                    by: Sequence[int] = ()) -> tuple[int, int]:
     """The seat expected next declared absent by a quorum of the seats still playing (never by
     one already gone; ``by`` first when given), the lowest of them writing the abandon: (the
-    absent seat, the seq)."""
+    absent seat, the seq). Where a hidden side may be a quorum (``GameRules.hidden_side``), by
+    one seat more if one is left, so that the votes are a proof, as at a table every seat that
+    is still there votes; else they are a claim."""
     turn = local.table.expect(local.state)
     assert turn is not None
     n = len(local.seats)
     others = [s for s in range(n) if s != turn.seat and s not in gone and s not in by]
-    voters = sorted([*by, *others][: quorum(n)])
-    assert len(voters) == quorum(n), f"too few seats left to declare seat {turn.seat} absent"
+    wanted = max(quorum(n), local.table.rules.hidden_side(local.state.game, turn.seat) + 1)
+    voters = sorted([*by, *others][:wanted])
+    assert len(voters) >= quorum(n), f"too few seats left to declare seat {turn.seat} absent"
     votes = {v: local.seats[v].absence_vote(local.state) for v in voters}
     record = local.seats[voters[0]].sign_abandon(local.state, votes)
     local.state = local.table.apply(local.state, record)

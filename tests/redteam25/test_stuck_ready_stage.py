@@ -16,7 +16,6 @@ from __future__ import annotations
 from spycraft.crypto.records import parse_record
 from spycraft.engines import registry
 from spycraft.engines.game import PLAY
-from spycraft.p2p.protocol import Send
 from tests.conformance.games import Config, declare_absent, new_table
 from tests.p2p.simnet import SimNet, adversary_of, agreed, finish
 

@@ -1,0 +1,67 @@
+"""Red team 25: in Shady Agents a team, whose members are hidden, is ``quorum(n)`` seats at every
+count, so its votes alone must be a claim, not a proof (docs/rulings.md, ``hidden_side``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spycraft.engines import absence
+from spycraft.engines.registry import load
+from spycraft.engines.shady_agents import scoring
+from spycraft.engines.table import ABANDONED, DESERTED
+from tests.conformance.games import declare_absent
+from tests.shady_agents.helpers import table
+
+GAME = load("shady-agents")
+
+
+@pytest.mark.parametrize("n", range(4, 11))
+def test_a_teams_number_of_votes_is_a_claim_and_one_more_is_a_proof(n: int) -> None:
+    local, _ = table(n, 1)
+    rules = local.table.rules
+    team = max(scoring.role_deck(n).count(face) for face in set(scoring.role_deck(n)))
+    assert rules.hidden_side(local.state.game, 0) == team >= absence.quorum(n)
+    others = range(1, n)
+    assert local.table.claiming_party(local.state, 0, others[:team]) == frozenset(others[:team])
+    assert local.table.claiming_party(local.state, 0, others[:team + 1]) is None
+
+
+def test_the_resistance_spies_are_never_a_quorum() -> None:
+    """Where the hidden side is smaller than a quorum its size changes nothing: no rule asks."""
+    rules = load("resistance").table().rules
+    for n in range(5, 11):
+        spies = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}[n]
+        assert spies < absence.quorum(n)
+        assert rules.hidden_side(None, 0) == 0
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_votes_of_every_seat_still_there_prove_an_absence_and_a_teams_only_claim_it(n: int) -> None:
+    local, agents = table(n, 3)
+    while (turn := local.table.expect(local.state)) is not None and \
+            (local.state.game.act != "play" or turn.kinds != ("round_one",)):
+        local.step(agents)
+    assert turn is not None
+    proven, _ = declare_absent(local)  # by a team and one seat more: a proof
+    local.run(agents)
+    result = local.state.result
+    assert result is not None and result.forfeits == (proven,)
+    assert result.reason == DESERTED and "claimed" not in result.describe()
+
+    local, agents = table(n, 3)
+    while (turn := local.table.expect(local.state)) is not None and \
+            (local.state.game.act != "play" or turn.kinds != ("round_one",)):
+        local.step(agents)
+    assert turn is not None
+    team = scoring.role_deck(n).count(scoring.role_deck(n)[0])
+    voters = [s for s in range(n) if s != turn.seat][:team]
+    votes = {v: local.seats[v].absence_vote(local.state) for v in voters}
+    claim = local.seats[voters[0]].sign_abandon(local.state, votes)
+    local.state = local.table.apply(local.state, claim)
+    local.records.append(claim)
+    local.run(agents)
+    result = local.state.result
+    assert result is not None
+    assert (result.winner, result.reason) == (None, ABANDONED), result.describe()
+    assert result.describe().startswith("abandoned, claimed by seats ")
+    assert not [r for r in local.records if r.record.kind == "reveal"]  # a claim in play
