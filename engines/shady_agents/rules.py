@@ -191,8 +191,14 @@ def final_facts(state: State) -> scoring.FinalFacts | None:
 
 
 def natural_result(state: State) -> Result | None:
-    """The §7 result of play, when play ran to the end and everything opened."""
-    if state.forfeits or state.game.phase != M.END:
+    """The §7 result of play, when play ran to the end and everything it needs opened: with
+    a forfeit in the final reveal too, where the deck count proves the forfeiter's role, every
+    gift it gave or received opened with its counterpart and nothing is left unjudged (the
+    score needs no discard). ``table.settle`` then keeps it where the forfeiter's side lost it
+    (``_fixed_by_play``): a losing team that stalls its last reveal, its teammate refusing to
+    vote, makes a claim, and a claim must not turn a loss fixed by play into no winner (red
+    team 26)."""
+    if state.game.phase != M.END or (state.forfeits and state.unjudged):
         return None
     facts = final_facts(state)
     if facts is None:
