@@ -11,8 +11,9 @@ come from one party only, they are a *claim*, not a proof (``is_claim``): with t
 other seat is the quorum; where teams are public (SpyNet at four) the accused's opponents are
 one party whatever their number (the game names them: ``GameRules.public_opponents``); and where
 a hidden side can be a quorum on its own (Shady Agents: each team is half the table, the longer
-one at an odd count, and a majority of the others is no more), votes of no more seats than that
-side could all be its members' (the game names its size: ``GameRules.hidden_side``). A claim is
+one at an odd count, and a majority of the others is no more; The Resistance: its members),
+votes of no more seats than that side could all be its members' (the game names its size:
+``GameRules.hidden_side``). A claim is
 a valid abandon, but it makes no side lose: the result says "abandoned, claimed by seat N" (or
 "seats N, M"), never a proven desertion.
 

@@ -289,6 +289,12 @@ class ResistanceRules(role_deal.RoleDealRules[State]):
             return None
         return R.SPIES if role == recognition.SPY else R.RESISTANCE
 
+    def hidden_side(self, state: State, seat: int) -> int:
+        """The Resistance, hidden from one another, are a quorum of the others at every count
+        (3 of 5 ... 6 of 10), and may act together as the spies may: their votes alone are a
+        claim (docs/rulings.md, red team 26). The spies are always fewer."""
+        return R.RESISTANCE_COUNT[len(state.secrets)]
+
 def apply_strong_leader(state: State, record: Record, body: Body) -> State:
     play = body["play"]
     if not isinstance(play, bool):

@@ -14,8 +14,9 @@ from spycraft.engines.local import LocalTable, new_local_table
 
 
 def abandoned(game: str, players: int, until: Any, seed: int = 3) -> tuple[LocalTable, int]:
-    """Play ``game`` with bots until ``until(turn)``; then a majority of the others declare
-    the seat expected absent, and the game plays on to its result. The table and that seat."""
+    """Play ``game`` with bots until ``until(turn)``; then enough of the others for a proof
+    declare the seat expected absent, and the game plays on to its result. The table and that
+    seat."""
     definition = registry.load(game)
     entropy = SeededEntropy(seed)
     local = new_local_table(definition, definition.genesis_options(players), players,
@@ -24,7 +25,9 @@ def abandoned(game: str, players: int, until: Any, seed: int = 3) -> tuple[Local
     while not until(local.table.expect(local.state)):
         local.step(agents)
     accused = local.table.expect(local.state).seat
-    others = [s for s in range(players) if s != accused][: absence.quorum(players)]
+    hidden = local.table.rules.hidden_side(local.state.game, accused)  # a proof outvotes it
+    wanted = max(absence.quorum(players), hidden + 1)
+    others = [s for s in range(players) if s != accused][:wanted]
     votes = {s: local.seats[s].absence_vote(local.state) for s in others}
     record = local.seats[others[0]].sign_abandon(local.state, votes)
     local.state = local.table.apply(local.state, record)

@@ -7,8 +7,9 @@ share public.
 The Resistance at six, seed 0: spies 1 and 4. Seat 1 withholds its ``vote_commit`` R (record
 39); seats 2 and 3, which write next, got R before the abandon reached them and built on it
 (honest: a valid record at their head), then took the abandon (R was not settled, the abandon
-ranks first) and built on it like everyone. The abandon carries the votes of 0, 4 and 5 (0
-writes it). Spy 4, first to write its ``ready``, stalls and is declared absent: a voter lost,
+ranks first) and built on it like everyone. The abandon carries the votes of every other seat
+(0 writes it; since stop 36 a proof needs them all at six: the Resistance are a quorum). Spy 4,
+at its ``ready`` after seats 2 and 3, stalls and is declared absent: a voter lost,
 so (fa798f3) every seat left writes a ``ready`` and then opens its key share. Then spy 4 signs
 its record on R after seats 2 and 3's: three seats other than R's author built on R (settled),
 and its vote, which it never built on the abandon to keep, dies.
@@ -41,8 +42,12 @@ def test_a_voter_lost_before_its_ready_cannot_take_play_back_after_the_reveal() 
         branch.append(record)
     accused, _ = declare_absent(local, by=(0, 4, 5))
     assert accused == 1
-    nxt = local.table.expect(local.state)
-    assert nxt is not None and nxt.seat == 4, nxt  # spy 4's ready: it stalls
+    # The Resistance are a quorum (``hidden_side``): a proof at six carries every other vote,
+    # and the voters ready in seat order; seats 2 and 3 write theirs, spy 4 stalls at its own.
+    while (nxt := local.table.expect(local.state)) is not None and nxt.seat != 4:
+        assert nxt.kinds == ("ready",), nxt
+        local.step(agents)
+    assert nxt is not None and nxt.kinds == ("ready",), nxt
     declare_absent(local, gone=(1,))
     while local.table.expect(local.state) is not None:
         local.step(agents)

@@ -8,10 +8,11 @@ no longer sees it among the abandon's builders), both records are unsettled, and
 with the first revealer's key share public.
 
 The Resistance at five. X (accused) and V (voter) are the two spies, V's turn follows
-X's. Voters {V, H, W}, W writes the abandon, L (the lowest seat) never votes. Readies: H, V (the
-voters but the writer, in seat order), then L, W; L opens its key share first. V's ready has two
-builders after it (L and W) when L's reveal lands: not settled. V signs junk at its ready's place
-and sends the pair and the branch R, r_V to L.
+X's. Voters {L, H, V, W} (every other seat: since stop 36 the Resistance are a quorum, so a
+proof at five needs them all), W writes the abandon. Readies: L, H, V (the voters but the
+writer, in seat order), then W; L opens its key share first. V's ready has two builders after it
+(W and L) when L's reveal lands: not settled. V signs junk at its ready's place and sends the
+pair and the branch R, r_V to L.
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ ReadyStage = tuple[int, SignedRecord, dict[int, TableState[Any]], list[tuple[int
 
 
 def abandon_then_ready_stage(local: LocalTable, agents: list[Any], before: TableState[Any],
-                             v: int, h: int, w: int) -> ReadyStage:
-    """The abandon of the seat expected at ``before`` by votes of V, H and W (W writes it),
+                             v: int, h: int, w: int, low: int) -> ReadyStage:
+    """The abandon of the seat expected at ``before`` by votes of V, H, W and L (W writes it),
     then honest play up to the first reveal: (its place, the abandon, the state after each
     record from the abandon on, the records after the abandon as (seat, kind))."""
     place = before.seq + 1
-    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w)}
+    votes = {s: local.seats[s].absence_vote(before) for s in (v, h, w, low)}
     abandon = local.seats[w].sign_abandon(before, votes)
     local.state = local.table.apply(before, abandon)
     local.records.append(abandon)
@@ -57,6 +58,13 @@ def abandon_then_ready_stage(local: LocalTable, agents: list[Any], before: Table
         order.append((rec.seat, rec.record.kind))
         if rec.record.kind == "reveal":
             return place, abandon, states, order
+
+
+def ready_of(local: LocalTable, place: int, v: int) -> int:
+    """Where in ``local.records`` V's ``ready`` after the abandon at ``place`` is (its seq less
+    one: the state before it is ``states`` of that number)."""
+    return next(i for i in range(place, len(local.records))
+                if local.records[i].seat == v and local.records[i].record.kind == "ready")
 
 
 def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
@@ -87,12 +95,12 @@ def test_a_voter_that_unreadies_itself_takes_play_back_after_a_reveal() -> None:
     before, x, v, rec_r, r_v, others, lower = found
     low, h = lower[0], lower[1]
     w = next(s for s in others if s not in (low, h))
-    place, _, states, order = abandon_then_ready_stage(local, agents, before, v, h, w)
-    expected = [(h, "ready"), (v, "ready"), (low, "ready"), (w, "ready"), (low, "reveal")]
+    place, _, states, order = abandon_then_ready_stage(local, agents, before, v, h, w, low)
+    expected = [(low, "ready"), (h, "ready"), (v, "ready"), (w, "ready"), (low, "reveal")]
     assert order == expected, order
-    ready_v = local.records[place + 1]
-    assert ready_v.seat == v and ready_v.record.kind == "ready"
-    junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
+    at = ready_of(local, place, v)
+    ready_v = local.records[at]
+    junk = local.seats[v].sign(states[at], "ready", {"again": 1})
 
     peer = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[low],
                         records=tuple(local.records))
@@ -132,9 +140,10 @@ def test_a_peer_behind_the_reveal_comes_back_to_the_ready_it_rolled_back() -> No
     others = sorted(set(range(N)) - {x, v})
     low, h = others[0], others[1]
     w = others[2]
-    place, abandon, states, _ = abandon_then_ready_stage(local, agents, before, v, h, w)
-    ready_v = local.records[place + 1]
-    junk = local.seats[v].sign(states[place + 1], "ready", {"again": 1})
+    place, abandon, states, _ = abandon_then_ready_stage(local, agents, before, v, h, w, low)
+    at = ready_of(local, place, v)
+    ready_v = local.records[at]
+    junk = local.seats[v].sign(states[at], "ready", {"again": 1})
 
     peer = PeerProtocol(table=table, genesis=local.genesis, seat=local.seats[h],
                         records=tuple(local.records[:-1]))
@@ -143,13 +152,13 @@ def test_a_peer_behind_the_reveal_comes_back_to_the_ready_it_rolled_back() -> No
     peer.receive(v, {"t": "evidence", "records": [ready_v.raw, junk.raw]}, 1.0)
     for t in range(2, 8):
         peer.tick(float(t))
-    peer.receive(low, {"t": "sync_reply", "from_seq": place + 2,
-                       "records": [r.raw for r in local.records[place + 1:]]}, 9.0)
+    peer.receive(low, {"t": "sync_reply", "from_seq": at + 1,
+                       "records": [r.raw for r in local.records[at:]]}, 9.0)
     peer.receive(v, {"t": "sync_reply", "from_seq": place, "records": [rec_r.raw, r_v.raw]},
                  10.0)
     for t in range(11, 20):
         peer.tick(float(t))
     kinds = [(r.seat, r.record.kind) for r in peer.records[place - 1:]]
     assert peer.records[place - 1].raw == abandon.raw, kinds
-    assert peer.records[place + 1].raw == ready_v.raw, kinds
+    assert peer.records[at].raw == ready_v.raw, kinds
     assert peer.state.game.act != PLAY, kinds

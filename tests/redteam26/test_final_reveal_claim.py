@@ -10,7 +10,6 @@ never opening its last secrets")."""
 from __future__ import annotations
 
 from spycraft.engines.shady_agents.components import CORRUPT, LAW_ABIDING
-
 from tests.shady_agents.helpers import table
 
 SEED = 2  # the last revealer, seat 3, is Corrupt, and the honest end is a Law-abiding win

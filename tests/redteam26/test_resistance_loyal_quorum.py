@@ -1,5 +1,5 @@
 """Red team 26: the Resistance's own side is a hidden side that is a quorum on its own, the very
-case docs/rulings.md made a claim in Shady Agents (red team 25), but ``hidden_side`` is 0 in The
+case docs/rulings.md made a claim in Shady Agents (red team 25), but ``hidden_side`` was 0 in The
 Resistance ("the spies are always fewer than quorum(n)": the loyal side is forgotten). At five
 seats the three Resistance seats are quorum(5): acting together (as Shady Agents' teams do, out of
 band: none of them knows the others in the game either), they sign their absence votes the moment
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from spycraft.engines.resistance import rules as resistance_rules
 from spycraft.engines.table import ABANDONED, DESERTED
-
 from tests.resistance.helpers import run_until, table
 
 N, SEED = 5, 1

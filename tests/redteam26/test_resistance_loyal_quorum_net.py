@@ -1,9 +1,10 @@
 """Red team 26, over the real protocol (SimNet: real engines, signatures, peers): at The
 Resistance with five seats the three Resistance seats, acting together, sign their absence votes
 the moment an online Spy's first turn of play begins and send the abandon at once. Three votes
-are quorum(5) and Resistance's ``hidden_side`` is 0, so it is a proof: it outranks the Spy's
-record, written at once, at every honest peer (the other Spy too). The honest, online Spy
-forfeits "deserted" and the Resistance wins: one side's word decided another seat's fate."""
+were quorum(5) and Resistance's ``hidden_side`` was 0 (before stop 36), so a proof: it
+outranked the Spy's record, written at once, at every honest peer (the other Spy too). The
+honest, online Spy forfeited "deserted" and the Resistance won: one side's word decided another
+seat's fate."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 
 from spycraft.engines.resistance import GAME
 from spycraft.engines.resistance import rules as resistance_rules
-
 from tests.p2p.simnet import SimNet, adversary_of, agreed, finish, honest_seats_kept
 
 N, SEED = 5, 3

@@ -1,5 +1,6 @@
 """Red team 25: in Shady Agents a team, whose members are hidden, is ``quorum(n)`` seats at every
-count, so its votes alone must be a claim, not a proof (docs/rulings.md, ``hidden_side``)."""
+count, so its votes alone must be a claim, not a proof (docs/rulings.md, ``hidden_side``); red
+team 26: so are The Resistance's members."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import pytest
 
 from spycraft.engines import absence
 from spycraft.engines.registry import load
+from spycraft.engines.resistance.model import RESISTANCE_COUNT
 from spycraft.engines.shady_agents import scoring
 from spycraft.engines.table import ABANDONED, DESERTED
 from tests.conformance.games import declare_absent
+from tests.resistance.helpers import table as resistance_table
 from tests.shady_agents.helpers import table
 
 GAME = load("shady-agents")
@@ -26,13 +29,16 @@ def test_a_teams_number_of_votes_is_a_claim_and_one_more_is_a_proof(n: int) -> N
     assert local.table.claiming_party(local.state, 0, others[:team + 1]) is None
 
 
-def test_the_resistance_spies_are_never_a_quorum() -> None:
-    """Where the hidden side is smaller than a quorum its size changes nothing: no rule asks."""
-    rules = load("resistance").table().rules
-    for n in range(5, 11):
-        spies = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}[n]
-        assert spies < absence.quorum(n)
-        assert rules.hidden_side(None, 0) == 0
+@pytest.mark.parametrize("n", range(5, 11))
+def test_in_the_resistance_its_members_are_the_hidden_side_and_the_spies_are_fewer(n: int) -> None:
+    """Red team 26: the Resistance members are a quorum at every count; the spies never are."""
+    local, _ = resistance_table(n, 1)
+    members = RESISTANCE_COUNT[n]
+    assert n - members < absence.quorum(n) <= members
+    assert local.table.rules.hidden_side(local.state.game, 0) == members
+    others = range(1, n)
+    assert local.table.claiming_party(local.state, 0, others[:members]) is not None
+    assert local.table.claiming_party(local.state, 0, others[:members + 1]) is None
 
 
 @pytest.mark.parametrize("n", [4, 6])
