@@ -114,10 +114,12 @@ Theory of operation
   and answers every vote with the record. An ``abandon`` record needs the votes of a majority of
   the other seats (``engines.absence``); the voter closest after the accused writes it, the next
   ones after a grace each if it does not (one party's votes wait ``n`` graces more for a vote
-  that makes them a proof). Where the votes are one party's only (two players; SpyNet's teams at
-  four) the abandon is a *claim*: the result says "abandoned, claimed by seat N", no side loses,
-  and we accept a claim at the head only once our own clock for the accused ran out (we hold it
-  until then, or until a seat outside the party builds on it). A person's paced answer
+  that makes them a proof). Where the votes may be one party's only (two players; SpyNet's teams
+  at four; no more voters than a hidden side that is a quorum on its own may have, The
+  Resistance's members or a Shady Agents team: ``Table.claiming_party``) the abandon is a
+  *claim*: the result says "abandoned, claimed by seat N", no side loses, and we accept a claim
+  at the head only once our own clock for the accused ran out (we hold it until then, or until a
+  seat outside the party builds on it). A person's paced answer
   (``SessionConfig.answer_delay``) counts from the same moment as its timeout (``since``), and
   the others' clocks start ``relay_patience`` later, so an answer sent before the person's own
   countdown ends arrives before anyone's last call.
