@@ -255,6 +255,7 @@ class Rules(Generic[S]):
     about: About
     sides: tuple[str, ...]
     final_reveal: tuple[str, ...] = ()  # the record kinds that open what was hidden until the end
+    confirming: tuple[str, ...] = ()  # the kinds that only build on a forfeit (``table``)
 
     def __init__(self, table: Mapping[str, Move[S]]) -> None:
         self.name: str = self.about.name
@@ -512,9 +513,10 @@ class KeyShareState(TableSide):
     secrets: tuple[Scalar | None, ...] = ()  # each seat's key share secret, once opened
     revealed: tuple[int, ...] = ()  # the seats that opened theirs, in order
     violations: tuple[Cheat, ...] = ()  # what the opened secrets proved illegal
-    # After an abandon proven in play, nobody opens a secret before its voters but its writer
-    # (``confirm``) have built on it with a ``ready`` record, or, where one of them forfeited
-    # first, a quorum of seats (``KeyShareRules.not_ready``); ``ready``: who wrote one.
+    # After an abandon proven in play or a fraud written in play (``settling``), nobody opens
+    # a secret before the abandon's voters but its writer (``confirm``) and then more than a
+    # quorum of seats have built on it with a ``ready`` record; nobody at all where a voter
+    # forfeited first (``KeyShareRules.not_ready``); ``ready``: who wrote one.
     settling: bool = False
     confirm: tuple[int, ...] = ()
     ready: tuple[int, ...] = ()
@@ -560,6 +562,7 @@ class KeyShareRules(Rules[K]):
     """
 
     final_reveal = ("reveal",)
+    confirming = (READY,)
 
     def __init__(self, table: Mapping[str, Move[K]]) -> None:
         if REVEAL in table:

@@ -405,6 +405,10 @@ class GameRules(Protocol[S]):
     seat_counts: tuple[int, ...]
     sides: tuple[str, ...]  # the teams a result can name as winner
     final_reveal: tuple[str, ...]  # the record kinds that open what was hidden until the end
+    # The record kinds that open nothing and only build on a forfeit before the final reveal
+    # (the kit's ``ready``): a ``final_reveal`` record of another seat after one settles it
+    # (rule 1 of ``p2p.protocol``).
+    confirming: tuple[str, ...]
 
     def check_options(self, options: Mapping[str, object], seats: int) -> None:
         """Raise ValueError naming the problem if these options are not playable."""

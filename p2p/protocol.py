@@ -62,9 +62,10 @@ Theory of operation
      on R" means, locally: among the records we know that descend from R (our chain after it,
      or the branch a peer sent as its proof), a result, or records signed by ``quorum(n)``
      distinct seats other than R's author (a result is settled by itself: two results of one
-     place, equal in all but their writer, go by the smaller bytes); a ``ready`` record is
-     settled too by a ``reveal`` of another seat after it (a key share opened on it: red team
-     23, a voter's equivocation at its own ready must not roll it back and kill its vote).
+     place, equal in all but their writer, go by the smaller bytes); a record that only builds
+     on a forfeit (the game's ``confirming`` kinds: the kit's ``ready``) is settled too by a
+     ``final_reveal`` record of another seat after it (a key share opened on it: red team 23,
+     a voter's equivocation at its own ready must not roll it back and kill its vote).
      Nothing rolls back past such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
      two) never takes a place (the evidence goes to every link, so every peer learns it, and
@@ -1265,14 +1266,15 @@ class PeerProtocol:
         for the result itself: nothing comes after it, nothing takes its place)."""
         if signed.record.kind == "result":
             return -1
+        rules = self.table.rules
         builders: set[int] = set()
         for i, other in enumerate(after):
             if other.record.kind == "result":
                 # A result settles what it ends, unless the record is a claim and the result
                 # its own party's (or the accused's): still one party's word (rule 3).
                 return None if other.seat in self._own_word(signed) else i
-            if other.record.kind == "reveal" and signed.record.kind == "ready" and \
-                    other.seat != signed.seat:
+            if other.record.kind in rules.final_reveal and signed.record.kind in \
+                    rules.confirming and other.seat != signed.seat:
                 # A key share opened on a ready stage settles its readies, as a result does: a
                 # voter that proves its own equivocation at its ready, unsettled when the first
                 # share opened, would roll it back, and its vote, no longer built on the
@@ -1286,6 +1288,13 @@ class PeerProtocol:
                     return i
         return None
 
+    @staticmethod
+    def _voters(signed: SignedRecord) -> set[int]:
+        """The seats whose votes an abandon carries (none for any other record)."""
+        if signed.record.kind != "abandon":
+            return set()
+        return {vote[0] for vote in signed.record.body["votes"]}
+
     def _dead(self, signed: SignedRecord, own_after: Sequence[SignedRecord],
               other_after: Sequence[SignedRecord]) -> int | None:
         """For an abandon: where in the other record's branch one of its voters built on the
@@ -1293,10 +1302,7 @@ class PeerProtocol:
         on it: that one knew both and chose the abandon, and a voter of the accused's side
         that builds on both must not take back, once the others opened their secrets on the
         abandon, what its vote proved (red team 20)."""
-        if signed.record.kind != "abandon":
-            return None
-        voters = {vote[0] for vote in signed.record.body["votes"]}
-        voters -= {signed.seat} | {other.seat for other in own_after}
+        voters = self._voters(signed) - {signed.seat} - {other.seat for other in own_after}
         for i, other in enumerate(other_after):
             if other.seat in voters:
                 return i
@@ -1305,9 +1311,7 @@ class PeerProtocol:
     def _built_by_voters(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """For an abandon: where in ``after`` the last of its voters built on it (a vote that
         then does not die, ``_dead``), so a proof of it carries those records."""
-        if signed.record.kind != "abandon":
-            return None
-        voters = {vote[0] for vote in signed.record.body["votes"]}
+        voters = self._voters(signed)
         found = [i for i, other in enumerate(after) if other.seat in voters]
         return found[-1] if found else None
 
