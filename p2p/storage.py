@@ -31,9 +31,11 @@ the file's size before it (``ftruncate``), a replacement leaves the old file and
 the files hold exactly what they held before the failed write. Nothing waits on a failed write:
 the session stops at once (the record it would have stored is not acknowledged, the record of
 ours it would have remembered is not sent), and ``spycraft resume`` continues from the files
-once the disk can be written again. Reading back, a torn last item of ``own.cbor`` or
-``chat.cbor`` (a crash inside an append) is cut off as the transcript's is, so the next append
-starts on a whole item and nothing after it is lost to the tear.
+once the disk can be written again; until the record that failed is written, the transcript
+takes no record after it (a task woken before the stop may still hand one over), and a file
+with a gap, from an older spycraft, is read back to the gap. Reading back, a torn last item of
+``own.cbor`` or ``chat.cbor`` (a crash inside an append) is cut off as the transcript's is, so
+the next append starts on a whole item and nothing after it is lost to the tear.
 """
 
 from __future__ import annotations
@@ -236,6 +238,9 @@ class GameStore:
         self._open: dict[Path, int] = {}  # the files appended to, kept open (``close``)
         self._kept: set[bytes] = set()  # our records that own.cbor holds durably
         self._unsynced = False  # the transcript holds records of ours not fsynced yet
+        # The seq of a record whose append failed, and why: the transcript takes no record after
+        # it until it is written (``append``).
+        self._missing: tuple[int, StorageError] | None = None
         # The memo as own.cbor holds it, each entry's value encoded (None until it is read):
         # an entry keeps only what changed since (``remember_own``).
         self._memo_kept: dict[str, bytes] | None = None
@@ -349,7 +354,26 @@ class GameStore:
         that ``own.cbor`` already holds durably (``remember_own``) are written without a fsync
         of their own: the next append of another seat's record, ``sync`` or ``close`` makes
         them durable here too, and until then a crash loses nothing that own.cbor does not
-        keep (a peer that resumes sends its remembered record at that place again)."""
+        keep (a peer that resumes sends its remembered record at that place again).
+
+        Once an append failed, the transcript takes nothing after the record it could not keep
+        until that record is written: a task of the session already woken before the failure
+        stopped it may still hand over the next record, and a small one fits in the room a
+        full disk leaves in the file's last page (the chaos run, seed 44: records 99 and 101
+        stored, 100 missing, and the resume refused the file)."""
+        first = records[0].seq
+        if self._missing is not None and first != self._missing[0]:
+            seq, failure = self._missing
+            raise StorageError(f"record {first} not stored: record {seq} before it could not be "
+                               f"({failure})")
+        try:
+            self._append_records(records)
+        except StorageError as exc:
+            self._missing = (first, exc)
+            raise
+        self._missing = None
+
+    def _append_records(self, records: tuple[SignedRecord, ...]) -> None:
         if len(records) == 1:  # every record taken in play: the same, with no lists built
             (signed,) = records
             ours = signed.raw in self._kept
@@ -443,18 +467,36 @@ class GameStore:
         self._forget(self.transcript_path)
         self._unsynced = False  # write_private syncs the whole new file
         write_private(self.transcript_path, transcript.to_bytes(), "the transcript")
+        self._missing = None  # the file ends where the table's chain now ends
 
     def load_transcript(self) -> Transcript | None:
         """The stored transcript. A crash inside an append leaves a torn last item, which no peer
-        ever acknowledged (we ack only after the fsync): it is cut off, and sync brings it back."""
+        ever acknowledged (we ack only after the fsync): it is cut off, and sync brings it back.
+        So is everything from the first record that does not follow the one before it (a gap a
+        failed append left in a file of an older spycraft, ``append``): what the peers hold
+        after it comes back the same way, and our own records from own.cbor."""
         if not self.transcript_path.exists():
             return None
         data = self.transcript_path.read_bytes()
         complete = _whole_items(data)
+        transcript = Transcript.from_bytes(data[:complete])
+        chained = _chained(transcript)
+        if chained < len(transcript.records):
+            transcript = Transcript(transcript.genesis, transcript.records[:chained])
+            complete = len(transcript.genesis.raw) + sum(len(r.raw) for r in transcript.records)
         if complete < len(data):
             _cut(self.transcript_path, complete)
-            data = data[:complete]
-        return Transcript.from_bytes(data)
+        return transcript
+
+
+def _chained(transcript: Transcript) -> int:
+    """How many records at the start of ``transcript`` follow each other (seq and prev)."""
+    link = transcript.genesis.link
+    for index, signed in enumerate(transcript.records):
+        if signed.seq != index + 1 or signed.record.prev != link:
+            return index
+        link = signed.link
+    return len(transcript.records)
 
 
 def stored_games_of(root: Path, table: bytes) -> list[GameStore]:

@@ -18,10 +18,10 @@ from spycraft.p2p.lobby import LobbyError, Me, join_table
 from spycraft.p2p.storage import GameExists, GameStore, SeatFile, stored_games_of
 
 
-def played(records: int = 20):
+def played(records: int = 20, seed: int = 4):
     definition = registry.load("spies-and-lies")
-    local = new_local_table(definition, {}, 2, SeededEntropy(4))
-    agents = [definition.bots["random"](SeededEntropy(4).child(f"b{i}"), i) for i in range(2)]
+    local = new_local_table(definition, {}, 2, SeededEntropy(seed))
+    agents = [definition.bots["random"](SeededEntropy(seed).child(f"b{i}"), i) for i in range(2)]
     for _ in range(records):
         local.step(agents)
     return local

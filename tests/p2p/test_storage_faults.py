@@ -109,3 +109,70 @@ def test_a_line_of_talk_torn_by_a_crash_is_cut_off_so_the_lines_after_it_are_kep
     store.append_chat(lines[1].raw)
     store.append_chat(lines[2].raw)
     assert [c.raw for c in store.load_chat()] == [c.raw for c in lines]
+
+
+def test_after_a_record_the_full_disk_refused_the_transcript_takes_none_after_it_until_it_is_in(
+    tmp_path: Path,
+) -> None:
+    """The chaos run, seed 44: a task of the session woken before the failure stopped it handed
+    over the next record, small enough for the room left in the file's last page, and the file
+    held records 99 and 101 without 100 (the resume refused it: the chain was broken)."""
+    local = played(60)
+    records = local.records
+    with small_disk(tmp_path / "disk") as disk:
+        store = GameStore.create(disk, local.genesis.genesis.table, 1)
+        store.write_genesis(local.genesis)
+        filler = fill(disk)
+        stored = 0
+        with pytest.raises(StorageError):
+            for signed in records:
+                store.append(signed)
+                stored += 1
+        assert stored < len(records) - 2, "the disk never filled"
+        before = _files(store)
+        smallest = min(records[stored + 1:], key=lambda r: len(r.raw))
+        for later in (records[stored + 1], smallest):
+            with pytest.raises(StorageError) as refused:
+                store.append(later)
+            assert str(refused.value).startswith(
+                f"record {later.seq} not stored: record {stored + 1} before it could not be "
+                f"(cannot write record {stored + 1} to {store.transcript_path}: No space left")
+            assert _files(store) == before
+
+        filler.unlink()
+        store.append(records[stored])  # the missing record first: then the rest follows
+        store.append(*records[stored + 1:])
+        transcript = store.load_transcript()
+        assert transcript is not None and transcript.records == tuple(records)
+
+
+def test_a_transcript_with_a_gap_loads_to_the_gap_and_is_cut_there(tmp_path: Path) -> None:
+    """A file an older spycraft left after a failed append: the records that follow each other
+    are kept, the rest is cut (the peers send it back at the resume); before, the resume
+    stopped on ChainBroken, every time."""
+    local = played(12)
+    records = local.records
+    store = GameStore.create(tmp_path, local.genesis.genesis.table, 0)
+    store.write_genesis(local.genesis)
+    store.append(*records[:6])
+    store.append(*records[7:])  # record 7 missing
+    transcript = store.load_transcript()
+    assert transcript is not None and transcript.records == tuple(records[:6])
+    assert store.transcript_path.read_bytes() == local.genesis.raw + b"".join(
+        r.raw for r in records[:6])
+
+    store.append(*records[6:])  # what sync brings back follows on
+    transcript = store.load_transcript()
+    assert transcript is not None and transcript.records == tuple(records)
+
+
+def test_a_record_of_another_chain_after_the_genesis_is_cut_off_too(tmp_path: Path) -> None:
+    """A first record whose ``prev`` is not this genesis's link (the file of another table's
+    game pasted in): nothing after the genesis chains, so only the genesis is kept."""
+    local, other = played(3), played(3, seed=5)
+    store = GameStore.create(tmp_path, local.genesis.genesis.table, 0)
+    store.write_genesis(local.genesis)
+    store.append(*other.records)
+    transcript = store.load_transcript()
+    assert transcript is not None and transcript.records == ()
+    assert store.transcript_path.read_bytes() == local.genesis.raw
