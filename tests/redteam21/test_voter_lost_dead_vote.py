@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from spycraft.engines.game import PLAY
 from spycraft.p2p.protocol import PeerProtocol
-from tests.conformance.games import Config, declare_absent, new_table
+from tests.conformance.games import Config, declare_absent, new_table, play_fresh
 
 
 def test_a_voter_lost_before_its_ready_cannot_take_play_back_after_the_reveal() -> None:
@@ -65,3 +65,47 @@ def test_a_voter_lost_before_its_ready_cannot_take_play_back_after_the_reveal() 
     assert kept.record.kind == "abandon" or not opened, (
         f"seat 0 took seat 1's record back into play after seats {opened} opened their key "
         f"shares on the abandon ({kinds})")
+
+
+def test_at_ten_seats_a_spy_voter_lost_before_its_ready_leaves_every_key_share_closed() -> None:
+    """Red team 21's case where it can still happen (stop 36 made a proof need one vote more
+    than the Resistance count: every other seat at five and six, so the six-seat test above no
+    longer reaches it). At ten a proof is seven votes of nine, and a spy may be among them: spy
+    A withholds its ``vote_commit``, the abandon carries the vote of its fellow spy B, and B
+    stalls at its ``ready`` and is proven absent by every seat left but one. B's vote never
+    built on the abandon, so it can still die: B signs on A's record, and with two spies more
+    and the two honest seats that held A's record in time, A's record is settled and takes
+    play back. Nothing may open before that can no longer happen (``_voter_lost``): before
+    fa798f3 every seat left readied and opened its key share once more than a quorum had."""
+    config = Config("resistance", 10, ())
+    ended = play_fresh(config, 0).local  # the sides, open at its end (the same deal)
+    spies = [s for s in range(10) if ended.table.rules.side_of(ended.state.game, s) == "spies"]
+    assert len(spies) == 4, spies
+    local, agents = new_table(config, 0)
+    while True:
+        turn = local.table.expect(local.state)
+        assert turn is not None
+        if (local.state.game.act == PLAY and turn.seat in spies
+                and turn.kinds == ("vote_commit",)):
+            break
+        local.step(agents)
+    accused = turn.seat
+    fellow = next(s for s in spies if s != accused)
+    place = local.state.seq + 1
+    assert declare_absent(local, by=(fellow,))[0] == accused
+    voters = {vote[0] for vote in local.records[-1].record.body["votes"]}
+    assert fellow in voters and len(voters) == 7, voters  # a proof: seven of nine
+    while (nxt := local.table.expect(local.state)) is not None and nxt.seat != fellow:
+        assert nxt.kinds == ("ready",), nxt
+        local.step(agents)
+    assert nxt is not None and nxt.kinds == ("ready",), nxt
+    gone, _ = declare_absent(local, gone=(accused,))
+    assert gone == fellow
+    forfeits = {f.seat for f in local.state.forfeits}
+    assert {accused, fellow} <= forfeits, forfeits
+    while local.step(agents) is not None:
+        pass
+    kinds = [r.record.kind for r in local.records[place - 1:]]
+    assert "reveal" not in kinds, (
+        f"key shares opened while spy {fellow}'s vote could still die ({kinds})")
+    assert local.state.result is not None
