@@ -11,7 +11,8 @@ from spycraft.engines.registry import load
 from spycraft.engines.resistance.model import RESISTANCE_COUNT
 from spycraft.engines.shady_agents import scoring
 from spycraft.engines.table import ABANDONED, DESERTED
-from tests.conformance.games import declare_absent
+from tests.conformance.games import GAMES, Config, declare_absent, play_fresh
+from tests.conformance.games import load as load_any
 from tests.resistance.helpers import table as resistance_table
 from tests.shady_agents.helpers import table
 
@@ -71,3 +72,33 @@ def test_votes_of_every_seat_still_there_prove_an_absence_and_a_teams_only_claim
     assert (result.winner, result.reason) == (None, ABANDONED), result.describe()
     assert result.describe().startswith("abandoned, claimed by seats ")
     assert not [r for r in local.records if r.record.kind == "reveal"]  # a claim in play
+
+
+def _every_count() -> list[Config]:
+    return [Config(name, n, ()) for name in GAMES for n in load_any(name).rules.seat_counts]
+
+
+@pytest.mark.parametrize("config", _every_count(), ids=str)
+def test_in_every_game_the_votes_of_one_side_alone_are_never_a_proof(config: Config) -> None:
+    """The guarantee behind ``hidden_side``, checked for every game rather than declared by
+    hand: whichever side the accused is not on (its members hidden or public), and its own
+    side without it, the votes of all of that side's other seats are a claim. A game that
+    forgets to declare a hidden side as large as a quorum of the others fails here (red teams
+    25 and 26 found two such games by attacking them)."""
+    ended = play_fresh(config, 3)
+    last = ended.states[-1].game
+    rules = ended.local.table.rules
+    sides: dict[str, set[int]] = {}
+    for seat in range(config.players):
+        side = rules.side_of(last, seat)
+        assert side is not None, f"seat {seat}'s side is not open at the end"
+        sides.setdefault(side, set()).add(seat)
+    playing = ended.states[len(ended.states) // 2]  # asked mid-game, the sides still hidden
+    for accused in range(config.players):
+        for side, members in sorted(sides.items()):
+            voters = sorted(members - {accused})
+            if len(voters) < absence.quorum(config.players):
+                continue  # too few votes for any abandon
+            assert ended.local.table.claiming_party(playing, accused, voters) is not None, (
+                f"{config}: the votes of the {side} side {voters} alone are a proof against "
+                f"seat {accused}")
