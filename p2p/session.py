@@ -120,7 +120,7 @@ from spycraft.p2p.protocol import (
     StoreChat,
 )
 from spycraft.p2p.seating import RosterSeat
-from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.storage import GameStore, SeatFile, StorageError
 from spycraft.p2p.wire import (
     PING_SIZE,
     Frame,
@@ -464,6 +464,9 @@ class Session:
                                    watchers=self.config.watchers)
         self._dialing: set[int] = set()
         self._faults: Counter[str] = Counter()  # frames that met a bug of ours, by kind
+        # A write of the game's files failed: the session stops, and until it has, no action
+        # is carried out (``_execute``).
+        self._unwritable: StorageError | None = None
         self.outboxes = Outboxes()
         self.door = handshake.Door()
         self._next_link = 0
@@ -548,8 +551,18 @@ class Session:
     # --- actions ------------------------------------------------------------------------------
 
     def _execute(self, actions: list[Action]) -> None:
-        if not actions:
+        if not actions or self._unwritable is not None:
+            # After a failed write nothing more is done: the error stops the session, but a
+            # task woken before it (a reader with frames buffered reads on without a
+            # checkpoint) would otherwise store, acknowledge and send on what the files lack.
             return
+        try:
+            self._carry_out(actions)
+        except StorageError as exc:
+            self._unwritable = exc
+            raise
+
+    def _carry_out(self, actions: list[Action]) -> None:
         # a frame that goes to several links is encoded once (the last one, by its identity:
         # the protocol sends one frame object to all links in a row)
         frame: Frame | None = None

@@ -19,10 +19,11 @@ from spycraft.engines.agent import Decision, RandomAgent
 from spycraft.engines.local import new_local_table
 from spycraft.engines.registry import GameDefinition
 from spycraft.p2p import protocol as protocol_module
-from spycraft.p2p.protocol import InvariantBroken
+from spycraft.p2p.protocol import InvariantBroken, Remember, Store, StoreChat
 from spycraft.p2p.seating import RosterSeat
 from spycraft.p2p.session import Session, SessionConfig
-from spycraft.p2p.storage import GameStore, SeatFile
+from spycraft.p2p.storage import GameStore, SeatFile, StorageError
+from tests.chaos.disk import fill, small_disk
 from tests.p2p.relay import GAME
 
 
@@ -36,10 +37,11 @@ class BrokenSeal:
 async def seat_zero(
     tmp_path: Path, agent: Any, definition: GameDefinition = GAME,
     config: SessionConfig | None = None, store: GameStore | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Session:
     """Seat 0 of a three-seat relay race, alone (nobody else connects), ready to write (from
     what ``store`` holds, if given: a resume)."""
-    local = new_local_table(definition, {}, 3, SeededEntropy(b"shell"))
+    local = new_local_table(definition, options or {}, 3, SeededEntropy(b"shell"))
     seat = local.seats[0]
     genesis = local.genesis
     if store is None:
@@ -230,3 +232,41 @@ def test_a_seat_that_resumes_where_it_signed_sends_the_remembered_record_without
         await resumed.listener.aclose()
 
     trio.run(main)
+
+
+def test_after_a_write_failed_the_session_carries_out_no_action_until_it_has_stopped(
+    tmp_path: Path,
+) -> None:
+    """The chaos run, seed 44: the failed append stopped the session, but a reader already
+    running read on through the frames it had buffered (no checkpoint between them) and stored
+    the next record, which the full disk still had room for. Now, once a write has failed,
+    every later list of actions is dropped whole: nothing stored, remembered, said or sent."""
+    laps = {"laps": 100}  # 300 records, more than the room a full disk leaves in a page
+    local = new_local_table(GAME, laps, 3, SeededEntropy(b"shell"))
+    agents = [RandomAgent(SeededEntropy(b"shell").child(f"b{i}")) for i in range(3)]
+    while local.step(agents) is not None:
+        pass
+
+    async def main(disk: Path) -> None:
+        store = GameStore.create(disk, local.genesis.genesis.table, 0)
+        store.write_genesis(local.genesis)
+        session = await seat_zero(disk, RandomAgent(SeededEntropy(b"a")), store=store,
+                                  options=laps)
+        filler = fill(disk)
+        stored = 0
+        with pytest.raises(StorageError):
+            for signed in local.records:
+                session._execute([Store((signed,))])
+                stored += 1
+        assert stored < len(local.records) - 1, "the disk never filled"
+        filler.unlink()  # room again: a write would now succeed
+        before = store.transcript_path.read_bytes()
+        later = local.records[stored]
+        session._execute([Store((later,)), StoreChat(b"\x80"),
+                          Remember(later.seq, later.record.prev, later.raw)])
+        assert store.transcript_path.read_bytes() == before
+        assert not store.chat_path.exists() and not store.own_path.exists()
+        await session.listener.aclose()
+
+    with small_disk(tmp_path / "disk") as disk:
+        trio.run(main, disk)
