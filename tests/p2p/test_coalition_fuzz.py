@@ -12,8 +12,11 @@ keeps some of its frames from some seats. A coalition is a side or any seats no 
 
 * no honest process fails (an honest peer's invariants are checked after every input);
 * no honest seat signs two records for one place;
-* no honest seat's ``reveal`` (a key share, or a final reveal) is ever rolled back: a secret
-  opened on a branch that a later record displaced is the leak every one of those breaks was;
+* no honest seat's ``reveal`` (a key share, or a final reveal) is rolled back where play then
+  goes on: a secret opened on a branch that a later record displaced, and known to the
+  coalition for the rest of the game, is the leak every one of those breaks was (a reveal
+  rolled back for another forfeit of the final reveal, where the same seats reveal again and
+  nothing is played, is not);
 * no honest seat forfeits but on a claim (it never stalls, so no proof against it exists);
 * the honest peers hold one transcript: every finished one the same, byte for byte, and one
   still waiting (a table a coalition leaves waiting, docs/rulings.md) a prefix of it.
@@ -43,6 +46,8 @@ from tests.p2p.simnet import Peer, SimNet, adversary_of, never_signed_twice
 
 TIMEOUT = 5.0
 GRACE = 1.0
+# what a table writes once play is over (a final reveal, and a forfeit's ready stage and reveals)
+AFTER_PLAY = {"ready", "reveal", "abandon", "fraud", "result"}
 
 # a game, its seat count, and the coalitions it is played against
 TABLES: dict[str, tuple[str, int, list[tuple[int, ...]]]] = {
@@ -83,7 +88,8 @@ def _play(game: str, players: int, seats: tuple[int, ...], seed: int, rng: rando
                  options=definition.genesis_options(players), timeout=TIMEOUT, grace=GRACE,
                  delay=(0.001, 0.2))
     coalition = Coalition(seats, rng, withhold, abandon, partial)
-    rolled: dict[int, list[bytes]] = {p.index: [] for p in net.peers}
+    # each peer's rollbacks: how many records it kept, and the ones it dropped
+    rolled: dict[int, list[tuple[int, list[bytes]]]] = {p.index: [] for p in net.peers}
     apply = net.apply
 
     def watched(peer: Peer, actions: list[Any]) -> None:
@@ -92,7 +98,8 @@ def _play(game: str, players: int, seats: tuple[int, ...], seed: int, rng: rando
         kept = 0
         while kept < min(len(before), len(peer.stored)) and before[kept] == peer.stored[kept]:
             kept += 1
-        rolled[peer.index].extend(before[kept:])
+        if kept < len(before):
+            rolled[peer.index].append((kept, before[kept:]))
 
     net.apply = watched  # type: ignore[method-assign]
     net.rolled = rolled  # type: ignore[attr-defined]
@@ -239,12 +246,16 @@ def _check(net: SimNet, coalition: Coalition) -> None:
     honest = net.honest()
     never_signed_twice(net)
     rolled = net.rolled  # type: ignore[attr-defined]
+    ended = honest[0].protocol.records
     for peer in honest:
-        for raw in rolled[peer.index]:
-            signed = parse_record(raw)
-            assert not (signed.record.kind == "reveal" and signed.seat not in coalition.seats), (
-                f"peer {peer.index} rolled back seat {signed.seat}'s reveal at {signed.seq}: "
-                "a key share opened on a branch that was displaced")
+        for kept, dropped in rolled[peer.index]:
+            opened = [(s.seat, s.seq) for s in map(parse_record, dropped)
+                      if s.record.kind == "reveal" and s.seat not in coalition.seats]
+            played = sorted({r.record.kind for r in ended[kept:]} - AFTER_PLAY)
+            assert not (opened and played), (
+                f"peer {peer.index} rolled back the reveals (seat, record) {opened}, and play "
+                f"went on from record {kept + 1} ({', '.join(played)}): a secret opened on a "
+                "branch that was displaced")
     finished = [p for p in honest if p.protocol.finished]
     files = sorted((tuple(p.stored) for p in honest), key=len)
     longest = files[-1]
