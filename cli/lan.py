@@ -44,6 +44,7 @@ from spycraft.cli.commands import plain_fingerprint
 from spycraft.cli.config import data_dir, load_identity, player_name
 from spycraft.cli.levels import levels_for, parse_levels
 from spycraft.cli.lines import Lines, wrapped
+from spycraft.cli.main import stopped
 from spycraft.cli.offline import chat_path, game_options, out_path, players_of, write_out
 from spycraft.cli.outcome import roster, verdict
 from spycraft.cli.tui import PlayerLeft, TerminalAgent
@@ -163,7 +164,7 @@ def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Names
         print(f"spycraft: {exc}", file=sys.stderr)
         return 1
     except StorageError as exc:
-        return _stopped(args, exc)
+        return stopped(args, exc)
     except BaseExceptionGroup as group:  # the same errors, from tasks of a nursery
         leaves = _leaves(group)
         for kind in (KeyboardInterrupt, PlayerLeft, SystemExit):
@@ -175,19 +176,9 @@ def _run_trio(command: Callable[[argparse.Namespace], Any], args: argparse.Names
             raise
         for error in _leaves(expected):
             if isinstance(error, StorageError):
-                return _stopped(args, error)
+                return stopped(args, error)
             print(f"spycraft: {error}", file=sys.stderr)
         return 1
-
-
-def _stopped(args: argparse.Namespace, error: StorageError) -> int:
-    """A game's files could not be written (the disk is full): the peer stopped at once, its
-    files as they were before the failed write; say so, and how to go on."""
-    folder = getattr(args, "stored", None)
-    resume = f"spycraft resume {folder}" if folder else "spycraft resume"
-    print(f"spycraft {args.command}: stopped: {error}; once the disk has room again, "
-          f"`{resume}` continues the game", file=sys.stderr)
-    return 1
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

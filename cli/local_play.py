@@ -109,15 +109,24 @@ class OfflineGame:
         return self.store.folder.name
 
     def save(self) -> None:
-        """The records not yet stored, then every seat's memo (the records they bind first)."""
+        """Every seat's memo, then the records not yet stored: a record is never kept without
+        the private choices it commits to (a full disk that took the memo's write after the
+        records' left a seat that could not open its own deployment, and the resume failed);
+        a memo ahead of the records asks nothing again at those places (each choice is asked
+        once), so the seats build the same records. The seat file says the game is finished
+        only once its last records are stored."""
         fresh = self.local.records[self.saved:]
+        finished = self.local.state.result is not None
+        self.seat_file.memo = {f"{i}/{key}": value for i, seat in enumerate(self.local.seats)
+                               for key, value in seat.memo.items()}
+        self.seat_file.finished = finished and not fresh
+        self.store.save_seat(self.seat_file)
         if fresh:
             self.store.append(*fresh)
             self.saved = len(self.local.records)
-        self.seat_file.memo = {f"{i}/{key}": value for i, seat in enumerate(self.local.seats)
-                               for key, value in seat.memo.items()}
-        self.seat_file.finished = self.local.state.result is not None
-        self.store.save_seat(self.seat_file)
+            if finished:
+                self.seat_file.finished = True
+                self.store.save_seat(self.seat_file)
 
 
 class Saving:

@@ -156,6 +156,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush is silent too
         return 0
+    except Exception as exc:
+        # A full disk under a game played offline (the LAN commands say so themselves): the
+        # store's module is loaded by then, and only then can this be its error.
+        storage = sys.modules.get("spycraft.p2p.storage")
+        if storage is None or not isinstance(exc, storage.StorageError):
+            raise
+        return stopped(args, exc)
 
 
 OFFLINE = ("selfplay", "audit", "replay")
@@ -202,6 +209,16 @@ def lobby() -> tuple[str, ...] | None:
         said = "Ctrl-C" if isinstance(why, KeyboardInterrupt) else "end of input"
         print(f"spycraft: left the lobby ({said})", file=sys.stderr)
         return None
+
+
+def stopped(args: argparse.Namespace, error: Exception) -> int:
+    """A game's files could not be written (the disk is full): the command stopped at once,
+    its files as they were before the failed write; one line says so, and how to go on."""
+    folder = getattr(args, "stored", None)
+    resume = f"spycraft resume {folder}" if folder else "spycraft resume"
+    print(f"spycraft {args.command}: stopped: {error}; once the disk has room again, "
+          f"`{resume}` continues the game", file=sys.stderr)
+    return 1
 
 
 def left(args: argparse.Namespace, why: str, code: int) -> int:
