@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 
+from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.records import parse_record
 from spycraft.p2p import protocol as proto
 from spycraft.p2p.session import Session
@@ -41,7 +42,7 @@ def _hit() -> None:
 def _kind_of(raw: bytes) -> str | None:
     try:
         return parse_record(raw).record.kind
-    except Exception:
+    except SpycraftError:
         return None
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from spycraft.crypto.errors import SpycraftError
 from spycraft.crypto.transcript import Transcript
 from spycraft.engines import registry
 from tests.net.harness import Proc, audit
@@ -43,7 +44,7 @@ def _state(p: Proc):
         return None, None
     try:
         t = Transcript.from_bytes(paths[0].read_bytes())
-    except Exception:
+    except SpycraftError:
         return None, None
     table = registry.load(t.genesis.genesis.game).table()
     state = table.start(t.genesis)
