@@ -65,7 +65,9 @@ Theory of operation
      place, equal in all but their writer, go by the smaller bytes); a record that only builds
      on a forfeit (the game's ``confirming`` kinds: the kit's ``ready``) is settled too by a
      ``final_reveal`` record of another seat after it (a key share opened on it: red team 23,
-     a voter's equivocation at its own ready must not roll it back and kill its vote).
+     a voter's equivocation at its own ready must not roll it back and kill its vote), and so
+     is a forfeit that a ready stage opened a key share on, whoever's (red team 29: at three
+     seats the first share opens one builder short of a quorum besides the abandon's writer).
      Nothing rolls back past such a record, nor past the result.
   2. Half of a proven equivocation (any record its seat signed for the place where it signed
      two) never takes a place (the evidence goes to every link, so every peer learns it, and
@@ -1268,19 +1270,29 @@ class PeerProtocol:
             return -1
         rules = self.table.rules
         builders: set[int] = set()
+        staged = False  # a confirming record (a ready) builds on ``signed``
         for i, other in enumerate(after):
+            staged = staged or other.record.kind in rules.confirming
             if other.record.kind == "result":
                 # A result settles what it ends, unless the record is a claim and the result
                 # its own party's (or the accused's): still one party's word (rule 3).
                 return None if other.seat in self._own_word(signed) else i
-            if other.record.kind in rules.final_reveal and signed.record.kind in \
-                    rules.confirming and other.seat != signed.seat:
+            if other.record.kind in rules.final_reveal and (
+                    signed.record.kind in rules.confirming and other.seat != signed.seat
+                    or signed.record.kind in INTERRUPTS and staged):
                 # A key share opened on a ready stage settles its readies, as a result does: a
                 # voter that proves its own equivocation at its ready, unsettled when the first
                 # share opened, would roll it back, and its vote, no longer built on the
                 # abandon, would die and hand the place to the accused's record (red team 23).
                 # A seat has one valid ready for a place (its body is empty): the other half
-                # of such a pair is never built on, so no second branch settles.
+                # of such a pair is never built on, so no second branch settles. A forfeit
+                # (abandon, fraud) a ready stage opened a key share on, anyone's, its writer's
+                # too, is settled as well (``staged``: a ready came between them, the forfeit
+                # was in play). At three seats the stage opens the first share once both seats
+                # left readied, the writer's ready among them, one builder short of quorum(3)
+                # (red team 29): the writer proved its own equivocation at the place, or sent
+                # a fraud record for it (rule 4 puts it before an abandon) and then banned it,
+                # and the accused's withheld record took play on after the share opened.
                 return i
             if other.seat != signed.seat:
                 builders.add(other.seat)
