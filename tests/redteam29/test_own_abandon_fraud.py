@@ -17,41 +17,37 @@ from __future__ import annotations
 from typing import Any
 
 from spycraft.crypto.records import Record, sign_record
-from spycraft.engines import registry
-from spycraft.engines.game import PLAY
-from spycraft.engines.table import INTERRUPTS
 from tests.p2p.simnet import SimNet, adversary_of
+from tests.redteam29.three_seats import (
+    assert_forfeit_kept,
+    hold_back,
+    opened_on_abandon,
+    spynet_three,
+)
 
 ACCUSED, HONEST, ACCOMPLICE = 0, 1, 2
 
 
 def test_an_abandon_its_writer_opened_a_key_share_on_is_not_displaced_by_a_banned_fraud(
 ) -> None:
-    definition = registry.load("spynet")
-    net = SimNet(3, seed=29, definition=definition, options=definition.options(3),
-                 timeout=5.0, grace=1.0)
+    net = spynet_three()
     honest = net.peers[HONEST]
     plan: dict[str, Any] = {}
 
     def accused(net: SimNet, peer: Any, state: Any) -> bool:
-        turn = peer.protocol.wants_turn()
-        if "place" not in plan and turn is not None and turn.game.act == PLAY \
-                and turn.seq > 30:
-            plan["place"] = turn.seq + 1
-            plan["withheld"] = peer.seat.build(turn, peer.agent)  # kept, not sent
+        if "place" not in plan and hold_back(plan, peer):
             old = next(r for r in reversed(peer.protocol.records) if r.seat == ACCUSED)
             junk = sign_record(Record(old.record.table, old.seq, old.record.prev, ACCUSED,
                                       old.record.kind, {"junk": 1}), peer.seat.identity)
             plan["pair"] = [old.raw, junk.raw]
-        return "place" in plan and peer.protocol.head + 1 == plan["place"]
+        return hold_back(plan, peer)
 
     def accomplice(net: SimNet, peer: Any, state: Any) -> bool:
         place = plan.get("place")
         if place is None or plan.get("struck"):
             return False
         records = honest.protocol.records
-        if len(records) >= place + 2 and records[place - 1].record.kind == "abandon" \
-                and any(r.seat == HONEST and r.record.kind == "reveal" for r in records[place:]):
+        if opened_on_abandon(records, place, HONEST):
             plan["struck"] = True
             abandon = records[place - 1]
             table, prev = abandon.record.table, abandon.record.prev
@@ -73,9 +69,4 @@ def test_an_abandon_its_writer_opened_a_key_share_on_is_not_displaced_by_a_banne
     net.intercept = lambda peer, send: bool(plan.get("struck"))
     net.run(400.0, stop=lambda: "at" in plan and net.now > plan["at"] + 4)
     assert "at" in plan, "the stage never opened the honest seat's key share"
-    place = plan["place"]
-    at_place = honest.protocol.records[place - 1]
-    assert at_place.record.kind in INTERRUPTS, (
-        f"seat {HONEST} opened its key share on the abandon at {place}, then took the "
-        f"accused's {at_place.record.kind} there and play went on to {honest.protocol.head}: "
-        f"{[(r.seat, r.record.kind) for r in honest.protocol.records[place - 1:]]}")
+    assert_forfeit_kept(honest, plan["place"])

@@ -17,28 +17,24 @@ from __future__ import annotations
 from typing import Any
 
 from spycraft.crypto.records import Record, sign_record
-from spycraft.engines import registry
-from spycraft.engines.game import PLAY
-from spycraft.engines.table import INTERRUPTS
 from tests.p2p.simnet import SimNet, adversary_of
+from tests.redteam29.three_seats import (
+    assert_forfeit_kept,
+    hold_back,
+    opened_on_abandon,
+    spynet_three,
+)
 
 HONEST, WRITER, ACCUSED = 0, 1, 2
 
 
 def test_a_key_share_opened_at_three_seats_is_not_rolled_back_by_the_writers_ban() -> None:
-    definition = registry.load("spynet")
-    net = SimNet(3, seed=29, definition=definition, options=definition.options(3),
-                 timeout=5.0, grace=1.0)
+    net = spynet_three()
     honest = net.peers[HONEST]
     plan: dict[str, Any] = {}
 
     def accused(net: SimNet, peer: Any, state: Any) -> bool:
-        turn = peer.protocol.wants_turn()
-        if "place" not in plan and turn is not None and turn.game.act == PLAY \
-                and turn.seq > 30:
-            plan["place"] = turn.seq + 1
-            plan["withheld"] = peer.seat.build(turn, peer.agent)  # kept, not sent
-        if "place" in plan and peer.protocol.head + 1 == plan["place"]:
+        if hold_back(plan, peer):
             return True  # stall at the place
         if plan.get("sent"):
             return False
@@ -53,9 +49,7 @@ def test_a_key_share_opened_at_three_seats_is_not_rolled_back_by_the_writers_ban
         if place is None or plan.get("banned"):
             return False
         records = honest.protocol.records
-        if len(records) >= place + 2 and records[place - 1].record.kind == "abandon" \
-                and records[place - 1].seat == WRITER \
-                and any(r.seat == HONEST and r.record.kind == "reveal" for r in records[place:]):
+        if opened_on_abandon(records, place, HONEST) and records[place - 1].seat == WRITER:
             plan["opened"] = len(records)
             abandon = records[place - 1]
             junk = sign_record(Record(abandon.record.table, place, abandon.record.prev, WRITER,
@@ -78,9 +72,4 @@ def test_a_key_share_opened_at_three_seats_is_not_rolled_back_by_the_writers_ban
     net.intercept = keep_vote
     net.run(400.0, stop=lambda: "banned" in plan and net.now > plan.setdefault("t", net.now) + 4)
     assert "opened" in plan, "the stage never opened the honest seat's key share"
-    place = plan["place"]
-    at_place = honest.protocol.records[place - 1]
-    assert at_place.record.kind in INTERRUPTS, (
-        f"seat 0 opened its key share on the abandon at {place}, then took the accused's "
-        f"{at_place.record.kind} there and play went on to {honest.protocol.head}: "
-        f"{[r.record.kind for r in honest.protocol.records[place - 1:]]}")
+    assert_forfeit_kept(honest, plan["place"])
