@@ -216,16 +216,26 @@ def stopped(args: argparse.Namespace, error: Exception) -> int:
     its files as they were before the failed write; one line says so, and how to go on."""
     folder = getattr(args, "stored", None)
     resume = f"spycraft resume {folder}" if folder else "spycraft resume"
-    print(f"spycraft {args.command}: stopped: {error}; once the disk has room again, "
-          f"`{resume}` continues the game", file=sys.stderr)
+    say(f"spycraft {args.command}: stopped: {error}; once the disk has room again, "
+        f"`{resume}` continues the game")
     return 1
+
+
+def say(line: str) -> None:
+    """One line to stderr: whole where it is read by a program (a log, a test), set in words
+    for the width where a person reads it at a terminal (not cut inside a word)."""
+    if sys.stderr.isatty():
+        from spycraft.cli.lines import wrapped
+
+        line = wrapped(line)
+    print(line, file=sys.stderr)
 
 
 def left(args: argparse.Namespace, why: str, code: int) -> int:
     """One line for a person who left a command: why, and where a started game is kept."""
     folder = getattr(args, "stored", None)
     kept = f"; the game is saved: `spycraft resume {folder}` continues it" if folder else ""
-    print(f"spycraft {args.command}: left, {why}{kept}", file=sys.stderr)
+    say(f"spycraft {args.command}: left, {why}{kept}")
     return code
 
 

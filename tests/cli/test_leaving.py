@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.cli.person import ROOT, Person, one_line_exit
+from tests.cli.person import ROOT, Person, one_line_exit, unwrapped
 
 pytestmark = pytest.mark.network
 
@@ -104,6 +104,10 @@ def test_the_ctrl_d_key_at_the_offline_terminal_prompt_is_one_line(tmp_path, peo
     assert person.finish(15) == 1
     assert "Traceback" not in person.output()
     assert "left, end of input" in person.output()
+    # at a terminal the line is set in words for its 80 columns, its command whole
+    said = person.output()[person.output().index("spycraft play: left"):]
+    assert all(len(line) <= 80 for line in said.splitlines()), said
+    assert re.search(r"`spycraft resume [0-9a-f]{32}-offline` continues it", unwrapped(said)), said
 
 
 def test_a_game_left_with_ctrl_c_resumes_with_its_bot_peers_and_ends(tmp_path, people):
