@@ -92,6 +92,14 @@ def abandon_body(accused: int, votes: dict[int, bytes]) -> Body:
     return {"seat": accused, "votes": [[voter, votes[voter]] for voter in sorted(votes)]}
 
 
+def voters(record: Record) -> frozenset[int]:
+    """The seats whose votes an abandon carries (none for any other record); read from a record
+    the table already checked (``check_abandon``)."""
+    if record.kind != "abandon":
+        return frozenset()
+    return frozenset(vote[0] for vote in record.body["votes"])
+
+
 def check_abandon(genesis: Genesis, expected: int, record: Record) -> tuple[int, ...]:
     """The voters of a valid abandon of seat ``expected``; raise naming the writer otherwise."""
     seat, seq = record.seat, record.seq

@@ -1205,8 +1205,8 @@ class PeerProtocol:
         """For a valid abandon at ``before`` that is one party's claim: that party."""
         if signed.record.kind != "abandon":
             return None
-        voters = [vote[0] for vote in signed.record.body["votes"]]
-        return self.table.claiming_party(before, signed.record.body["seat"], voters)
+        return self.table.claiming_party(before, signed.record.body["seat"],
+                                         absence.voters(signed.record))
 
     def _release_claim(self, now: float) -> None:
         """Accept the claim we hold once our own clock ran out, or once a seat outside its
@@ -1300,13 +1300,6 @@ class PeerProtocol:
                     return i
         return None
 
-    @staticmethod
-    def _voters(signed: SignedRecord) -> set[int]:
-        """The seats whose votes an abandon carries (none for any other record)."""
-        if signed.record.kind != "abandon":
-            return set()
-        return {vote[0] for vote in signed.record.body["votes"]}
-
     def _dead(self, signed: SignedRecord, own_after: Sequence[SignedRecord],
               other_after: Sequence[SignedRecord]) -> int | None:
         """For an abandon: where in the other record's branch one of its voters built on the
@@ -1314,7 +1307,8 @@ class PeerProtocol:
         on it: that one knew both and chose the abandon, and a voter of the accused's side
         that builds on both must not take back, once the others opened their secrets on the
         abandon, what its vote proved (red team 20)."""
-        voters = self._voters(signed) - {signed.seat} - {other.seat for other in own_after}
+        voters = absence.voters(signed.record) - {signed.seat}
+        voters -= {other.seat for other in own_after}
         for i, other in enumerate(other_after):
             if other.seat in voters:
                 return i
@@ -1323,7 +1317,7 @@ class PeerProtocol:
     def _built_by_voters(self, signed: SignedRecord, after: Sequence[SignedRecord]) -> int | None:
         """For an abandon: where in ``after`` the last of its voters built on it (a vote that
         then does not die, ``_dead``), so a proof of it carries those records."""
-        voters = self._voters(signed)
+        voters = absence.voters(signed.record)
         found = [i for i, other in enumerate(after) if other.seat in voters]
         return found[-1] if found else None
 

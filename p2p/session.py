@@ -82,6 +82,7 @@ from spycraft.crypto.identity import Identity
 from spycraft.crypto.records import SignedGenesis, SignedRecord, parse_record
 from spycraft.crypto.transcript import Transcript
 from spycraft.crypto.vouch import Vouched, vouching
+from spycraft.engines import absence
 from spycraft.engines.agent import Agent
 from spycraft.engines.registry import GameDefinition
 from spycraft.engines.seat import TableSeat, table_key_public
@@ -656,7 +657,7 @@ class Session:
         for incident in new:
             if incident.kind != "abandon" or incident.seat != self.seat:
                 continue
-            voters = [vote[0] for vote in signed.record.body["votes"]]
+            voters = sorted(absence.voters(signed.record))
             forfeit = next((f for f in after.forfeits if f.seq == incident.seq), None)
             text = absent_text(incident.seq, voters, self.config.turn_timeout,
                                forfeit.what if forfeit else "abandoned",

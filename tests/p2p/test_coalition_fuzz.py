@@ -138,7 +138,6 @@ def _act(net: SimNet, peer: Peer, state: TableState[Any], coalition: Coalition) 
     if not coalition.active:
         return False
     rng = coalition.rng
-    table = peer.protocol.table
     place = state.seq + 1
     if rng.random() < coalition.abandon:
         _false_abandon(net, peer, state, coalition)
@@ -161,8 +160,7 @@ def _act(net: SimNet, peer: Peer, state: TableState[Any], coalition: Coalition) 
         record = peer.seat.build(turn, peer.agent)
         coalition.keep(record)
         at = net.now + rng.choice([0.5, 1.0, 1.2, 1.5, 2.5, 4.0]) * TIMEOUT
-        coalition.held[place] = (turn, record, at)
-    del table  # (the held record is released later, with its fellows' records on it)
+        coalition.held[place] = (turn, record, at)  # released later, its fellows' records on it
     return True
 
 
